@@ -1,0 +1,136 @@
+/*
+ * parse.c: runs libclang over the input as CUDA and reports clang's errors.
+ *
+ * The file is parsed in CUDA host mode (--cuda-host-only): kernels, device functions
+ * and host code all appear in one AST, with __CUDA_ARCH__ undefined, as a host
+ * compiler sees the file. Two header set-ups:
+ *
+ *  - Installed CUDA (opt->cuda_path): clang 16 knows CUDA up to 11.8, and its CUDA
+ *    wrapper includes texture_fetch_functions.h, which CUDA 12 removed. An empty
+ *    stand-in, given to clang as an in-memory file in a virtual directory searched with
+ *    -idirafter, lets the CUDA 13 headers parse; -Wunknown-cuda-version is silenced.
+ *  - No CUDA (cuda_path NULL): -nocudainc, and the built-in prelude (prelude/
+ *    cuda_runtime.h, embedded at build time) is included implicitly, as nvcc includes
+ *    cuda_runtime.h.
+ *
+ * The input's bytes come from the caller (the tool read them once), passed as an
+ * unsaved file, so the text the edits apply to is exactly the text clang parsed.
+ */
+#include "parse.h"
+
+#include <string.h>
+
+#include "prelude.inc"
+
+#define CP_VIRTUAL_DIR "/cpconvert-builtin"
+
+static const char standin_path[] = CP_VIRTUAL_DIR "/cuda-standin/texture_fetch_functions.h";
+static const char prelude_dir[] = CP_VIRTUAL_DIR "/prelude";
+static const char prelude_path[] = CP_VIRTUAL_DIR "/prelude/cuda_runtime.h";
+static const char prelude_cuda_h[] = CP_VIRTUAL_DIR "/prelude/cuda.h";
+static const char prelude_dlp_h[] = CP_VIRTUAL_DIR "/prelude/device_launch_parameters.h";
+static const char include_prelude[] = "#include <cuda_runtime.h>\n";
+
+/* The clang command line: CUDA set-up first, then the user's -I/-D/extra flags, so
+ * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
+static const char **build_args(cp_arena *a, const cp_options *opt, int *n) {
+  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 16) * sizeof *args);
+  int k = 0;
+  args[k++] = "-x";
+  args[k++] = "cuda";
+  args[k++] = "--cuda-host-only";
+  args[k++] = "--cuda-gpu-arch=sm_90";
+  args[k++] = "-std=c++17";
+  if (opt->cuda_path) {
+    args[k++] = cp_arena_printf(a, "--cuda-path=%s", opt->cuda_path);
+    args[k++] = "-idirafter";
+    args[k++] = CP_VIRTUAL_DIR "/cuda-standin";
+    args[k++] = "-Wno-unknown-cuda-version";
+  } else {
+    args[k++] = "-nocudainc";
+    args[k++] = "-nocudalib";
+    args[k++] = "--no-cuda-version-check";
+    args[k++] = "-isystem";
+    args[k++] = prelude_dir;
+    args[k++] = "-include";
+    args[k++] = prelude_path;
+  }
+  for (int i = 0; i < opt->n_clang_args; i++)
+    args[k++] = opt->clang_args[i];
+  *n = k;
+  return args;
+}
+
+const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset) {
+  if (!text || offset > len)
+    return NULL;
+  size_t b = offset, e = offset;
+  while (b > 0 && text[b - 1] != '\n')
+    b--;
+  while (e < len && text[e] != '\n' && text[e] != '\r')
+    e++;
+  return cp_arena_strndup(a, text + b, e - b);
+}
+
+static void record_clang_diag(cp_parse *p, CXDiagnostic d, cp_result *r) {
+  enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+  if (sev < CXDiagnostic_Error)
+    return; /* clang's warnings are about the user's C++, not the conversion */
+  CXSourceLocation loc = clang_getDiagnosticLocation(d);
+  CXFile file;
+  unsigned line = 0, col = 0, offset = 0;
+  clang_getExpansionLocation(loc, &file, &line, &col, &offset);
+  CXString msg = clang_getDiagnosticSpelling(d);
+  const char *fname = NULL, *text = NULL;
+  if (file) {
+    CXString fn = clang_getFileName(file);
+    fname = cp_arena_strdup(r->arena, clang_getCString(fn));
+    clang_disposeString(fn);
+    size_t size = 0;
+    const char *contents = clang_getFileContents(p->tu, file, &size);
+    text = cp_line_at(r->arena, contents, size, offset);
+  }
+  cp_diag_add(r, CP_ERROR, fname, line, col, text, "%s", clang_getCString(msg));
+  clang_disposeString(msg);
+}
+
+int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
+  memset(p, 0, sizeof *p);
+  int nargs = 0;
+  const char **args = build_args(r->arena, opt, &nargs);
+  struct CXUnsavedFile files[] = {
+      {opt->input, opt->input_text, opt->input_len},
+      {standin_path, "", 0},
+      {prelude_path, cp_prelude_cuda_runtime_h, cp_prelude_cuda_runtime_h_len},
+      {prelude_cuda_h, include_prelude, sizeof include_prelude - 1},
+      {prelude_dlp_h, include_prelude, sizeof include_prelude - 1},
+  };
+  p->index = clang_createIndex(0, 0);
+  unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
+  enum CXErrorCode ec = clang_parseTranslationUnit2(
+      p->index, opt->input, args, nargs, files, sizeof files / sizeof files[0], flags, &p->tu);
+  if (ec != CXError_Success || !p->tu) {
+    cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL,
+                "libclang could not parse the file (error code %d); check the compiler "
+                "flags given after `--`",
+                (int)ec);
+    return -1;
+  }
+  p->main_file = clang_getFile(p->tu, opt->input);
+  unsigned before = r->n_errors;
+  unsigned n = clang_getNumDiagnostics(p->tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(p->tu, i);
+    record_clang_diag(p, d, r);
+    clang_disposeDiagnostic(d);
+  }
+  return r->n_errors == before ? 0 : -1;
+}
+
+void cp_parse_close(cp_parse *p) {
+  if (p->tu)
+    clang_disposeTranslationUnit(p->tu);
+  if (p->index)
+    clang_disposeIndex(p->index);
+  memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,25 @@
+/*
+ * parse.h: parsing one CUDA file with libclang (parse.c), shared by the analysis files.
+ */
+#ifndef CPCONVERT_PARSE_H
+#define CPCONVERT_PARSE_H
+
+#include <clang-c/Index.h>
+
+#include "rewriter.h"
+
+typedef struct {
+  CXIndex index;
+  CXTranslationUnit tu;
+  CXFile main_file;
+} cp_parse;
+
+/* Parses opt->input (its bytes taken from opt->input_text) and records clang's errors
+ * in `r`. Returns 0 when a translation unit exists and had no errors. */
+int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r);
+void cp_parse_close(cp_parse *p);
+
+/* The source line containing byte `offset` of `text`, copied into the arena. */
+const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset);
+
+#endif

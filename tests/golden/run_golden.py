@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""One golden test: convert tests/golden/NAME.cu and compare with the expected file.
+
+  NAME.cu             the input
+  NAME.expected.cu    the whole expected output (byte for byte)   -- or --
+  NAME.err            the whole expected standard error, for inputs that must fail
+  NAME.flags          optional: extra cpconvert arguments, one line, split on spaces
+
+A passing conversion is then checked twice more: converting it again is refused (the
+expected output is never an input), and the built-in prelude (-nocudainc) gives the same
+output as the installed CUDA headers. A failing one must leave no output file behind.
+"""
+import argparse, difflib, os, shlex, subprocess, sys
+
+
+def run(tool, args, cwd):
+    p = subprocess.run([tool] + args, cwd=cwd, capture_output=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def show_diff(expected, actual, name):
+    lines = difflib.unified_diff(expected.decode(errors="replace").splitlines(True),
+                                 actual.decode(errors="replace").splitlines(True),
+                                 name + " (expected)", name + " (actual)")
+    sys.stdout.writelines(lines)
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("name")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    src = os.path.join(a.dir, a.name)
+    flags_file = src + ".flags"
+    flags = shlex.split(open(flags_file).read()) if os.path.exists(flags_file) else []
+    out = os.path.join(a.work, a.name + ".out.cu")
+    if os.path.exists(out):
+        os.remove(out)
+
+    before = open(src + ".cu", "rb").read()
+    code, _, err = run(a.tool, [a.name + ".cu", "-o", out] + flags, a.dir)
+    if open(src + ".cu", "rb").read() != before:
+        fail("the input was modified")
+
+    if os.path.exists(src + ".err"):
+        expected = open(src + ".err", "rb").read()
+        if code != 1:
+            fail("expected exit status 1, got %d" % code)
+        if os.path.exists(out):
+            fail("a failing conversion wrote " + out)
+        if err != expected:
+            show_diff(expected, err, a.name + ".err")
+            fail("standard error differs from " + a.name + ".err")
+        print("PASS (fails as expected)")
+        return
+
+    if code != 0:
+        sys.stdout.write(err.decode(errors="replace"))
+        fail("cpconvert exited with %d" % code)
+    actual = open(out, "rb").read()
+    expected = open(src + ".expected.cu", "rb").read()
+    if actual != expected:
+        show_diff(expected, actual, a.name + ".expected.cu")
+        fail("output differs from " + a.name + ".expected.cu")
+
+    again = os.path.join(a.work, a.name + ".again.cu")
+    code, _, err = run(a.tool, [a.name + ".expected.cu", "-o", again] + flags, a.dir)
+    if code != 1 or b"is an output of cpconvert" not in err or os.path.exists(again):
+        fail("converting the expected output again was not refused (exit %d)" % code)
+
+    prelude = os.path.join(a.work, a.name + ".prelude.cu")
+    code, _, err = run(a.tool, [a.name + ".cu", "-o", prelude, "-nocudainc"] + flags, a.dir)
+    if code != 0:
+        sys.stdout.write(err.decode(errors="replace"))
+        fail("conversion with the built-in prelude (-nocudainc) failed")
+    if open(prelude, "rb").read() != actual:
+        show_diff(actual, open(prelude, "rb").read(), a.name + " -nocudainc")
+        fail("-nocudainc output differs from the output with CUDA headers")
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()

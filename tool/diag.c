@@ -1,0 +1,55 @@
+/*
+ * diag.c: diagnostics printed the way compilers print them.
+ *
+ *   kernel.cu:12:9: error: use of undeclared identifier 'x'
+ *      12 |   float y = x;
+ *         |             ^
+ *
+ * Tabs in the source line are kept in the caret line, so the caret lines up in any
+ * tab width.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "tool.h"
+
+static const char *severity_name(cp_severity s) {
+  switch (s) {
+  case CP_NOTE: return "note";
+  case CP_WARNING: return "warning";
+  case CP_ERROR: return "error";
+  }
+  return "error";
+}
+
+static void print_caret(FILE *out, const char *text, unsigned col) {
+  size_t n = strlen(text);
+  for (unsigned i = 0; i + 1 < col && i < n; i++)
+    fputc(text[i] == '\t' ? '\t' : ' ', out);
+  fputs("^\n", out);
+}
+
+void cp_print_diag(FILE *out, const cp_diag *d) {
+  if (d->file && d->line)
+    fprintf(out, "%s:%u:%u: ", d->file, d->line, d->col);
+  else if (d->file)
+    fprintf(out, "%s: ", d->file);
+  else
+    fputs("cpconvert: ", out);
+  fprintf(out, "%s: %s\n", severity_name(d->severity), d->message);
+  if (d->line_text && d->line) {
+    int w = fprintf(out, "%5u", d->line);
+    fprintf(out, " | %s\n", d->line_text);
+    fprintf(out, "%*s | ", w, "");
+    print_caret(out, d->line_text, d->col);
+  }
+}
+
+void cp_tool_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("cpconvert: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
