@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""How long cpconvert takes per file: a generated 2000-line CUDA file and the examples.
+
+Prints, per file and per header set-up (installed CUDA headers, built-in prelude), the
+median wall time of several runs and the peak resident memory of one run. The goal is
+under 0.5 s per file, about the time clang needs to parse the CUDA headers.
+
+  python3 bench/convert_time.py --tool build/tool/cpconvert [--runs 7]
+"""
+import argparse, glob, os, statistics, subprocess, sys, tempfile, time
+
+
+def generated_source(lines):
+    """Plain CUDA of the kind MD codes have: device helpers, kernels, host launches."""
+    out = ["#include <cstdio>", ""]
+    k = 0
+    kernel_lines, host_lines = 19, 9
+    while len(out) + kernel_lines + host_lines + k + 1 <= lines:
+        out += [
+            "__device__ float lj_%d(float r2, float eps, float sigma) {" % k,
+            "  float s2 = sigma * sigma / r2;",
+            "  float s6 = s2 * s2 * s2;",
+            "  return 4.0f * eps * (s6 * s6 - s6);",
+            "}",
+            "",
+            "__global__ void energy_%d(const float4 *pos, float *e, int n, float cut2) {" % k,
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  if (i >= n) return;",
+            "  float sum = 0.0f;",
+            "  for (int j = 0; j < n; j++) {",
+            "    float dx = pos[j].x - pos[i].x, dy = pos[j].y - pos[i].y;",
+            "    float dz = pos[j].z - pos[i].z;",
+            "    float r2 = dx * dx + dy * dy + dz * dz;",
+            "    if (j != i && r2 < cut2) sum += lj_%d(r2, 0.2f, 3.4f);" % k,
+            "  }",
+            "  e[i] = 0.5f * sum;",
+            "}",
+            "",
+        ]
+        k += 1
+    out += ["int main() {", "  float4 *pos; float *e; int n = 1024;",
+            "  cudaMalloc(&pos, n * sizeof(float4));", "  cudaMalloc(&e, n * sizeof(float));"]
+    out += ["  energy_%d<<<(n + 127) / 128, 128>>>(pos, e, n, 100.0f);" % i for i in range(k)]
+    out += ["  cudaDeviceSynchronize();", "  cudaFree(pos); cudaFree(e);", "  return 0;", "}"]
+    out += ["// padding"] * (lines - len(out))
+    return "\n".join(out) + "\n", k
+
+
+def time_one(tool, path, extra, runs, outdir):
+    out = os.path.join(outdir, "out.cu")
+    cmd = [tool, path, "-o", out] + extra
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        p = subprocess.run(cmd, capture_output=True)
+        times.append(time.perf_counter() - t)
+        if p.returncode not in (0, 1):
+            sys.exit("cpconvert failed on %s: %s" % (path, p.stderr.decode()))
+    # peak resident memory of one more run: that child's own rusage
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    result = "converted" if code == 0 else "refused (exit %d)" % code
+    return statistics.median(times), usage.ru_maxrss / 1024.0, result
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--examples", default=os.path.join(os.path.dirname(__file__), "..", "examples"))
+    ap.add_argument("--runs", type=int, default=7)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        src, kernels = generated_source(2000)
+        big = os.path.join(d, "generated_2000.cu")
+        open(big, "w").write(src)
+        files = [(big, "generated, %d lines, %d kernels" % (src.count("\n"), kernels))]
+        for f in sorted(glob.glob(os.path.join(a.examples, "*", "*.cu"))):
+            files.append((f, os.path.relpath(f, os.path.dirname(a.examples))))
+        print("%-46s %-10s %10s %10s  %s" % ("file", "headers", "median s", "peak MiB", "result"))
+        for path, label in files:
+            for mode, extra in (("cuda", []), ("prelude", ["-nocudainc"])):
+                t, mem, status = time_one(a.tool, path, extra, a.runs, d)
+                print("%-46s %-10s %10.3f %10.1f  %s" % (label, mode, t, mem, status))
+
+
+if __name__ == "__main__":
+    main()
