@@ -4,8 +4,9 @@
  * Order of work, each step stopping the run on an error:
  *   1. refuse an input that is already an output of cpconvert (its first line);
  *   2. parse with libclang (parse.c); any clang error stops the run, nothing is written;
- *   3. find the `#pragma cp` annotations in the main file;
- *   4. collect every edit in one list, then apply the list once (edit.c).
+ *   3. find the `#pragma cp` annotations and the functions they mark (annotate.c);
+ *   4. analyse those functions (analyse.c, accum.c) and collect every edit in one list
+ *      (function.c, expr.c, call.c), then apply the list once (edit.c).
  * The output exists only when the run produced no error.
  */
 #include "rewriter.h"
@@ -14,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
+#include "internal.h"
 
 void cp_diag_add(cp_result *r, cp_severity sev, const char *file, unsigned line,
                  unsigned col, const char *line_text, const char *fmt, ...) {
@@ -77,39 +78,6 @@ static int already_converted(const cp_options *opt) {
   return opt->input_len - skip >= n && memcmp(opt->input_text + skip, CP_OUTPUT_MARKER, n) == 0;
 }
 
-/* Annotated functions: `#pragma cp ...` lines of the main file. Converting their bodies
- * is not part of this version, and leaving them in float would be silently wrong, so
- * each annotation is an error at its place. */
-static void reject_annotations(cp_parse *p, const cp_options *opt, cp_result *r) {
-  CXSourceLocation begin = clang_getLocationForOffset(p->tu, p->main_file, 0);
-  CXSourceLocation end =
-      clang_getLocationForOffset(p->tu, p->main_file, (unsigned)opt->input_len);
-  CXToken *toks = NULL;
-  unsigned n = 0;
-  clang_tokenize(p->tu, clang_getRange(begin, end), &toks, &n);
-  for (unsigned i = 0; i + 2 < n; i++) {
-    CXString a = clang_getTokenSpelling(p->tu, toks[i]);
-    CXString b = clang_getTokenSpelling(p->tu, toks[i + 1]);
-    CXString c = clang_getTokenSpelling(p->tu, toks[i + 2]);
-    int is_cp = strcmp(clang_getCString(a), "#") == 0 &&
-                strcmp(clang_getCString(b), "pragma") == 0 &&
-                strcmp(clang_getCString(c), "cp") == 0;
-    clang_disposeString(a);
-    clang_disposeString(b);
-    clang_disposeString(c);
-    if (!is_cp)
-      continue;
-    unsigned line, col, offset;
-    clang_getSpellingLocation(clang_getTokenLocation(p->tu, toks[i]), NULL, &line, &col,
-                              &offset);
-    cp_diag_add(r, CP_ERROR, opt->input, line, col,
-                cp_line_at(r->arena, opt->input_text, opt->input_len, offset),
-                "this version of cpconvert does not convert annotated functions yet; "
-                "remove the `#pragma cp` line to pass the file through unchanged");
-  }
-  clang_disposeTokens(p->tu, toks, n);
-}
-
 cp_result *cp_convert(const cp_options *opt) {
   cp_arena *arena = cp_arena_new();
   cp_result *r = cp_arena_alloc(arena, sizeof *r);
@@ -124,7 +92,12 @@ cp_result *cp_convert(const cp_options *opt) {
   }
   cp_parse p;
   if (cp_parse_open(&p, opt, r) == 0) {
-    reject_annotations(&p, opt, r);
+    cp_run run = {.opt = opt, .r = r, .p = &p};
+    cp_find_functions(&run);
+    if (r->n_errors == 0)
+      cp_analyse(&run);
+    if (r->n_errors == 0)
+      cp_convert_functions(&run);
     if (r->n_errors == 0)
       add_header(r, opt);
   }

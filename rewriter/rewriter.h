@@ -34,7 +34,6 @@ void cp_arena_free(cp_arena *a);
 typedef enum {
 #define CP_RULE(id, name, summary) CP_RULE_##id,
 #include "rules.def"
-#undef CP_RULE
   CP_RULE_COUNT
 } cp_rule;
 
@@ -88,6 +87,7 @@ typedef struct {
   int n_clang_args;
   const char *cuda_path;         /* CUDA installation to parse against; NULL: prelude */
   cp_algo algo;
+  int all;                       /* --all: convert every kernel, annotated or not */
   const char *header_options;    /* the options echoed in the output's header comment */
   const char *version;
 } cp_options;
@@ -98,6 +98,7 @@ typedef struct {
   size_t n_diags, cap_diags;
   unsigned n_errors, n_warnings;
   cp_edit_list edits;
+  unsigned applied[CP_RULE_COUNT]; /* how often each rule was applied (or refused) */
   char *output; /* the converted text, NULL when there were errors */
   size_t output_len;
 } cp_result;

@@ -4,13 +4,11 @@
 static const char *const rule_names[] = {
 #define CP_RULE(id, name, summary) name,
 #include "rules.def"
-#undef CP_RULE
 };
 
 static const char *const rule_summaries[] = {
 #define CP_RULE(id, name, summary) summary,
 #include "rules.def"
-#undef CP_RULE
 };
 
 const char *cp_rule_name(cp_rule r) { return r < CP_RULE_COUNT ? rule_names[r] : "?"; }

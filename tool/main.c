@@ -28,6 +28,8 @@ static const char usage_text[] =
     "  --cuda-path DIR       CUDA installation to parse against (default: $CUDA_PATH,\n"
     "                        $CUDA_HOME, the one holding nvcc on PATH, /usr/local/cuda)\n"
     "  -nocudainc            parse against the built-in CUDA prelude, not installed headers\n"
+    "  --all                 convert every kernel, annotated or not, and the __device__\n"
+    "                        functions they call\n"
     "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
     "                        paper (the Saponaro/Taufer formulas) or fast\n"
     "  --dump-edits          print the edits, one per line, instead of writing the output\n"
@@ -40,7 +42,7 @@ static const char usage_text[] =
 
 typedef struct {
   const char *input, *output, *cuda_path;
-  int no_cuda, dump_edits, list_rules;
+  int no_cuda, dump_edits, list_rules, all;
   cp_algo algo;
   const char **clang_args;
   int n_clang_args;
@@ -98,6 +100,9 @@ static int parse_args(int argc, char **argv, cli *c) {
       c->list_rules = 1;
     } else if (strcmp(a, "--dump-edits") == 0) {
       c->dump_edits = 1;
+    } else if (strcmp(a, "--all") == 0) {
+      c->all = 1;
+      append_header_option(c, "--all", "");
     } else if (strcmp(a, "-nocudainc") == 0) {
       c->no_cuda = 1;
     } else if (strncmp(a, "-o", 2) == 0) {
@@ -177,7 +182,7 @@ static int run(cli *c) {
       .input = c->input, .input_text = text, .input_len = len,
       .clang_args = c->clang_args, .n_clang_args = c->n_clang_args,
       .cuda_path = cuda,
-      .algo = c->algo, .header_options = header, .version = CPCONVERT_VERSION,
+      .algo = c->algo, .all = c->all, .header_options = header, .version = CPCONVERT_VERSION,
   };
   cp_result *r = cp_convert(&opt);
   for (size_t i = 0; i < r->n_diags; i++)

@@ -1,0 +1,285 @@
+/*
+ * analyse.c: the role of every variable and parameter of every converted function.
+ *
+ * Passes, over all converted functions together:
+ *   1. collect parameters and locals with a float type (float, floatN, arrays of them,
+ *      pointers to them); apply keep(), check that every clause names something real;
+ *   2. follow calls between converted functions: a `float *` parameter that receives the
+ *      address of a converted local becomes `cp_float *`; a buffer passed on joins the
+ *      callee's parameter in one pairing group (union-find);
+ *   3. find writes into buffers (stores, compound assignments, ++/--, atomics);
+ *   4. a group is paired when any member is written or named in pair(); nopair() on a
+ *      member of a paired group is an error;
+ *   5. scope(accumulators): only accumulators, and what flows from them, turn composite.
+ * Pairing is a property of the buffer, not of one function: a kernel that only reads a
+ * buffer that another converted function writes through the same call chain still takes
+ * the companion.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+cp_var *cp_var_of(cp_func *f, CXCursor decl) {
+  if (clang_Cursor_isNull(decl))
+    return NULL;
+  for (unsigned i = 0; i < f->n_vars; i++)
+    if (clang_equalCursors(f->vars[i].decl, decl))
+      return &f->vars[i];
+  return NULL;
+}
+
+/* Width of a variable's float element type, looking through arrays. */
+static int element_width(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  while (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray ||
+         c.kind == CXType_VariableArray)
+    c = clang_getCanonicalType(clang_getArrayElementType(c));
+  return cp_float_width(c);
+}
+
+static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
+  CXType t = clang_getCursorType(decl);
+  int width = element_width(t), ptr = cp_float_pointee_width(t);
+  if (!width && !ptr)
+    return NULL;
+  if (f->n_vars == f->cap_vars) {
+    unsigned cap = f->cap_vars ? 2 * f->cap_vars : 16;
+    cp_var *v = cp_arena_alloc(run->r->arena, cap * sizeof *v);
+    if (f->n_vars)
+      memcpy(v, f->vars, f->n_vars * sizeof *v);
+    f->vars = v;
+    f->cap_vars = cap;
+  }
+  cp_var *v = &f->vars[f->n_vars++];
+  memset(v, 0, sizeof *v);
+  v->decl = decl;
+  CXString s = clang_getCursorSpelling(decl);
+  v->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
+  clang_disposeString(s);
+  v->is_param = is_param;
+  v->group = -1;
+  if (ptr) {
+    v->width = ptr;
+    v->role = CP_VAR_READONLY;
+    v->group = (int)run->n_groups++;
+  } else {
+    v->width = width;
+    /* a kernel's float parameters come from the host as float and stay float */
+    v->role = is_param && f->is_kernel ? CP_VAR_FLOAT : CP_VAR_COMPOSITE;
+  }
+  return v;
+}
+
+static void collect_locals(cp_run *run, cp_func *f, cp_node *n) {
+  if (n->kind == CXCursor_VarDecl)
+    add_var(run, f, n->cur, 0);
+  for (unsigned i = 0; i < n->nkids; i++)
+    collect_locals(run, f, n->kids[i]);
+}
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
+    *(CXCursor *)data = c;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+static cp_var *find_named(cp_func *f, const char *name) {
+  for (unsigned i = 0; i < f->n_vars; i++)
+    if (strcmp(f->vars[i].name, name) == 0)
+      return &f->vars[i];
+  return NULL;
+}
+
+static void apply_clauses(cp_run *run, cp_func *f) {
+  const cp_pragma *pr = f->pragma;
+  if (!pr)
+    return;
+  for (unsigned i = 0; i < pr->n_keep; i++) {
+    cp_var *v = find_named(f, pr->keep[i].name);
+    if (!v || v->group >= 0)
+      cp_diag_at(run, CP_ERROR, pr->keep[i].offset,
+                 "'%s' in keep() is not a float variable of '%s'", pr->keep[i].name, f->name);
+    else
+      v->role = CP_VAR_FLOAT;
+  }
+  for (unsigned k = 0; k < 2; k++) {
+    const cp_clause_name *names = k ? pr->nopair : pr->pair;
+    unsigned n = k ? pr->n_nopair : pr->n_pair;
+    for (unsigned i = 0; i < n; i++) {
+      cp_var *v = find_named(f, names[i].name);
+      if (!v || v->group < 0 || !v->is_param)
+        cp_diag_at(run, CP_ERROR, names[i].offset,
+                   "'%s' in %s() is not a float pointer parameter of '%s'", names[i].name,
+                   k ? "nopair" : "pair", f->name);
+    }
+  }
+}
+
+static int names_contain(const cp_clause_name *names, unsigned n, const char *name) {
+  for (unsigned i = 0; i < n; i++)
+    if (strcmp(names[i].name, name) == 0)
+      return 1;
+  return 0;
+}
+
+/* ---- pairing groups ---------------------------------------------------------------- */
+
+static int find_group(cp_run *run, int g) {
+  while (run->group_parent[g] != g)
+    g = run->group_parent[g] = run->group_parent[run->group_parent[g]];
+  return g;
+}
+
+static void join_groups(cp_run *run, int a, int b) {
+  a = find_group(run, a);
+  b = find_group(run, b);
+  if (a != b) {
+    run->group_parent[a] = b;
+    run->group_paired[b] |= run->group_paired[a];
+  }
+}
+
+static cp_var *var_of_node(cp_func *f, const cp_node *ref) {
+  return ref ? cp_var_of(f, clang_getCursorReferenced(ref->cur)) : NULL;
+}
+
+static int is_atomic(const char *name) {
+  return strncmp(name, "atomic", 6) == 0;
+}
+
+/* Pass 2: calls between converted functions. */
+static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    follow_calls(run, f, n->kids[i]);
+  if (n->kind != CXCursor_CallExpr)
+    return;
+  cp_func *callee = cp_func_of(run, clang_getCursorReferenced(n->cur));
+  if (!callee)
+    return;
+  const char *text = run->opt->input_text;
+  int nargs = clang_Cursor_getNumArguments(n->cur);
+  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
+    cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+    const cp_node *arg = n->kids[n->nkids - (unsigned)nargs + (unsigned)i];
+    if (!param || param->group < 0)
+      continue;
+    const cp_node *a = cp_node_strip(arg);
+    char op[4];
+    if (a->kind == CXCursor_UnaryOperator && strcmp(cp_node_operator(text, a, op), "&") == 0) {
+      cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
+      if (local && local->group < 0 && local->role == CP_VAR_COMPOSITE) {
+        param->role = CP_VAR_OUTPTR;
+        continue;
+      }
+    }
+    cp_var *buf = var_of_node(f, cp_node_root(text, arg));
+    if (buf && buf->group >= 0)
+      join_groups(run, buf->group, param->group);
+  }
+}
+
+/* Pass 3: writes into buffers. */
+static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    find_writes(run, f, n->kids[i]);
+  const char *text = run->opt->input_text;
+  char op[4];
+  const cp_node *target = NULL;
+  int through_pointer = 0; /* atomics take the element's address: total, &x[i], x + i */
+  if ((n->kind == CXCursor_BinaryOperator && strcmp(cp_node_operator(text, n, op), "=") == 0) ||
+      n->kind == CXCursor_CompoundAssignOperator)
+    target = n->kids[0];
+  else if (n->kind == CXCursor_UnaryOperator &&
+           (strcmp(cp_node_operator(text, n, op), "++") == 0 || strcmp(op, "--") == 0))
+    target = n->kids[0];
+  else if (n->kind == CXCursor_CallExpr && n->nkids >= 2) {
+    CXString s = clang_getCursorSpelling(n->cur);
+    int atomic = is_atomic(clang_getCString(s));
+    clang_disposeString(s);
+    if (atomic)
+      target = n->kids[1];
+    through_pointer = atomic;
+  }
+  if (!target)
+    return;
+  const cp_node *direct = cp_node_strip(target);
+  cp_var *v = var_of_node(f, cp_node_root(text, target));
+  if (!v)
+    return;
+  if (direct->kind == CXCursor_DeclRefExpr && v->group >= 0 && !through_pointer) {
+    cp_diag_at(run, CP_ERROR, direct->begin,
+               "pointer '%s' is moved inside '%s'; cpconvert cannot follow it to its buffer "
+               "(index it instead, e.g. %s[i + k])", v->name, f->name, v->name);
+  } else if (direct->kind == CXCursor_DeclRefExpr && v->is_param && f->is_kernel &&
+             v->role == CP_VAR_FLOAT) {
+    cp_diag_at(run, CP_ERROR, direct->begin,
+               "kernel parameter '%s' is assigned; copy it into a local variable first",
+               v->name);
+  } else if (v->group >= 0 && v->role != CP_VAR_OUTPTR) {
+    if (!v->is_param)
+      cp_diag_at(run, CP_ERROR, direct->begin,
+                 "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
+                 "(write through the buffer parameter instead)", v->name);
+    else if (!(f->pragma && names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name)))
+      run->group_paired[find_group(run, v->group)] = 1;
+    else
+      v->role = CP_VAR_UNPAIRED;
+  }
+}
+
+static void resolve_pairs(cp_run *run, cp_func *f) {
+  const cp_pragma *pr = f->pragma;
+  for (unsigned i = 0; i < f->n_vars; i++) {
+    cp_var *v = &f->vars[i];
+    if (v->group < 0 || v->role == CP_VAR_OUTPTR)
+      continue;
+    int paired = run->group_paired[find_group(run, v->group)];
+    int nopair = pr && names_contain(pr->nopair, pr->n_nopair, v->name);
+    if (paired && nopair)
+      cp_diag_at(run, CP_ERROR, pr->offset,
+                 "'%s' is in nopair() but shares its buffer with a paired parameter of another "
+                 "converted function", v->name);
+    else if (paired)
+      v->role = CP_VAR_PAIRED;
+  }
+}
+
+void cp_analyse(cp_run *run) {
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    cp_func *f = &run->funcs[i];
+    int nargs = clang_Cursor_getNumArguments(f->cursor);
+    for (int k = 0; k < nargs; k++)
+      add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);
+    CXCursor body = clang_getNullCursor();
+    clang_visitChildren(f->cursor, find_body, &body);
+    f->body = cp_tree_build(run->r->arena, body);
+    collect_locals(run, f, f->body);
+    apply_clauses(run, f);
+  }
+  run->group_parent = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
+  run->group_paired = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
+  for (unsigned g = 0; g < run->n_groups; g++) {
+    run->group_parent[g] = (int)g;
+    run->group_paired[g] = 0;
+  }
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    cp_func *f = &run->funcs[i];
+    for (unsigned k = 0; f->pragma && k < f->pragma->n_pair; k++) {
+      cp_var *v = find_named(f, f->pragma->pair[k].name);
+      if (v && v->group >= 0)
+        run->group_paired[v->group] = 1;
+    }
+  }
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    follow_calls(run, &run->funcs[i], run->funcs[i].body);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    find_writes(run, &run->funcs[i], run->funcs[i].body);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    resolve_pairs(run, &run->funcs[i]);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (run->funcs[i].pragma && run->funcs[i].pragma->scope == CP_SCOPE_ACCUMULATORS)
+      cp_find_accumulators(run, &run->funcs[i]);
+}

@@ -1,0 +1,422 @@
+/*
+ * annotate.c: `#pragma cp composite [clauses]` and the functions it marks.
+ *
+ * libclang keeps no pragma in the AST, so pragmas are read from the main file's tokens:
+ * a `#` that starts a line, then `pragma`, then `cp`, up to the end of the logical line
+ * (backslash-newline continues it). Pragmas inside `#if` branches the preprocessor skipped
+ * are ignored. Each pragma marks the first declaration that starts after it, which must be
+ * a __global__ or __device__ function definition; anything else is an error at the pragma.
+ *
+ * Clauses: pair(p, ...) nopair(p, ...) keep(v, ...) scope(all|accumulators)
+ *          accumulate(composite|fixed|kahan|double)
+ * Whether the names exist is checked in analyse.c, which knows the function's variables.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct {
+  const char *s;
+  unsigned offset;
+} token;
+
+typedef struct {
+  token *t;
+  unsigned n, i;
+  unsigned end_offset; /* offset just past the pragma's logical line */
+} pragma_lexer;
+
+void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
+  const char *text = run->opt->input_text;
+  unsigned line = 1, col = 1;
+  for (unsigned i = 0; i < offset && i < run->opt->input_len; i++) {
+    if (text[i] == '\n') {
+      line++;
+      col = 1;
+    } else {
+      col++;
+    }
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  cp_diag_add(run->r, sev, run->opt->input, line, col,
+              cp_line_at(run->r->arena, text, run->opt->input_len, offset), "%s", buf);
+}
+
+/* Offset just past the logical line that starts at `offset`. */
+static unsigned logical_line_end(const cp_options *opt, unsigned offset) {
+  const char *s = opt->input_text;
+  unsigned i = offset;
+  while (i < opt->input_len) {
+    if (s[i] == '\n') {
+      unsigned j = i;
+      if (j > 0 && s[j - 1] == '\r')
+        j--;
+      if (j == 0 || s[j - 1] != '\\')
+        return i;
+    }
+    i++;
+  }
+  return i;
+}
+
+static const token *peek(pragma_lexer *lx) {
+  return lx->i < lx->n && lx->t[lx->i].offset < lx->end_offset ? &lx->t[lx->i] : NULL;
+}
+
+static int accept(pragma_lexer *lx, const char *s) {
+  const token *t = peek(lx);
+  if (t && strcmp(t->s, s) == 0) {
+    lx->i++;
+    return 1;
+  }
+  return 0;
+}
+
+static int is_identifier(const char *s) {
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+    return 0;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+          (*s >= '0' && *s <= '9')))
+      return 0;
+  return 1;
+}
+
+/* `( name, name, ... )` into a list; returns 0 or -1 after a diagnostic. */
+static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_clause_name **out,
+                       unsigned *count) {
+  unsigned at = lx->i > 0 ? lx->t[lx->i - 1].offset : 0;
+  if (!accept(lx, "(")) {
+    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s'", clause);
+    return -1;
+  }
+  unsigned cap = 8;
+  cp_clause_name *names = cp_arena_alloc(run->r->arena, cap * sizeof *names);
+  unsigned n = 0;
+  for (;;) {
+    const token *t = peek(lx);
+    if (!t || !is_identifier(t->s)) {
+      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected a name in '%s(...)'", clause);
+      return -1;
+    }
+    if (n == cap) {
+      cp_clause_name *bigger = cp_arena_alloc(run->r->arena, 2 * cap * sizeof *bigger);
+      memcpy(bigger, names, n * sizeof *names);
+      names = bigger;
+      cap *= 2;
+    }
+    names[n++] = (cp_clause_name){t->s, t->offset};
+    lx->i++;
+    if (accept(lx, ")"))
+      break;
+    if (!accept(lx, ",")) {
+      t = peek(lx);
+      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected ',' or ')' in '%s(...)'", clause);
+      return -1;
+    }
+  }
+  /* pair(a) pair(b) is the same as pair(a, b) */
+  cp_clause_name *all = cp_arena_alloc(run->r->arena, (*count + n) * sizeof *all);
+  if (*count)
+    memcpy(all, *out, *count * sizeof *all);
+  memcpy(all + *count, names, n * sizeof *names);
+  *out = all;
+  *count += n;
+  return 0;
+}
+
+/* `(word)` where word is one of `choices` (NULL-terminated); returns its index or -1. */
+static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
+                        const char *const *choices, const char *expected) {
+  unsigned at = lx->t[lx->i - 1].offset;
+  const token *t;
+  if (!accept(lx, "(") || !(t = peek(lx))) {
+    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s'", clause);
+    return -1;
+  }
+  for (int k = 0; choices[k]; k++) {
+    if (strcmp(t->s, choices[k]) == 0) {
+      lx->i++;
+      if (!accept(lx, ")")) {
+        cp_diag_at(run, CP_ERROR, t->offset, "expected ')' after '%s(%s'", clause, t->s);
+        return -1;
+      }
+      return k;
+    }
+  }
+  cp_diag_at(run, CP_ERROR, t->offset, "'%s' takes %s, not '%s'", clause, expected, t->s);
+  return -1;
+}
+
+static const char *const scope_names[] = {"all", "accumulators", NULL};
+static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
+
+/* Parses one pragma starting at lx->i (the `#`); returns 0 or -1 after a diagnostic. */
+static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
+  memset(pr, 0, sizeof *pr);
+  pr->offset = lx->t[lx->i].offset;
+  pr->end = lx->end_offset;
+  lx->i += 3; /* # pragma cp */
+  const token *t = peek(lx);
+  if (!t || strcmp(t->s, "composite") != 0) {
+    cp_diag_at(run, CP_ERROR, t ? t->offset : pr->offset,
+               "unknown cp directive%s%s%s (expected '#pragma cp composite')", t ? " '" : "",
+               t ? t->s : "", t ? "'" : "");
+    return -1;
+  }
+  lx->i++;
+  int seen_scope = 0, seen_accum = 0, k;
+  while ((t = peek(lx))) {
+    const char *c = t->s;
+    unsigned at = t->offset;
+    lx->i++;
+    if (strcmp(c, ",") == 0)
+      continue;
+    if (strcmp(c, "pair") == 0 || strcmp(c, "nopair") == 0 || strcmp(c, "keep") == 0) {
+      cp_clause_name **list = c[0] == 'p' ? &pr->pair : c[0] == 'n' ? &pr->nopair : &pr->keep;
+      unsigned *count = c[0] == 'p' ? &pr->n_pair : c[0] == 'n' ? &pr->n_nopair : &pr->n_keep;
+      if (parse_names(run, lx, c, list, count) != 0)
+        return -1;
+    } else if (strcmp(c, "scope") == 0 || strcmp(c, "accumulate") == 0) {
+      int is_scope = c[0] == 's';
+      if (is_scope ? seen_scope++ : seen_accum++) {
+        cp_diag_at(run, CP_ERROR, at, "'%s' is given twice", c);
+        return -1;
+      }
+      k = parse_choice(run, lx, c, is_scope ? scope_names : accum_names,
+                       is_scope ? "all or accumulators" : "composite, fixed, kahan or double");
+      if (k < 0)
+        return -1;
+      if (is_scope)
+        pr->scope = (cp_scope)k;
+      else
+        pr->accum = (cp_accum)k;
+    } else {
+      cp_diag_at(run, CP_ERROR, at,
+                 "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, "
+                 "scope or accumulate)",
+                 c);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- binding pragmas to functions ------------------------------------------------- */
+
+typedef struct {
+  cp_run *run;
+  CXCursor *decls;
+  unsigned *offsets;
+  unsigned n, cap;
+} decl_list;
+
+static unsigned cursor_offset(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL,
+                             &off);
+  return off;
+}
+
+/* Top-level declarations of the main file, in source order, looking inside namespaces
+ * and extern "C" blocks. */
+static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  decl_list *l = data;
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+    return CXChildVisit_Recurse;
+  if (!clang_isDeclaration(k))
+    return CXChildVisit_Continue;
+  if (l->n == l->cap) {
+    unsigned cap = l->cap ? 2 * l->cap : 64;
+    CXCursor *d = cp_arena_alloc(l->run->r->arena, cap * sizeof *d);
+    unsigned *o = cp_arena_alloc(l->run->r->arena, cap * sizeof *o);
+    if (l->n) {
+      memcpy(d, l->decls, l->n * sizeof *d);
+      memcpy(o, l->offsets, l->n * sizeof *o);
+    }
+    l->decls = d;
+    l->offsets = o;
+    l->cap = cap;
+  }
+  l->decls[l->n] = c;
+  l->offsets[l->n++] = cursor_offset(c);
+  return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult find_cuda_attr(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CUDAGlobalAttr)
+    *(int *)data = 2;
+  else if (k == CXCursor_CUDADeviceAttr && *(int *)data == 0)
+    *(int *)data = 1;
+  return CXChildVisit_Continue;
+}
+
+/* 2 for a __global__ function, 1 for __device__, 0 otherwise. */
+static int cuda_kind(CXCursor fn) {
+  int kind = 0;
+  clang_visitChildren(fn, find_cuda_attr, &kind);
+  return kind;
+}
+
+cp_func *cp_func_of(cp_run *run, CXCursor decl) {
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (clang_Cursor_isNull(def))
+    return NULL;
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (clang_equalCursors(run->funcs[i].cursor, def))
+      return &run->funcs[i];
+  return NULL;
+}
+
+static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned cap) {
+  if (run->n_funcs == cap)
+    return NULL;
+  cp_func *f = &run->funcs[run->n_funcs++];
+  memset(f, 0, sizeof *f);
+  f->cursor = fn;
+  CXString s = clang_getCursorSpelling(fn);
+  f->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
+  clang_disposeString(s);
+  f->is_kernel = cuda_kind(fn) == 2;
+  f->pragma = pr;
+  f->returns_width = cp_float_width(clang_getResultType(clang_getCursorType(fn)));
+  return f;
+}
+
+static int is_function_definition(CXCursor c) {
+  return clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c);
+}
+
+/* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
+static void bind_pragma(cp_run *run, const decl_list *l, const cp_pragma *pr, unsigned cap) {
+  unsigned i = 0;
+  while (i < l->n && l->offsets[i] < pr->end)
+    i++;
+  if (i == l->n || !is_function_definition(l->decls[i])) {
+    const char *what = i == l->n ? NULL
+                       : clang_getCursorKind(l->decls[i]) == CXCursor_FunctionTemplate
+                           ? "a function template (templates are not converted)"
+                       : clang_getCursorKind(l->decls[i]) == CXCursor_FunctionDecl
+                           ? "a declaration without a body"
+                           : "not a function";
+    cp_diag_at(run, CP_ERROR, pr->offset,
+               "'#pragma cp composite' must be followed by a __global__ or __device__ "
+               "function definition%s%s",
+               what ? "; what follows is " : "", what ? what : "");
+    return;
+  }
+  if (cuda_kind(l->decls[i]) == 0) {
+    cp_diag_at(run, CP_ERROR, pr->offset,
+               "'#pragma cp composite' marks a host function; only __global__ and __device__ "
+               "functions are converted");
+    return;
+  }
+  if (cp_func_of(run, l->decls[i])) {
+    cp_diag_at(run, CP_ERROR, pr->offset, "the function after this pragma is already marked");
+    return;
+  }
+  add_func(run, l->decls[i], pr, cap);
+}
+
+static int in_skipped_range(const CXSourceRangeList *skipped, unsigned offset) {
+  for (unsigned i = 0; skipped && i < skipped->count; i++) {
+    unsigned b, e;
+    clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[i]), NULL, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[i]), NULL, NULL, NULL, &e);
+    if (offset >= b && offset < e)
+      return 1;
+  }
+  return 0;
+}
+
+/* The main file's tokens as (spelling, offset) pairs. */
+static token *tokenize_main(cp_run *run, unsigned *count) {
+  cp_parse *p = run->p;
+  CXSourceLocation b = clang_getLocationForOffset(p->tu, p->main_file, 0);
+  CXSourceLocation e = clang_getLocationForOffset(p->tu, p->main_file, (unsigned)run->opt->input_len);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(p->tu, clang_getRange(b, e), &toks, &n);
+  token *out = cp_arena_alloc(run->r->arena, (n + 1) * sizeof *out);
+  for (unsigned i = 0; i < n; i++) {
+    CXString s = clang_getTokenSpelling(p->tu, toks[i]);
+    out[i].s = cp_arena_strdup(run->r->arena, clang_getCString(s));
+    clang_disposeString(s);
+    clang_getSpellingLocation(clang_getTokenLocation(p->tu, toks[i]), NULL, NULL, NULL,
+                              &out[i].offset);
+  }
+  clang_disposeTokens(p->tu, toks, n);
+  *count = n;
+  return out;
+}
+
+static int starts_line(const cp_options *opt, unsigned offset) {
+  while (offset > 0 && (opt->input_text[offset - 1] == ' ' || opt->input_text[offset - 1] == '\t'))
+    offset--;
+  return offset == 0 || opt->input_text[offset - 1] == '\n';
+}
+
+/* --all: every kernel of the main file, and (transitively) the __device__ functions of
+ * the main file that converted functions call. */
+typedef struct {
+  cp_run *run;
+  unsigned cap;
+} call_ctx;
+
+static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  call_ctx *ctx = data;
+  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (!clang_Cursor_isNull(callee) && is_function_definition(callee) &&
+        clang_Location_isFromMainFile(clang_getCursorLocation(callee)) &&
+        cuda_kind(callee) == 1 && !cp_func_of(ctx->run, callee))
+      add_func(ctx->run, callee, NULL, ctx->cap);
+  }
+  return CXChildVisit_Recurse;
+}
+
+void cp_find_functions(cp_run *run) {
+  decl_list l = {run, NULL, NULL, 0, 0};
+  clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
+  unsigned cap = l.n + 1;
+  run->funcs = cp_arena_alloc(run->r->arena, cap * sizeof *run->funcs);
+
+  unsigned nt = 0;
+  token *t = tokenize_main(run, &nt);
+  CXSourceRangeList *skipped = clang_getSkippedRanges(run->p->tu, run->p->main_file);
+  for (unsigned i = 0; i + 2 < nt; i++) {
+    if (strcmp(t[i].s, "#") != 0 || strcmp(t[i + 1].s, "pragma") != 0 ||
+        strcmp(t[i + 2].s, "cp") != 0 || !starts_line(run->opt, t[i].offset) ||
+        in_skipped_range(skipped, t[i].offset))
+      continue;
+    pragma_lexer lx = {t, nt, i, logical_line_end(run->opt, t[i].offset)};
+    cp_pragma *pr = cp_arena_alloc(run->r->arena, sizeof *pr);
+    if (parse_pragma(run, &lx, pr) == 0)
+      bind_pragma(run, &l, pr, cap);
+    i = lx.i > i ? lx.i - 1 : i;
+  }
+  clang_disposeSourceRangeList(skipped);
+
+  if (run->opt->all) {
+    for (unsigned i = 0; i < l.n; i++)
+      if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) == 2 &&
+          !cp_func_of(run, l.decls[i]))
+        add_func(run, l.decls[i], NULL, cap);
+    call_ctx ctx = {run, cap};
+    for (unsigned i = 0; i < run->n_funcs; i++) /* n_funcs grows as callees are added */
+      clang_visitChildren(run->funcs[i].cursor, add_callees, &ctx);
+  }
+}

@@ -1,0 +1,304 @@
+/*
+ * call.c: lvalues (variables, buffer elements, members), calls and casts.
+ *
+ * An lvalue rooted at a paired buffer parameter (buf[i], buf[i].x, *(buf + k)) has a
+ * twin: the same expression rooted at the companion (buf_err[i] ...), built by splicing
+ * the companion's name in place of the root along the path. Reads combine the two,
+ * writes store both. Calls map through the rule table (rules.def): converted functions
+ * take composites and companions, math functions their composite versions, atomics and
+ * shuffles their composite forms; anything else receives recombined floats.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int cp_int_literal_fits(const char *lit) {
+  char *end;
+  unsigned long long v = strtoull(lit, &end, 0);
+  return v <= (1ull << 24);
+}
+
+const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
+  CXString s = clang_getCursorSpelling(clang_getCursorReferenced(root->cur));
+  const char *t = cp_arena_printf(c->run->r->arena, "%s_err", clang_getCString(s));
+  clang_disposeString(s);
+  for (const cp_node *k = root; k != n && k->parent; k = k->parent) {
+    const char **over = cp_arena_alloc(c->run->r->arena, (k->parent->nkids + 1) * sizeof *over);
+    for (unsigned i = 0; i < k->parent->nkids; i++)
+      over[i] = k->parent->kids[i] == k ? t : NULL;
+    int ch;
+    t = cp_splice(c, k->parent, over, &ch);
+  }
+  return t;
+}
+
+static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
+  *root = cp_node_root(c->run->opt->input_text, n);
+  return *root ? cp_var_of(c->f, clang_getCursorReferenced((*root)->cur)) : NULL;
+}
+
+cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
+  int w = cp_node_width(n);
+  cp_val *v = cp_pass(c, n);
+  if (!w)
+    return v;
+  if (n->kind == CXCursor_MemberRefExpr && n->nkids == 1 &&
+      n->kids[0]->val->kind == CP_V_COMPOSITE) {
+    v->kind = CP_V_COMPOSITE; /* a member of a composite vector value */
+    return v;
+  }
+  const cp_node *root;
+  cp_var *var = root_var(c, n, &root);
+  if (!var)
+    return v;
+  switch (var->role) {
+  case CP_VAR_COMPOSITE:
+  case CP_VAR_OUTPTR:
+    v->kind = CP_V_COMPOSITE;
+    break;
+  case CP_VAR_PAIRED:
+    if (cp_has_side_effects(c, n)) {
+      cp_rule_error(c, n, CP_RULE_UNSUPPORTED_POINTER,
+                    "the index of a paired buffer element has side effects; compute it first");
+      return v;
+    }
+    v->kind = CP_V_PAIRED;
+    v->twin = cp_twin(c, n, root);
+    break;
+  default:
+    break;
+  }
+  return v;
+}
+
+static const char *function_name(cp_rw *c, const cp_node *n) {
+  CXString s = clang_getCursorSpelling(clang_getCursorReferenced(n->cur));
+  const char *name = cp_arena_strdup(c->run->r->arena, clang_getCString(s));
+  clang_disposeString(s);
+  return name;
+}
+
+typedef struct {
+  const char *cuda, *cp;
+  int nargs;
+} math_row;
+
+static const math_row math_table[] = {
+#define CP_MATH(cuda_name, cp_name, nargs) {#cuda_name, #cp_name, nargs},
+#include "rules.def"
+};
+
+static const math_row *math_lookup(const char *name, int nargs) {
+  for (size_t i = 0; i < sizeof math_table / sizeof math_table[0]; i++)
+    if (strcmp(math_table[i].cuda, name) == 0 && math_table[i].nargs == nargs)
+      return &math_table[i];
+  return NULL;
+}
+
+/* The call's argument nodes are its last nargs children (the first is the callee). */
+static cp_node *arg(cp_node *n, int nargs, int i) {
+  return n->kids[n->nkids - (unsigned)nargs + (unsigned)i];
+}
+
+static const char **overrides(cp_rw *c, const cp_node *n) {
+  const char **over = cp_arena_alloc(c->run->r->arena, (n->nkids + 1) * sizeof *over);
+  memset(over, 0, (n->nkids + 1) * sizeof *over);
+  return over;
+}
+
+static int any_composite_arg(cp_node *n, int nargs) {
+  for (int i = 0; i < nargs; i++)
+    if (cp_is_composite(arg(n, nargs, i)->val))
+      return 1;
+  return 0;
+}
+
+static cp_val *call_with(cp_rw *c, cp_node *n, const char **over, const char *callee,
+                         cp_vkind kind, int width, cp_rule rule) {
+  if (callee && n->nkids > 0)
+    over[0] = callee;
+  int ch;
+  return cp_made(c, cp_splice(c, n, over, &ch), kind, width, rule);
+}
+
+/* A call to another converted function. */
+static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) {
+  const char **over = overrides(c, n);
+  cp_arena *a = c->run->r->arena;
+  int composite_sig = !callee->pragma || callee->pragma->scope == CP_SCOPE_ALL;
+  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
+    cp_node *an = arg(n, nargs, i);
+    unsigned k = n->nkids - (unsigned)nargs + (unsigned)i;
+    cp_var *p = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+    if (!p)
+      continue;
+    if (p->role == CP_VAR_COMPOSITE && p->is_param && p->group < 0 && composite_sig)
+      over[k] = cp_promote(c, an->val);
+    else if (p->group < 0 && cp_is_composite(an->val))
+      over[k] = cp_demote(c, an->val);
+    else if (p->role == CP_VAR_PAIRED) {
+      const cp_node *root;
+      cp_var *buf = root_var(c, an, &root);
+      if (!buf || buf->role != CP_VAR_PAIRED) {
+        cp_rule_error(c, an, CP_RULE_UNSUPPORTED_POINTER,
+                      "this argument is not a paired buffer of the caller, but the parameter it "
+                      "is passed to is paired");
+        continue;
+      }
+      over[k] = cp_arena_printf(a, "%s, %s", an->val->text, cp_twin(c, an, root));
+    }
+  }
+  int w = callee->returns_width;
+  return call_with(c, n, over, NULL, w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN) : CP_V_OTHER,
+                   w, CP_RULE_CALL);
+}
+
+static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
+  if (!any_composite_arg(n, nargs) && !c->promote_all)
+    return cp_pass(c, n);
+  const char **over = overrides(c, n);
+  if (nargs == 2 && (strcmp(m->cp, "cp_add") == 0 || strcmp(m->cp, "cp_sub") == 0 ||
+                     strcmp(m->cp, "cp_mul") == 0 || strcmp(m->cp, "cp_div") == 0))
+    return cp_made(c, cp_arith(c, m->cp + 3, arg(n, nargs, 0)->val, arg(n, nargs, 1)->val),
+                   CP_V_COMPOSITE, 1, CP_RULE_MATH);
+  for (int i = 0; i < nargs; i++)
+    over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_promote(c, arg(n, nargs, i)->val);
+  return call_with(c, n, over, m->cp, CP_V_COMPOSITE, 1, CP_RULE_MATH);
+}
+
+/* atomicAdd(&x, v) / atomicSub(&x, v) on floats. */
+static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
+  const cp_val *target = arg(n, nargs, 0)->val, *v = arg(n, nargs, 1)->val;
+  cp_arena *a = c->run->r->arena;
+  const char *value = cp_promote(c, v);
+  if (strcmp(name, "atomicSub") == 0)
+    value = cp_arena_printf(a, "cp_neg(%s)", value);
+  const char *text = NULL;
+  const cp_node *root;
+  cp_var *buf = root_var(c, arg(n, nargs, 0), &root);
+  if (target->kind == CP_V_PAIRED_ADDR) {
+    text = cp_arena_printf(a, "cp_atomic_add(%s, %s, %s)", target->text, target->twin, value);
+  } else if (buf && buf->role == CP_VAR_PAIRED) { /* atomicAdd(total, x), atomicAdd(x + i, v) */
+    text = cp_arena_printf(a, "cp_atomic_add(%s, %s, %s)", target->text,
+                           cp_twin(c, arg(n, nargs, 0), root), value);
+  } else {
+    const cp_node *t = cp_node_strip(arg(n, nargs, 0));
+    char op[4];
+    if (t->kind == CXCursor_UnaryOperator &&
+        strcmp(cp_node_operator(c->run->opt->input_text, t, op), "&") == 0 &&
+        t->kids[0]->val->kind == CP_V_COMPOSITE)
+      text = cp_arena_printf(a, "cp_atomic_add(&(%s).v, &(%s).e, %s)", t->kids[0]->val->text,
+                             t->kids[0]->val->text, value);
+  }
+  if (!text) {
+    if (!cp_is_composite(v))
+      return cp_pass(c, n);
+    const char **over = overrides(c, n);
+    over[n->nkids - 1] = cp_demote(c, v);
+    return call_with(c, n, over, NULL, CP_V_PLAIN, 1, CP_RULE_CONVERT);
+  }
+  if (cp_used_as_value(n)) {
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+                  "the old value returned by a composite atomicAdd is not available; use the "
+                  "atomic in a statement of its own");
+    return cp_pass(c, n);
+  }
+  return cp_made(c, text, CP_V_OTHER, 0, CP_RULE_ATOMIC);
+}
+
+static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
+  if (nargs < 2 || !cp_is_composite(arg(n, nargs, 1)->val))
+    return cp_pass(c, n);
+  const char **over = overrides(c, n);
+  over[n->nkids - (unsigned)nargs + 1] = cp_promote(c, arg(n, nargs, 1)->val);
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_%s", name + 2),
+                   CP_V_COMPOSITE, 1, CP_RULE_SHUFFLE);
+}
+
+static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
+  if (!any_composite_arg(n, nargs) && !c->promote_all)
+    return cp_pass(c, n);
+  const char **over = overrides(c, n);
+  for (int i = 0; i < nargs; i++)
+    over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_promote(c, arg(n, nargs, i)->val);
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_make_float%d", width),
+                   CP_V_COMPOSITE, width, CP_RULE_VECTOR);
+}
+
+/* Any other function: recombined floats in, a plain float out. */
+static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
+  const char **over = overrides(c, n);
+  int any = 0;
+  for (int i = 0; i < nargs; i++) {
+    cp_node *an = arg(n, nargs, i);
+    const cp_node *root;
+    cp_var *buf = root_var(c, an, &root);
+    if (buf && buf->role == CP_VAR_PAIRED && cp_node_strip(an) == root) {
+      cp_diag_at(c->run, CP_ERROR, an->begin,
+                 "paired buffer '%s' is passed to '%s', which is not converted; annotate '%s' "
+                 "too [%s]", buf->name, name, name, cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
+      c->run->r->applied[CP_RULE_UNSUPPORTED_POINTER]++;
+    }
+    if (cp_is_composite(an->val)) {
+      over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_demote(c, an->val);
+      any = 1;
+    }
+  }
+  int w = cp_node_width(n);
+  CXCursor decl = clang_getCursorReferenced(n->cur);
+  if (w == 1 && (any || c->promote_all) &&
+      clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) {
+    cp_diag_at(c->run, CP_WARNING, n->begin,
+               "'%s' has no composite version; it is evaluated in float on the recombined "
+               "value [%s]", name, cp_rule_name(CP_RULE_FLOAT_CALL));
+    c->run->r->applied[CP_RULE_FLOAT_CALL]++;
+  }
+  if (!any)
+    return cp_pass(c, n);
+  return call_with(c, n, over, NULL, w ? CP_V_PLAIN : CP_V_OTHER, w, CP_RULE_CALL);
+}
+
+cp_val *cp_call(cp_rw *c, cp_node *n) {
+  CXCursor ref = clang_getCursorReferenced(n->cur);
+  int nargs = clang_Cursor_getNumArguments(n->cur);
+  if (clang_getCursorKind(ref) == CXCursor_Constructor || nargs < 0) {
+    /* float4 p = pos[i]: a copy, whose value is its one child's */
+    if (n->nkids == 1 && n->kids[0]->val->kind != CP_V_OTHER) {
+      cp_val *v = cp_new_val(c, n->kids[0]->val->text, CP_V_OTHER, 0);
+      *v = *n->kids[0]->val;
+      if (v->kind == CP_V_PAIRED)
+        return cp_made(c, cp_promote(c, v), CP_V_COMPOSITE, v->width, CP_RULE_BUFFER_READ);
+      return v;
+    }
+    return cp_pass(c, n);
+  }
+  const char *name = function_name(c, n);
+  cp_func *callee = cp_func_of(c->run, ref);
+  const math_row *m;
+  if (callee)
+    return converted_call(c, n, callee, nargs);
+  if (cp_node_width(n) == 1 && (m = math_lookup(name, nargs)))
+    return math_call(c, n, m, nargs);
+  if ((strcmp(name, "atomicAdd") == 0 || strcmp(name, "atomicSub") == 0) && nargs == 2 &&
+      cp_node_width(n) == 1)
+    return atomic_call(c, n, name, nargs);
+  if (strncmp(name, "__shfl_", 7) == 0 && cp_node_width(n) == 1)
+    return shuffle_call(c, n, name, nargs);
+  if (strncmp(name, "make_float", 10) == 0 && cp_node_width(n) > 1)
+    return vector_call(c, n, cp_node_width(n), nargs);
+  return plain_call(c, n, name, nargs);
+}
+
+cp_val *cp_cast(cp_rw *c, cp_node *n) {
+  int w = cp_node_width(n);
+  if (!w || n->nkids == 0)
+    return cp_pass(c, n);
+  const cp_val *k = n->kids[n->nkids - 1]->val;
+  if (cp_is_composite(k)) /* (float)x of a composite x: the cast has nothing to do */
+    return cp_made(c, cp_promote(c, k), CP_V_COMPOSITE, k->width, CP_RULE_CONVERT);
+  cp_val *v = cp_pass(c, n);
+  v->from = k->from;
+  v->src = k->src;
+  return v;
+}

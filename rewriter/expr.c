@@ -1,0 +1,429 @@
+/*
+ * expr.c: the converted text of expressions inside converted functions.
+ *
+ * cp_rewrite() gives every expression node a value (cp_val): its converted text and what
+ * kind of value that text is (plain float, composite, element of a paired buffer, or not
+ * a float at all). A node's text is its source text with the texts of its changed
+ * children spliced in, so everything the conversion does not touch keeps its bytes and
+ * layout; only a node whose own form changes (a + b -> cp_add(a, b)) is written anew.
+ *
+ * Parents decide how a child's value is used: cp_promote() turns any float value into a
+ * composite (exactly: cp_from_float, cp_from_int, cp_from_double, or the pair of a paired
+ * element), cp_demote() into a plain float (the recombined value). Mixed operations use
+ * the runtime's one-float-operand forms (cp_add_cf, cp_add_fc) so a plain operand costs
+ * no conversion.
+ *
+ * Calls, atomics, shuffles and casts are in call.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *cp_src(cp_rw *c, const cp_node *n) {
+  return cp_arena_strndup(c->run->r->arena, c->run->opt->input_text + n->begin, n->end - n->begin);
+}
+
+cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width) {
+  cp_val *v = cp_arena_alloc(c->run->r->arena, sizeof *v);
+  memset(v, 0, sizeof *v);
+  v->text = text;
+  v->kind = kind;
+  v->width = width;
+  return v;
+}
+
+int cp_node_width(const cp_node *n) {
+  return cp_float_width(clang_getCursorType(n->cur));
+}
+
+static int is_float_value(const cp_val *v) {
+  return v->kind == CP_V_PLAIN || v->kind == CP_V_COMPOSITE || v->kind == CP_V_PAIRED;
+}
+
+/* "float", "float4" -> "cp_from_float", "cp_from_float4": the suffix for width w. */
+const char *cp_wsuffix(int w) {
+  static const char *const s[] = {"", "", "2", "3", "4"};
+  return w >= 0 && w <= 4 ? s[w] : "";
+}
+
+const char *cp_promote(cp_rw *c, const cp_val *v) {
+  cp_arena *a = c->run->r->arena;
+  switch (v->kind) {
+  case CP_V_COMPOSITE:
+    return v->text;
+  case CP_V_PAIRED:
+    if (v->width > 1)
+      return cp_arena_printf(a, "cp_pair_float%d(%s, %s)", v->width, v->text, v->twin);
+    return cp_arena_printf(a, "cp_make_float(%s, %s)", v->text, v->twin);
+  case CP_V_PLAIN:
+    if (v->from == CP_FROM_INT)
+      return cp_arena_printf(a, "cp_from_int(%s)", v->src);
+    if (v->from == CP_FROM_DOUBLE)
+      return cp_arena_printf(a, "cp_from_double(%s)", v->src);
+    return cp_arena_printf(a, "cp_from_float%s(%s)", cp_wsuffix(v->width), v->text);
+  default:
+    return v->text;
+  }
+}
+
+const char *cp_demote(cp_rw *c, const cp_val *v) {
+  cp_arena *a = c->run->r->arena;
+  if (v->kind == CP_V_COMPOSITE)
+    return cp_arena_printf(a, "cp_to_float%s(%s)", cp_wsuffix(v->width), v->text);
+  if (v->kind == CP_V_PAIRED)
+    return cp_arena_printf(a, "cp_to_float%s(%s)", cp_wsuffix(v->width), cp_promote(c, v));
+  return v->text;
+}
+
+/* True when the operand can be passed as a plain float without losing anything: a float
+ * value, or an int/double literal that a float holds exactly. */
+int cp_passes_as_float(const cp_val *v) {
+  return v->kind == CP_V_PLAIN && v->from == CP_FROM_FLOAT;
+}
+
+int cp_is_composite(const cp_val *v) {
+  return v->kind == CP_V_COMPOSITE || v->kind == CP_V_PAIRED;
+}
+
+/* The source text of `n` with each changed child's text spliced in; `over[i]`, where
+ * `over` and it are not NULL, replaces the text of child i. */
+const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed) {
+  const char *text = c->run->opt->input_text;
+  size_t len = 0, cap = n->end - n->begin + 1;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *k = n->kids[i];
+    const char *kt = over && over[i] ? over[i] : k->val && k->val->changed ? k->val->text : NULL;
+    if (kt)
+      cap += strlen(kt);
+  }
+  char *out = cp_arena_alloc(c->run->r->arena, cap);
+  unsigned pos = n->begin;
+  *changed = 0;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *k = n->kids[i];
+    const char *kt = over && over[i] ? over[i] : k->val && k->val->changed ? k->val->text : NULL;
+    if (!kt || k->begin < pos || k->end > n->end)
+      continue;
+    memcpy(out + len, text + pos, k->begin - pos);
+    len += k->begin - pos;
+    memcpy(out + len, kt, strlen(kt));
+    len += strlen(kt);
+    pos = k->end;
+    *changed = 1;
+  }
+  memcpy(out + len, text + pos, n->end - pos);
+  len += n->end - pos;
+  out[len] = '\0';
+  return out;
+}
+
+/* Overrides for one child: an array with `text` at index `which`. */
+static const char **one_override(cp_rw *c, const cp_node *n, const cp_node *which, const char *text) {
+  const char **over = cp_arena_alloc(c->run->r->arena, (n->nkids + 1) * sizeof *over);
+  for (unsigned i = 0; i < n->nkids; i++)
+    over[i] = n->kids[i] == which ? text : NULL;
+  return over;
+}
+
+/* A node's value when its own form does not change: the spliced text, kind by type. */
+cp_val *cp_pass(cp_rw *c, const cp_node *n) {
+  int changed;
+  const char *t = cp_splice(c, n, NULL, &changed);
+  int w = cp_node_width(n);
+  cp_val *v = cp_new_val(c, t, w ? CP_V_PLAIN : CP_V_OTHER, w);
+  v->changed = changed;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (n->kids[i]->val && n->kids[i]->val->changed) {
+      v->rule = n->kids[i]->val->rule;
+      break;
+    }
+  return v;
+}
+
+/* A node whose own form changed. */
+cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule rule) {
+  cp_val *v = cp_new_val(c, text, kind, width);
+  v->changed = 1;
+  v->rule = rule;
+  c->run->r->applied[rule]++;
+  return v;
+}
+
+static const char *op_name(const char *op) {
+  switch (op[0]) {
+  case '+': return "add";
+  case '-': return "sub";
+  case '*': return "mul";
+  case '/': return "div";
+  }
+  return NULL;
+}
+
+/* cp_OP(a, b) with the one-float-operand forms where an operand is a plain float. An
+ * int or double operand is not one: it is promoted exactly (cp_from_int, cp_from_double)
+ * and counts as a composite. */
+const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b) {
+  cp_arena *ar = c->run->r->arena;
+  int fa = cp_passes_as_float(a), fb = cp_passes_as_float(b);
+  if (!fa && fb)
+    return cp_arena_printf(ar, "cp_%s_cf(%s, %s)", name, cp_promote(c, a), b->text);
+  if (fa && !fb)
+    return cp_arena_printf(ar, "cp_%s_fc(%s, %s)", name, a->text, cp_promote(c, b));
+  if (fa && fb)
+    return cp_arena_printf(ar, "cp_%s_ff(%s, %s)", name, a->text, b->text);
+  return cp_arena_printf(ar, "cp_%s(%s, %s)", name, cp_promote(c, a), cp_promote(c, b));
+}
+
+static const char *compare_name(const char *op) {
+  static const char *const ops[][2] = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
+                                       {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
+  for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(op, ops[i][0]) == 0)
+      return ops[i][1];
+  return NULL;
+}
+
+/* Whether evaluating `n` twice could differ from evaluating it once. */
+int cp_has_side_effects(cp_rw *c, const cp_node *n) {
+  char op[4];
+  switch (n->kind) {
+  case CXCursor_CallExpr:
+  case CXCursor_CompoundAssignOperator:
+    return 1;
+  case CXCursor_BinaryOperator:
+    if (strcmp(cp_node_operator(c->run->opt->input_text, n, op), "=") == 0)
+      return 1;
+    break;
+  case CXCursor_UnaryOperator:
+    cp_node_operator(c->run->opt->input_text, n, op);
+    if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+      return 1;
+    break;
+  default:
+    break;
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (cp_has_side_effects(c, n->kids[i]))
+      return 1;
+  return 0;
+}
+
+int cp_used_as_value(const cp_node *n) {
+  const cp_node *p = n->parent;
+  while (p && p->kind == CXCursor_ParenExpr)
+    p = p->parent;
+  return p && clang_isExpression(p->kind) && p->kind != CXCursor_UnexposedExpr;
+}
+
+void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg) {
+  cp_diag_at(c->run, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(rule));
+  c->run->r->applied[rule]++;
+}
+
+/* x = y, x op= y, for every kind of target. */
+static cp_val *assignment(cp_rw *c, const cp_node *n, const char *op) {
+  const cp_val *l = n->kids[0]->val, *r = n->kids[1]->val;
+  cp_arena *a = c->run->r->arena;
+  const char *name = op[1] == '=' ? op_name(op) : NULL; /* compound: "add"... */
+  if (l->kind == CP_V_PAIRED) {
+    if (cp_used_as_value(n)) {
+      cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+               "the value of a store into a paired buffer is used; store in a statement of its own");
+      return cp_pass(c, n);
+    }
+    if (name && strcmp(name, "add") == 0)
+      return cp_made(c, cp_arena_printf(a, "cp_add_to(&%s, &%s, %s)", l->text, l->twin, cp_promote(c, r)),
+                  CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
+    const char *value = name ? cp_arith(c, name, l, r) : cp_promote(c, r);
+    return cp_made(c, cp_arena_printf(a, "cp_store%s(&%s, &%s, %s)", l->width > 1 ? cp_wsuffix(l->width) : "",
+                                   l->text, l->twin, value),
+                CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
+  }
+  if (l->kind == CP_V_COMPOSITE) {
+    if (!name) {
+      int ch;
+      const char *t = cp_splice(c, n, one_override(c, n, n->kids[1], cp_promote(c, r)), &ch);
+      return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
+    }
+    if (cp_has_side_effects(c, n->kids[0])) {
+      cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+               "compound assignment to a composite whose address has side effects; "
+               "compute the element's index first");
+      return cp_pass(c, n);
+    }
+    const char *t = cp_arena_printf(a, "%s = %s", l->text, cp_arith(c, name, l, r));
+    if (cp_used_as_value(n))
+      t = cp_arena_printf(a, "(%s)", t);
+    return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
+  }
+  if (l->kind == CP_V_PLAIN && cp_is_composite(r)) {
+    int ch;
+    const char *t = cp_splice(c, n, one_override(c, n, n->kids[1], cp_demote(c, r)), &ch);
+    return cp_made(c, t, CP_V_PLAIN, l->width, CP_RULE_CONVERT);
+  }
+  return cp_pass(c, n);
+}
+
+static cp_val *binary(cp_rw *c, cp_node *n) {
+  char op[4];
+  cp_node_operator(c->run->opt->input_text, n, op);
+  if (strcmp(op, "=") == 0 || n->kind == CXCursor_CompoundAssignOperator)
+    return assignment(c, n, op);
+  const cp_val *a = n->kids[0]->val, *b = n->kids[1]->val;
+  if (!is_float_value(a) || !is_float_value(b) || a->width != 1 || b->width != 1)
+    return cp_pass(c, n);
+  const char *cmp = compare_name(op);
+  if (cmp) {
+    if (!cp_is_composite(a) && !cp_is_composite(b))
+      return cp_pass(c, n);
+    return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_%s(%s, %s)", cmp, cp_promote(c, a),
+                                   cp_promote(c, b)),
+                CP_V_OTHER, 0, CP_RULE_COMPARE);
+  }
+  const char *name = op_name(op);
+  if (!name || op[1] || cp_node_width(n) != 1)
+    return cp_pass(c, n);
+  if (!cp_is_composite(a) && !cp_is_composite(b) && !c->promote_all)
+    return cp_pass(c, n);
+  return cp_made(c, cp_arith(c, name, a, b), CP_V_COMPOSITE, 1, CP_RULE_ARITH);
+}
+
+static cp_val *unary(cp_rw *c, cp_node *n) {
+  char op[4];
+  cp_node_operator(c->run->opt->input_text, n, op);
+  const cp_val *k = n->kids[0]->val;
+  cp_arena *a = c->run->r->arena;
+  if (strcmp(op, "-") == 0 && cp_is_composite(k))
+    return cp_made(c, cp_arena_printf(a, "cp_neg(%s)", cp_promote(c, k)), CP_V_COMPOSITE, 1,
+                CP_RULE_ARITH);
+  if (strcmp(op, "&") == 0 && k->kind == CP_V_PAIRED) {
+    cp_val *v = cp_made(c, cp_arena_printf(a, "&%s", k->text), CP_V_PAIRED_ADDR, k->width,
+                     CP_RULE_BUFFER_WRITE);
+    v->twin = cp_arena_printf(a, "&%s", k->twin);
+    c->run->r->applied[CP_RULE_BUFFER_WRITE]--; /* counted where the address is used */
+    return v;
+  }
+  if ((strcmp(op, "++") == 0 || strcmp(op, "--") == 0) && cp_is_composite(k)) {
+    int postfix = n->begin == n->kids[0]->begin;
+    if (postfix && cp_used_as_value(n)) {
+      cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+               "the value of a postfix ++/-- on a composite is used; use the prefix form");
+      return cp_pass(c, n);
+    }
+    if (k->kind == CP_V_PAIRED)
+      return cp_made(c, cp_arena_printf(a, "cp_add_to(&%s, &%s, cp_from_float(%s1.0f))", k->text,
+                                     k->twin, op[0] == '-' ? "-" : ""),
+                  CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
+    const char *t = cp_arena_printf(a, "%s = cp_%s_cf(%s, 1.0f)", k->text,
+                                    op[0] == '+' ? "add" : "sub", k->text);
+    if (cp_used_as_value(n))
+      t = cp_arena_printf(a, "(%s)", t);
+    return cp_made(c, t, CP_V_COMPOSITE, 1, CP_RULE_ASSIGN);
+  }
+  if (strcmp(op, "*") == 0)
+    return cp_lvalue(c, n);
+  return cp_pass(c, n);
+}
+
+static cp_val *paren(cp_rw *c, cp_node *n) {
+  const cp_val *k = n->kids[0]->val;
+  cp_val *v = cp_pass(c, n);
+  if (k->kind == CP_V_OTHER)
+    return v;
+  v->kind = k->kind;
+  v->width = k->width;
+  v->from = k->from;
+  v->src = k->src;
+  if (k->twin)
+    v->twin = cp_arena_printf(c->run->r->arena, "(%s)", k->twin);
+  return v;
+}
+
+static cp_val *conditional(cp_rw *c, cp_node *n) {
+  if (n->nkids != 3)
+    return cp_pass(c, n);
+  const cp_val *a = n->kids[1]->val, *b = n->kids[2]->val;
+  int w = cp_node_width(n);
+  if (!w || (!cp_is_composite(a) && !cp_is_composite(b)))
+    return cp_pass(c, n);
+  const char *over[3] = {NULL, cp_promote(c, a), cp_promote(c, b)};
+  int ch;
+  const char *t = cp_splice(c, n, over, &ch);
+  return cp_made(c, t, CP_V_COMPOSITE, w, CP_RULE_SELECT);
+}
+
+/* Implicit conversions (UnexposedExpr wrappers) and value-category changes. */
+static cp_val *implicit(cp_rw *c, cp_node *n) {
+  if (n->nkids != 1)
+    return cp_pass(c, n);
+  const cp_val *k = n->kids[0]->val;
+  int to = cp_node_width(n), from = cp_node_width(n->kids[0]);
+  CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+  CXType kt = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur));
+  cp_arena *a = c->run->r->arena;
+  if (to && to == from) {
+    if (k->kind == CP_V_PAIRED)
+      return cp_made(c, cp_promote(c, k), CP_V_COMPOSITE, k->width, CP_RULE_BUFFER_READ);
+    cp_val *v = cp_new_val(c, k->text, k->kind, k->width);
+    *v = *k;
+    return v;
+  }
+  if (to == 1 && !from && kt.kind != CXType_Pointer) {
+    cp_val *v = cp_pass(c, n);
+    v->kind = CP_V_PLAIN;
+    v->width = 1;
+    v->src = k->text;
+    if (kt.kind == CXType_Double || kt.kind == CXType_LongDouble)
+      v->from = CP_FROM_DOUBLE;
+    else if (kt.kind >= CXType_Bool && kt.kind <= CXType_Int128)
+      v->from = k->kind == CP_V_OTHER && n->kids[0]->kind == CXCursor_IntegerLiteral &&
+                        cp_int_literal_fits(cp_src(c, n->kids[0]))
+                    ? CP_FROM_FLOAT
+                    : CP_FROM_INT;
+    return v;
+  }
+  if (!to && from && cp_is_composite(k)) {
+    if (t.kind == CXType_Double || t.kind == CXType_LongDouble)
+      return cp_made(c, cp_arena_printf(a, "cp_to_double(%s)", cp_promote(c, k)), CP_V_OTHER, 0,
+                  CP_RULE_CONVERT);
+    return cp_made(c, cp_demote(c, k), CP_V_OTHER, 0, CP_RULE_CONVERT);
+  }
+  cp_val *v = cp_pass(c, n);
+  if (k->kind == CP_V_PAIRED_ADDR || (k->kind == CP_V_COMPOSITE && !to)) {
+    *v = *k; /* array-to-pointer decay and the like keep what the child is */
+  }
+  return v;
+}
+
+const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
+  if (n->val)
+    return n->val;
+  for (unsigned i = 0; i < n->nkids; i++)
+    cp_rewrite(c, n->kids[i]);
+  cp_val *v;
+  switch (n->kind) {
+  case CXCursor_DeclRefExpr: v = cp_lvalue(c, n); break;
+  case CXCursor_ArraySubscriptExpr:
+  case CXCursor_MemberRefExpr: v = cp_lvalue(c, n); break;
+  case CXCursor_UnexposedExpr: v = implicit(c, n); break;
+  case CXCursor_ParenExpr: v = paren(c, n); break;
+  case CXCursor_BinaryOperator:
+  case CXCursor_CompoundAssignOperator: v = n->nkids == 2 ? binary(c, n) : cp_pass(c, n); break;
+  case CXCursor_UnaryOperator: v = n->nkids == 1 ? unary(c, n) : cp_pass(c, n); break;
+  case CXCursor_ConditionalOperator: v = conditional(c, n); break;
+  case CXCursor_CallExpr: v = cp_call(c, n); break;
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_CXXFunctionalCastExpr:
+  case CXCursor_CXXStaticCastExpr: v = cp_cast(c, n); break;
+  default: v = cp_pass(c, n); break;
+  }
+  if (v->changed && n->macro) {
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_MACRO,
+             "float arithmetic inside a macro expansion is not converted; write it out, or "
+             "make the macro a __device__ function");
+    v = cp_new_val(c, cp_src(c, n), CP_V_OTHER, 0);
+  }
+  n->val = v;
+  return v;
+}

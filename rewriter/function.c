@@ -1,0 +1,274 @@
+/*
+ * function.c: the edits for each converted function.
+ *
+ *   signature  float parameters / result of a converted __device__ function -> cp_float;
+ *              `float *` parameters that receive a converted local's address -> cp_float *;
+ *              a paired buffer parameter gains `, TYPE name_err` right after it;
+ *   locals     the type specifier of a composite declaration -> cp_float / cp_floatN
+ *              (one edit per declaration statement: `float a, b;` shares its `float`);
+ *   bodies     every full expression (statement, initializer, condition, return value)
+ *              whose converted text differs from its source becomes one edit.
+ * Edits never nest: a full expression's edit carries its rewritten subexpressions.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const float_names[] = {NULL, "float", "float2", "float3", "float4"};
+
+static int is_ident_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '_';
+}
+
+/* The offset of the last whole word `word` in [from, to) of the input, or -1. */
+static long last_word(cp_run *run, unsigned from, unsigned to, const char *word) {
+  const char *s = run->opt->input_text;
+  size_t n = strlen(word);
+  for (long i = (long)to - (long)n; i >= (long)from; i--)
+    if (memcmp(s + i, word, n) == 0 && (i == 0 || !is_ident_char(s[i - 1])) &&
+        !is_ident_char(s[i + (long)n]))
+      return i;
+  return -1;
+}
+
+static unsigned name_offset(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+  return off;
+}
+
+static unsigned extent_begin(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  return off;
+}
+
+static unsigned extent_end(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  return off;
+}
+
+/* The spelling of a type with qualifiers, pointers and arrays taken off: the word that
+ * names it in a declaration (float, float4, or a typedef's name). */
+static const char *type_word(cp_run *run, CXType t) {
+  for (;;) {
+    CXType u = t;
+    if (t.kind == CXType_Pointer)
+      u = clang_getPointeeType(t);
+    else if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+             t.kind == CXType_VariableArray)
+      u = clang_getArrayElementType(t);
+    else if (t.kind == CXType_Elaborated)
+      u = clang_Type_getNamedType(t);
+    if (u.kind == t.kind && clang_equalTypes(u, t))
+      break;
+    t = u;
+  }
+  CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(t));
+  const char *w = clang_getCString(s);
+  const char *word = strrchr(w, ' ');
+  word = cp_arena_strdup(run->r->arena, word ? word + 1 : w);
+  clang_disposeString(s);
+  return word;
+}
+
+/* Replaces the word naming a declaration's float type, between `from` and `to`. */
+static int retype(cp_run *run, CXType t, int width, unsigned from, unsigned to, cp_rule rule) {
+  const char *word = type_word(run, t);
+  long at = last_word(run, from, to, word);
+  if (at < 0 && strcmp(word, float_names[width]) != 0)
+    at = last_word(run, from, to, float_names[width]);
+  if (at < 0)
+    return 0; /* auto, or a type the declaration does not spell: nothing to edit */
+  for (size_t i = 0; i < run->r->edits.count; i++)
+    if (run->r->edits.items[i].offset == (size_t)at && run->r->edits.items[i].rule == rule)
+      return 1;
+  size_t len = strlen(word);
+  if (last_word(run, (unsigned)at, (unsigned)at + (unsigned)len, word) != at)
+    len = strlen(float_names[width]);
+  cp_edit_add(run->r->arena, &run->r->edits, (size_t)at, len,
+              cp_arena_printf(run->r->arena, "cp_float%s", cp_wsuffix(width)), rule);
+  return 1;
+}
+
+static int composite_signature(const cp_func *f) {
+  return !f->is_kernel && (!f->pragma || f->pragma->scope == CP_SCOPE_ALL);
+}
+
+static void signature(cp_run *run, cp_func *f) {
+  unsigned name_at = name_offset(f->cursor);
+  if (f->returns_width && composite_signature(f))
+    retype(run, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
+           extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE);
+  for (unsigned i = 0; i < f->n_vars; i++) {
+    cp_var *v = &f->vars[i];
+    if (!v->is_param)
+      continue;
+    unsigned b = extent_begin(v->decl), at = name_offset(v->decl);
+    if ((v->role == CP_VAR_COMPOSITE && composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
+      retype(run, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE);
+    } else if (v->role == CP_VAR_PAIRED) {
+      const char *type = cp_arena_strndup(run->r->arena, run->opt->input_text + b, at - b);
+      cp_edit_add(run->r->arena, &run->r->edits, extent_end(v->decl), 0,
+                  cp_arena_printf(run->r->arena, ", %s%s_err", type, v->name), CP_RULE_PAIR_PARAM);
+    }
+  }
+}
+
+/* One full expression: `mode` 1 promotes the result, -1 demotes it, 0 takes it as is. */
+static void full_expr(cp_rw *c, cp_node *n, int mode) {
+  const cp_val *v = cp_rewrite(c, n);
+  const char *text = v->text;
+  if (mode > 0 && v->kind != CP_V_OTHER && v->kind != CP_V_COMPOSITE)
+    text = cp_promote(c, v);
+  else if (mode < 0 && cp_is_composite(v))
+    text = cp_demote(c, v);
+  if (text == v->text && !v->changed)
+    return;
+  cp_rule rule = text != v->text ? CP_RULE_CONVERT : v->rule;
+  cp_edit_add(c->run->r->arena, &c->run->r->edits, n->begin, n->end - n->begin, text, rule);
+}
+
+/* An initializer list for composite elements: each element promoted. */
+static void init_list(cp_rw *c, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++) {
+    if (n->kids[i]->kind == CXCursor_InitListExpr)
+      init_list(c, n->kids[i]);
+    else if (clang_isExpression(n->kids[i]->kind))
+      full_expr(c, n->kids[i], 1);
+  }
+}
+
+static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
+  for (unsigned i = 0; i < decl->nkids; i++) {
+    cp_node *k = decl->kids[i];
+    if (!clang_isExpression(k->kind))
+      continue;
+    if (v && v->role == CP_VAR_COMPOSITE && k->kind == CXCursor_InitListExpr)
+      init_list(c, k);
+    else
+      full_expr(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : v && v->role == CP_VAR_FLOAT ? -1 : 0);
+  }
+}
+
+static void decl_stmt(cp_rw *c, cp_node *n) {
+  cp_run *run = c->run;
+  cp_var *composite = NULL, *kept = NULL;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
+    if (v && v->group < 0 && v->role == CP_VAR_COMPOSITE)
+      composite = v;
+    else if (v && v->group < 0)
+      kept = v;
+  }
+  if (composite && kept)
+    cp_diag_at(run, CP_ERROR, n->begin,
+               "'%s' stays float but shares its declaration with '%s', which turns composite; "
+               "declare them separately", kept->name, composite->name);
+  else if (composite && !n->macro) {
+    cp_node *d = n->kids[0];
+    retype(run, clang_getCursorType(d->cur), composite->width, n->begin, name_offset(d->cur),
+           CP_RULE_LOCAL_TYPE);
+    CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
+    if (t.kind == CXType_IncompleteArray)
+      cp_diag_at(run, CP_WARNING, n->begin,
+                 "'%s' is dynamic shared memory and now holds cp_float%s (%d bytes per element): "
+                 "launches must pass twice the bytes", composite->name,
+                 cp_wsuffix(composite->width), 8 * composite->width);
+  } else if (composite) {
+    cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
+               "be converted [%s]", composite->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (n->kids[i]->kind == CXCursor_VarDecl)
+      var_init(c, n->kids[i], cp_var_of(c->f, n->kids[i]->cur));
+}
+
+static void walk(cp_rw *c, cp_node *n) {
+  if (clang_isExpression(n->kind)) {
+    full_expr(c, n, 0);
+    return;
+  }
+  if (n->kind == CXCursor_DeclStmt) {
+    decl_stmt(c, n);
+    return;
+  }
+  if (n->kind == CXCursor_ReturnStmt && n->nkids == 1) {
+    int composite = c->f->returns_width && composite_signature(c->f);
+    full_expr(c, n->kids[0], composite ? 1 : c->f->returns_width ? -1 : 0);
+    return;
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    walk(c, n->kids[i]);
+}
+
+/* Calls into converted functions whose signature changed, from code that is not
+ * converted (host code, kernel launches, unannotated device functions): they would not
+ * compile, so each is an error that says what to do. */
+typedef struct {
+  cp_run *run;
+  CXCursor in;
+} outside_ctx;
+
+static int signature_changes(const cp_func *f) {
+  if (f->returns_width && composite_signature(f))
+    return 1;
+  for (unsigned i = 0; i < f->n_vars; i++) {
+    const cp_var *v = &f->vars[i];
+    if (v->is_param && (v->role == CP_VAR_PAIRED || v->role == CP_VAR_OUTPTR ||
+                        (v->role == CP_VAR_COMPOSITE && composite_signature(f))))
+      return 1;
+  }
+  return 0;
+}
+
+static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  outside_ctx *ctx = data;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return CXChildVisit_Recurse;
+  cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
+  if (callee && signature_changes(callee)) {
+    CXString caller = clang_getCursorSpelling(ctx->in);
+    cp_diag_at(ctx->run, CP_ERROR, extent_begin(c),
+               "'%s' is converted and its parameters change, but '%s', which calls it, is not "
+               "converted; %s [%s]",
+               callee->name, clang_getCString(caller),
+               callee->is_kernel ? "host code that launches converted kernels with paired "
+                                   "buffers must pass the _err companions (allocate them like "
+                                   "their buffers, zeroed)"
+                                 : "annotate the caller too, or use scope(accumulators), which "
+                                   "keeps the signature",
+               cp_rule_name(CP_RULE_UNSUPPORTED_CALL));
+    clang_disposeString(caller);
+  }
+  return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  cp_run *run = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+    return CXChildVisit_Recurse;
+  if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
+      clang_isCursorDefinition(c) && !cp_func_of(run, c)) {
+    outside_ctx ctx = {run, c};
+    clang_visitChildren(c, find_outside_calls, &ctx);
+  }
+  return CXChildVisit_Continue;
+}
+
+void cp_convert_functions(cp_run *run) {
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    cp_func *f = &run->funcs[i];
+    cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
+    signature(run, f);
+    walk(&c, f->body);
+  }
+  clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
+}

@@ -1,0 +1,189 @@
+/*
+ * internal.h: what the rewriter's files share and the tool never sees.
+ *
+ *   tree.c      a node tree over libclang cursors, with parents and byte offsets
+ *   annotate.c  `#pragma cp composite [clauses]` lines and the functions they mark
+ *   analyse.c   which functions convert, which buffers pair, which variables turn composite
+ *   expr.c      the converted text of expressions
+ *   function.c  declarations and signatures of converted functions
+ *
+ * Invariants: node offsets are byte offsets into the main file's text (the input), with
+ * `end` exclusive; a node whose text comes from a macro expansion has `macro` set and is
+ * never edited (converting it is reported, not guessed).
+ */
+#ifndef CPCONVERT_INTERNAL_H
+#define CPCONVERT_INTERNAL_H
+
+#include "parse.h"
+
+/* ---- node tree (tree.c) ----------------------------------------------------------- */
+
+struct cp_val;
+
+typedef struct cp_node {
+  CXCursor cur;
+  enum CXCursorKind kind;
+  unsigned begin, end;
+  int macro;
+  struct cp_node *parent;
+  struct cp_node **kids;
+  unsigned nkids;
+  struct cp_val *val; /* expr.c: the node's converted value, once computed */
+} cp_node;
+
+cp_node *cp_tree_build(cp_arena *a, CXCursor root);
+/* The kind of float a type is: 0 none, 1 float, 2..4 floatN (CUDA vector types). */
+int cp_float_width(CXType t);
+/* Same for a pointer's pointee (float *, const float4 *); 0 if not such a pointer. */
+int cp_float_pointee_width(CXType t);
+/* The declaration a DeclRefExpr (or an implicit cast of one) names; null cursor if none. */
+CXCursor cp_node_decl(const cp_node *n);
+/* The node with implicit casts (UnexposedExpr wrappers) and parentheses removed. */
+const cp_node *cp_node_strip(const cp_node *n);
+/* The spelling of a unary, binary or compound-assignment operator, read from the text
+ * between its operands (libclang 16 has no call for an operator's kind); "" if none. */
+const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]);
+/* The variable at the root of an lvalue or pointer expression (a[i], a[i].x, *p, p + k,
+ * p->x), as its DeclRefExpr node; NULL when the root is not a plain variable. */
+const cp_node *cp_node_root(const char *text, const cp_node *n);
+
+/* ---- a conversion run ------------------------------------------------------------- */
+
+typedef enum { CP_SCOPE_ALL, CP_SCOPE_ACCUMULATORS } cp_scope;
+typedef enum { CP_ACC_COMPOSITE, CP_ACC_FIXED, CP_ACC_KAHAN, CP_ACC_DOUBLE } cp_accum;
+
+typedef struct {
+  const char *name;
+  unsigned offset; /* of the name in the pragma, for diagnostics */
+} cp_clause_name;
+
+/* One `#pragma cp composite` and its clauses. */
+typedef struct {
+  unsigned offset, end; /* the pragma line */
+  cp_scope scope;
+  cp_accum accum;
+  cp_clause_name *pair, *nopair, *keep;
+  unsigned n_pair, n_nopair, n_keep;
+} cp_pragma;
+
+/* What happens to one variable or parameter of a converted function. */
+typedef enum {
+  CP_VAR_FLOAT,     /* stays float */
+  CP_VAR_COMPOSITE, /* becomes cp_float / cp_floatN */
+  CP_VAR_READONLY,  /* float buffer read only: stays float, read as exact composites */
+  CP_VAR_PAIRED,    /* float buffer with a `name_err` companion */
+  CP_VAR_UNPAIRED,  /* float buffer written but nopair(): stores the recombined value */
+  CP_VAR_OUTPTR     /* float * parameter that receives a converted local's address */
+} cp_var_role;
+
+typedef struct {
+  CXCursor decl;
+  const char *name;
+  int width; /* 1 float, 2..4 floatN */
+  cp_var_role role;
+  int is_param;
+  int group; /* pairing group of a buffer parameter (union-find index) */
+} cp_var;
+
+typedef struct cp_func {
+  CXCursor cursor;
+  const char *name;
+  int is_kernel;
+  const cp_pragma *pragma; /* NULL when converted through --all */
+  cp_node *body;
+  cp_var *vars;
+  unsigned n_vars, cap_vars;
+  int returns_width; /* width of a float return type, 0 if none */
+} cp_func;
+
+typedef struct {
+  const cp_options *opt;
+  cp_result *r;
+  cp_parse *p;
+  cp_func *funcs;
+  unsigned n_funcs;
+  int *group_parent; /* union-find over buffer parameters */
+  int *group_paired;
+  unsigned n_groups;
+} cp_run;
+
+/* ---- converted values (expr.c) ------------------------------------------------------ */
+
+typedef enum {
+  CP_V_OTHER,      /* not a float value (int, bool, pointer, void...) */
+  CP_V_PLAIN,      /* a float / floatN value computed in float */
+  CP_V_COMPOSITE,  /* a cp_float / cp_floatN value */
+  CP_V_PAIRED,     /* an element of a paired buffer: `text` and its companion `twin` */
+  CP_V_PAIRED_ADDR /* &element of a paired buffer: `text` and `twin` are addresses */
+} cp_vkind;
+
+typedef enum { CP_FROM_FLOAT, CP_FROM_INT, CP_FROM_DOUBLE } cp_from;
+
+typedef struct cp_val {
+  const char *text; /* the converted text */
+  cp_vkind kind;
+  int width;        /* 1 float, 2..4 floatN */
+  cp_from from;     /* CP_V_PLAIN made by an implicit int/double -> float conversion */
+  const char *src;  /* ...whose int/double operand text is this */
+  const char *twin; /* CP_V_PAIRED(_ADDR): the companion element (address) */
+  int changed;      /* text differs from the source */
+  cp_rule rule;     /* the rule that changed it (or a changed child) */
+} cp_val;
+
+typedef struct {
+  cp_run *run;
+  cp_func *f;
+  int promote_all; /* scope(all): float arithmetic on plain values turns composite too */
+} cp_rw;
+
+/* The converted value of an expression node (memoized on the node). */
+const cp_val *cp_rewrite(cp_rw *c, cp_node *n);
+/* The text of `v` as a composite of width v->width, and as a plain float(N). */
+const char *cp_promote(cp_rw *c, const cp_val *v);
+const char *cp_demote(cp_rw *c, const cp_val *v);
+/* The source text of a node. */
+const char *cp_src(cp_rw *c, const cp_node *n);
+/* The source of `n` with changed children spliced in (over[i], when given, replaces
+ * child i); `*changed` tells whether anything was. */
+const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed);
+cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width);
+/* A node whose own form is unchanged (spliced text, kind by type) / changed by `rule`. */
+cp_val *cp_pass(cp_rw *c, const cp_node *n);
+cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule rule);
+/* cp_NAME(a, b), using the one-float-operand forms for plain operands. */
+const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b);
+int cp_node_width(const cp_node *n);
+int cp_is_composite(const cp_val *v);
+int cp_passes_as_float(const cp_val *v);
+int cp_used_as_value(const cp_node *n);
+int cp_has_side_effects(cp_rw *c, const cp_node *n);
+const char *cp_wsuffix(int width);
+void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg);
+/* call.c */
+cp_val *cp_lvalue(cp_rw *c, cp_node *n);
+cp_val *cp_call(cp_rw *c, cp_node *n);
+cp_val *cp_cast(cp_rw *c, cp_node *n);
+/* An integer literal's text whose value a float holds exactly (|v| <= 2^24). */
+int cp_int_literal_fits(const char *literal);
+/* The companion text of an expression rooted at paired buffer `root`. */
+const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
+
+/* accum.c: scope(accumulators): which float locals of `f` turn composite. */
+void cp_find_accumulators(cp_run *run, cp_func *f);
+
+/* annotate.c: finds the pragmas and the functions they mark (plus, with --all, every
+ * kernel and the device functions converted kernels call). */
+void cp_find_functions(cp_run *run);
+/* analyse.c: the role of every variable and parameter of every converted function. */
+void cp_analyse(cp_run *run);
+/* function.c: edits for declarations, signatures and bodies of converted functions. */
+void cp_convert_functions(cp_run *run);
+
+cp_func *cp_func_of(cp_run *run, CXCursor decl);
+cp_var *cp_var_of(cp_func *f, CXCursor decl);
+
+/* Records a diagnostic at a byte offset of the main file. */
+void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

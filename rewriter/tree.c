@@ -1,0 +1,187 @@
+/*
+ * tree.c: a node tree over libclang's cursors.
+ *
+ * libclang hands out children through a visitor and has no parent link for expressions;
+ * the rewriter needs both (a node's rewrite depends on its parent, e.g. whether a buffer
+ * element is read or written). The tree is built once per converted function body, in
+ * the run's arena. Offsets are expansion offsets in the main file; a node whose start
+ * or end was written inside a macro (spelling differs from expansion) is marked `macro`.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct {
+  cp_arena *arena;
+  cp_node *parent;
+  cp_node **kids;
+  unsigned n, cap;
+} build_ctx;
+
+static unsigned offset_of(CXSourceLocation loc, int *macro) {
+  CXFile ef, sf;
+  unsigned eo = 0, so = 0;
+  clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+  clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+  if (!clang_File_isEqual(ef, sf) || eo != so)
+    *macro = 1;
+  return eo;
+}
+
+static cp_node *new_node(cp_arena *a, CXCursor c, cp_node *parent) {
+  cp_node *n = cp_arena_alloc(a, sizeof *n);
+  memset(n, 0, sizeof *n);
+  n->cur = c;
+  n->kind = clang_getCursorKind(c);
+  n->parent = parent;
+  CXSourceRange r = clang_getCursorExtent(c);
+  n->begin = offset_of(clang_getRangeStart(r), &n->macro);
+  n->end = offset_of(clang_getRangeEnd(r), &n->macro);
+  return n;
+}
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  build_ctx *ctx = data;
+  if (ctx->n == ctx->cap) {
+    unsigned cap = ctx->cap ? 2 * ctx->cap : 4;
+    cp_node **k = cp_arena_alloc(ctx->arena, cap * sizeof *k);
+    if (ctx->n)
+      memcpy(k, ctx->kids, ctx->n * sizeof *k);
+    ctx->kids = k;
+    ctx->cap = cap;
+  }
+  ctx->kids[ctx->n++] = new_node(ctx->arena, c, ctx->parent);
+  return CXChildVisit_Continue;
+}
+
+static void build_children(cp_arena *a, cp_node *n) {
+  build_ctx ctx = {a, n, NULL, 0, 0};
+  clang_visitChildren(n->cur, collect, &ctx);
+  n->kids = ctx.kids;
+  n->nkids = ctx.n;
+  for (unsigned i = 0; i < n->nkids; i++)
+    build_children(a, n->kids[i]);
+}
+
+cp_node *cp_tree_build(cp_arena *a, CXCursor root) {
+  cp_node *n = new_node(a, root, NULL);
+  build_children(a, n);
+  return n;
+}
+
+/* CUDA's vector types are structs named floatN (typedef'd); match the declaration name
+ * of the canonical type so `const float4` and typedefs of float4 count too. */
+int cp_float_width(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind == CXType_Float)
+    return 1;
+  if (c.kind != CXType_Record)
+    return 0;
+  CXString s = clang_getCursorSpelling(clang_getTypeDeclaration(c));
+  const char *name = clang_getCString(s);
+  int w = 0;
+  if (strcmp(name, "float2") == 0)
+    w = 2;
+  else if (strcmp(name, "float3") == 0)
+    w = 3;
+  else if (strcmp(name, "float4") == 0)
+    w = 4;
+  clang_disposeString(s);
+  return w;
+}
+
+int cp_float_pointee_width(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Pointer)
+    return 0;
+  return cp_float_width(clang_getPointeeType(c));
+}
+
+const cp_node *cp_node_strip(const cp_node *n) {
+  while ((n->kind == CXCursor_UnexposedExpr || n->kind == CXCursor_ParenExpr) && n->nkids == 1)
+    n = n->kids[0];
+  return n;
+}
+
+CXCursor cp_node_decl(const cp_node *n) {
+  n = cp_node_strip(n);
+  if (n->kind != CXCursor_DeclRefExpr)
+    return clang_getNullCursor();
+  return clang_getCursorReferenced(n->cur);
+}
+
+/* Skips blanks and comments forward from `i` (up to `end`). */
+static unsigned skip_blank(const char *s, unsigned i, unsigned end) {
+  while (i < end) {
+    if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\\') {
+      i++;
+    } else if (s[i] == '/' && i + 1 < end && s[i + 1] == '*') {
+      const char *close = strstr(s + i + 2, "*/");
+      i = close ? (unsigned)(close - s) + 2 : end;
+    } else if (s[i] == '/' && i + 1 < end && s[i + 1] == '/') {
+      while (i < end && s[i] != '\n')
+        i++;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+static const char *read_punct(const char *s, unsigned i, unsigned end, char *buf) {
+  unsigned n = 0;
+  while (i < end && n < 3 && strchr("+-*/%<>=!&|^~,", s[i]) && s[i])
+    buf[n++] = s[i++];
+  buf[n] = '\0';
+  return buf;
+}
+
+const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]) {
+  buf[0] = '\0';
+  if ((n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator) &&
+      n->nkids == 2)
+    return read_punct(text, skip_blank(text, n->kids[0]->end, n->kids[1]->begin),
+                      n->kids[1]->begin, buf);
+  if (n->kind == CXCursor_UnaryOperator && n->nkids == 1) {
+    if (n->begin < n->kids[0]->begin)
+      return read_punct(text, n->begin, n->kids[0]->begin, buf);
+    return read_punct(text, skip_blank(text, n->kids[0]->end, n->end), n->end, buf);
+  }
+  return buf;
+}
+
+const cp_node *cp_node_root(const char *text, const cp_node *n) {
+  char op[4];
+  for (;;) {
+    n = cp_node_strip(n);
+    switch (n->kind) {
+    case CXCursor_DeclRefExpr:
+      return n;
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_MemberRefExpr:
+      if (n->nkids < 1)
+        return NULL;
+      n = n->kids[0];
+      break;
+    case CXCursor_UnaryOperator:
+      if (strcmp(cp_node_operator(text, n, op), "*") != 0)
+        return NULL;
+      n = n->kids[0];
+      break;
+    case CXCursor_BinaryOperator: /* p + k, k + p, p - k */
+      cp_node_operator(text, n, op);
+      if (strcmp(op, "+") != 0 && strcmp(op, "-") != 0)
+        return NULL;
+      if (clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind == CXType_Pointer)
+        n = n->kids[0];
+      else if (clang_getCanonicalType(clang_getCursorType(n->kids[1]->cur)).kind == CXType_Pointer)
+        n = n->kids[1];
+      else
+        return NULL;
+      break;
+    default:
+      return NULL;
+    }
+  }
+}
