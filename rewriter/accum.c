@@ -64,13 +64,12 @@ static void find_sums(acc_ctx *a, const cp_node *n, const cp_node *loop, int *ke
     loop = n;
   char op[4];
   const char *text = a->run->opt->input_text;
-  if ((n->kind == CXCursor_CompoundAssignOperator || n->kind == CXCursor_BinaryOperator) &&
-      n->nkids == 2) {
-    cp_node_operator(text, n, op);
-    cp_var *v = local_of(a, n->kids[0]);
-    int is_array = v && cp_node_strip(n->kids[0])->kind == CXCursor_ArraySubscriptExpr;
+  const cp_node *lhs, *rhs;
+  if (cp_node_assignment(text, n, &lhs, &rhs, op)) {
+    cp_var *v = local_of(a, lhs);
+    int is_array = v && cp_node_strip(lhs)->kind == CXCursor_ArraySubscriptExpr;
     int sum = strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0 ||
-              (strcmp(op, "=") == 0 && v && references(a, n->kids[1], v, 0));
+              (strcmp(op, "=") == 0 && v && references(a, rhs, v, 0));
     if (v && sum && (is_array || (loop && declared_outside(v, loop))))
       make_composite(a, v, kept);
   }
@@ -91,11 +90,11 @@ static void flow(acc_ctx *a, const cp_node *n, int *kept) {
     for (unsigned i = 0; v && i < n->nkids; i++)
       if (clang_isExpression(n->kids[i]->kind) && references(a, n->kids[i], NULL, 1))
         make_composite(a, v, kept);
-  } else if ((n->kind == CXCursor_CompoundAssignOperator ||
-              (n->kind == CXCursor_BinaryOperator &&
-               strcmp(cp_node_operator(a->run->opt->input_text, n, op), "=") == 0)) &&
-             n->nkids == 2 && references(a, n->kids[1], NULL, 1)) {
-    make_composite(a, local_of(a, n->kids[0]), kept);
+  } else {
+    const cp_node *lhs, *rhs;
+    if (cp_node_assignment(a->run->opt->input_text, n, &lhs, &rhs, op) &&
+        references(a, rhs, NULL, 1))
+      make_composite(a, local_of(a, lhs), kept);
   }
   for (unsigned i = 0; i < n->nkids; i++)
     flow(a, n->kids[i], kept);

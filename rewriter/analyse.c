@@ -189,9 +189,9 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   char op[4];
   const cp_node *target = NULL;
   int through_pointer = 0; /* atomics take the element's address: total, &x[i], x + i */
-  if ((n->kind == CXCursor_BinaryOperator && strcmp(cp_node_operator(text, n, op), "=") == 0) ||
-      n->kind == CXCursor_CompoundAssignOperator)
-    target = n->kids[0];
+  const cp_node *rhs;
+  if (cp_node_assignment(text, n, &target, &rhs, op))
+    ;
   else if (n->kind == CXCursor_UnaryOperator &&
            (strcmp(cp_node_operator(text, n, op), "++") == 0 || strcmp(op, "--") == 0))
     target = n->kids[0];
@@ -212,7 +212,8 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   if (direct->kind == CXCursor_DeclRefExpr && v->group >= 0 && !through_pointer) {
     cp_diag_at(run, CP_ERROR, direct->begin,
                "pointer '%s' is moved inside '%s'; cpconvert cannot follow it to its buffer "
-               "(index it instead, e.g. %s[i + k])", v->name, f->name, v->name);
+               "(index it instead, e.g. %s[i + k]) [%s]", v->name, f->name, v->name,
+               cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
   } else if (direct->kind == CXCursor_DeclRefExpr && v->is_param && f->is_kernel &&
              v->role == CP_VAR_FLOAT) {
     cp_diag_at(run, CP_ERROR, direct->begin,
@@ -222,7 +223,8 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
     if (!v->is_param)
       cp_diag_at(run, CP_ERROR, direct->begin,
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
-                 "(write through the buffer parameter instead)", v->name);
+                 "(write through the buffer parameter instead) [%s]", v->name,
+                 cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
     else if (!(f->pragma && names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name)))
       run->group_paired[find_group(run, v->group)] = 1;
     else
@@ -248,6 +250,7 @@ static void resolve_pairs(cp_run *run, cp_func *f) {
 }
 
 void cp_analyse(cp_run *run) {
+  cp_macros_collect(run->r->arena, run->p->tu, &run->macros);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
     int nargs = clang_Cursor_getNumArguments(f->cursor);
@@ -255,7 +258,7 @@ void cp_analyse(cp_run *run) {
       add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);
     CXCursor body = clang_getNullCursor();
     clang_visitChildren(f->cursor, find_body, &body);
-    f->body = cp_tree_build(run->r->arena, body);
+    f->body = cp_tree_build(run->r->arena, body, &run->macros);
     collect_locals(run, f, f->body);
     apply_clauses(run, f);
   }

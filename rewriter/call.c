@@ -198,7 +198,7 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     over[n->nkids - 1] = cp_demote(c, v);
     return call_with(c, n, over, NULL, CP_V_PLAIN, 1, CP_RULE_CONVERT);
   }
-  if (cp_used_as_value(n)) {
+  if (cp_used_as_value(c, n)) {
     cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
                   "the old value returned by a composite atomicAdd is not available; use the "
                   "atomic in a statement of its own");
@@ -274,6 +274,9 @@ cp_val *cp_call(cp_rw *c, cp_node *n) {
     return cp_pass(c, n);
   }
   const char *name = function_name(c, n);
+  if (clang_getCursorKind(ref) == CXCursor_CXXMethod && strcmp(name, "operator=") == 0 &&
+      n->nkids == 3) /* v = make_float4(...): children are lhs, operator, rhs */
+    return cp_assignment(c, n, n->kids[0], n->kids[2], "=");
   cp_func *callee = cp_func_of(c->run, ref);
   const math_row *m;
   if (callee)

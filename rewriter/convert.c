@@ -78,6 +78,24 @@ static int already_converted(const cp_options *opt) {
   return opt->input_len - skip >= n && memcmp(opt->input_text + skip, CP_OUTPUT_MARKER, n) == 0;
 }
 
+/* Diagnostics in source order, as a compiler prints them (stable: same place, same
+ * order as found). Only the input's own diagnostics are reordered. */
+static void sort_diags(cp_result *r, const char *input) {
+  for (size_t i = 1; i < r->n_diags; i++) {
+    cp_diag d = r->diags[i];
+    if (!d.file || strcmp(d.file, input) != 0)
+      continue;
+    size_t j = i;
+    while (j > 0 && r->diags[j - 1].file && strcmp(r->diags[j - 1].file, input) == 0 &&
+           (r->diags[j - 1].line > d.line ||
+            (r->diags[j - 1].line == d.line && r->diags[j - 1].col > d.col))) {
+      r->diags[j] = r->diags[j - 1];
+      j--;
+    }
+    r->diags[j] = d;
+  }
+}
+
 cp_result *cp_convert(const cp_options *opt) {
   cp_arena *arena = cp_arena_new();
   cp_result *r = cp_arena_alloc(arena, sizeof *r);
@@ -102,6 +120,7 @@ cp_result *cp_convert(const cp_options *opt) {
       add_header(r, opt);
   }
   cp_parse_close(&p);
+  sort_diags(r, opt->input);
   if (r->n_errors)
     return r;
 

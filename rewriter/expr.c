@@ -209,11 +209,53 @@ int cp_has_side_effects(cp_rw *c, const cp_node *n) {
   return 0;
 }
 
-int cp_used_as_value(const cp_node *n) {
-  const cp_node *p = n->parent;
-  while (p && p->kind == CXCursor_ParenExpr)
+/* Offsets of the two ';' of a for statement's header, at its own parenthesis depth. */
+static void for_semicolons(const char *text, const cp_node *f, unsigned *first, unsigned *second) {
+  unsigned i = f->begin, depth = 0, found = 0;
+  *first = *second = f->end;
+  for (; i < f->end; i++) {
+    if (text[i] == '(')
+      depth++;
+    else if (text[i] == ')' && --depth == 0)
+      return;
+    else if (text[i] == ';' && depth == 1) {
+      if (found++ == 0)
+        *first = i;
+      else {
+        *second = i;
+        return;
+      }
+    }
+  }
+}
+
+/* Whether the value of `n` is used: as an operand, initializer, return value or
+ * condition; not when it is a statement of its own or a for loop's init or step. */
+int cp_used_as_value(cp_rw *c, const cp_node *n) {
+  const cp_node *k = n, *p = n->parent;
+  while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr)) {
+    k = p;
     p = p->parent;
-  return p && clang_isExpression(p->kind) && p->kind != CXCursor_UnexposedExpr;
+  }
+  if (!p)
+    return 0;
+  if (clang_isExpression(p->kind) || p->kind == CXCursor_VarDecl || p->kind == CXCursor_ReturnStmt)
+    return 1;
+  switch (p->kind) {
+  case CXCursor_IfStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_SwitchStmt:
+    return p->nkids > 0 && p->kids[0] == k;
+  case CXCursor_DoStmt:
+    return p->nkids > 0 && p->kids[p->nkids - 1] == k;
+  case CXCursor_ForStmt: {
+    unsigned first, second;
+    for_semicolons(c->run->opt->input_text, p, &first, &second);
+    return k->begin > first && k->begin < second;
+  }
+  default:
+    return 0;
+  }
 }
 
 void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg) {
@@ -221,13 +263,15 @@ void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg) {
   c->run->r->applied[rule]++;
 }
 
-/* x = y, x op= y, for every kind of target. */
-static cp_val *assignment(cp_rw *c, const cp_node *n, const char *op) {
-  const cp_val *l = n->kids[0]->val, *r = n->kids[1]->val;
+/* lhs = rhs, lhs op= rhs, for every kind of target (n is the operator node, or the
+ * operator= call of a struct such as float4). */
+cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
+                      const char *op) {
+  const cp_val *l = lhs->val, *r = rhs->val;
   cp_arena *a = c->run->r->arena;
   const char *name = op[1] == '=' ? op_name(op) : NULL; /* compound: "add"... */
   if (l->kind == CP_V_PAIRED) {
-    if (cp_used_as_value(n)) {
+    if (cp_used_as_value(c, n)) {
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
                "the value of a store into a paired buffer is used; store in a statement of its own");
       return cp_pass(c, n);
@@ -236,30 +280,30 @@ static cp_val *assignment(cp_rw *c, const cp_node *n, const char *op) {
       return cp_made(c, cp_arena_printf(a, "cp_add_to(&%s, &%s, %s)", l->text, l->twin, cp_promote(c, r)),
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
     const char *value = name ? cp_arith(c, name, l, r) : cp_promote(c, r);
-    return cp_made(c, cp_arena_printf(a, "cp_store%s(&%s, &%s, %s)", l->width > 1 ? cp_wsuffix(l->width) : "",
+    return cp_made(c, cp_arena_printf(a, "cp_store%s%s(&%s, &%s, %s)", l->width > 1 ? "_float" : "", cp_wsuffix(l->width),
                                    l->text, l->twin, value),
                 CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
   }
   if (l->kind == CP_V_COMPOSITE) {
     if (!name) {
       int ch;
-      const char *t = cp_splice(c, n, one_override(c, n, n->kids[1], cp_promote(c, r)), &ch);
+      const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_promote(c, r)), &ch);
       return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
     }
-    if (cp_has_side_effects(c, n->kids[0])) {
+    if (cp_has_side_effects(c, lhs)) {
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
                "compound assignment to a composite whose address has side effects; "
                "compute the element's index first");
       return cp_pass(c, n);
     }
     const char *t = cp_arena_printf(a, "%s = %s", l->text, cp_arith(c, name, l, r));
-    if (cp_used_as_value(n))
+    if (cp_used_as_value(c, n))
       t = cp_arena_printf(a, "(%s)", t);
     return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
   }
   if (l->kind == CP_V_PLAIN && cp_is_composite(r)) {
     int ch;
-    const char *t = cp_splice(c, n, one_override(c, n, n->kids[1], cp_demote(c, r)), &ch);
+    const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_demote(c, r)), &ch);
     return cp_made(c, t, CP_V_PLAIN, l->width, CP_RULE_CONVERT);
   }
   return cp_pass(c, n);
@@ -269,7 +313,7 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   char op[4];
   cp_node_operator(c->run->opt->input_text, n, op);
   if (strcmp(op, "=") == 0 || n->kind == CXCursor_CompoundAssignOperator)
-    return assignment(c, n, op);
+    return cp_assignment(c, n, n->kids[0], n->kids[1], op);
   const cp_val *a = n->kids[0]->val, *b = n->kids[1]->val;
   if (!is_float_value(a) || !is_float_value(b) || a->width != 1 || b->width != 1)
     return cp_pass(c, n);
@@ -277,9 +321,11 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   if (cmp) {
     if (!cp_is_composite(a) && !cp_is_composite(b))
       return cp_pass(c, n);
-    return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_%s(%s, %s)", cmp, cp_promote(c, a),
-                                   cp_promote(c, b)),
-                CP_V_OTHER, 0, CP_RULE_COMPARE);
+    const char *form = cp_passes_as_float(b) ? "_cf" : cp_passes_as_float(a) ? "_fc" : "";
+    return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_%s%s(%s, %s)", cmp, form,
+                                      form[1] == 'f' && form[2] == 'c' ? a->text : cp_promote(c, a),
+                                      form[1] == 'c' ? b->text : cp_promote(c, b)),
+                   CP_V_OTHER, 0, CP_RULE_COMPARE);
   }
   const char *name = op_name(op);
   if (!name || op[1] || cp_node_width(n) != 1)
@@ -306,7 +352,7 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
   }
   if ((strcmp(op, "++") == 0 || strcmp(op, "--") == 0) && cp_is_composite(k)) {
     int postfix = n->begin == n->kids[0]->begin;
-    if (postfix && cp_used_as_value(n)) {
+    if (postfix && cp_used_as_value(c, n)) {
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
                "the value of a postfix ++/-- on a composite is used; use the prefix form");
       return cp_pass(c, n);
@@ -317,7 +363,7 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
     const char *t = cp_arena_printf(a, "%s = cp_%s_cf(%s, 1.0f)", k->text,
                                     op[0] == '+' ? "add" : "sub", k->text);
-    if (cp_used_as_value(n))
+    if (cp_used_as_value(c, n))
       t = cp_arena_printf(a, "(%s)", t);
     return cp_made(c, t, CP_V_COMPOSITE, 1, CP_RULE_ASSIGN);
   }
@@ -326,8 +372,30 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
   return cp_pass(c, n);
 }
 
+/* Whether `t` is one call, NAME(...), whose last ')' closes its first '('. */
+static int is_one_call(const char *t) {
+  const char *p = t;
+  while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
+    p++;
+  if (p == t || *p != '(')
+    return 0;
+  int depth = 0;
+  for (; *p; p++) {
+    if (*p == '(')
+      depth++;
+    else if (*p == ')' && --depth == 0)
+      return p[1] == '\0';
+  }
+  return 0;
+}
+
 static cp_val *paren(cp_rw *c, cp_node *n) {
   const cp_val *k = n->kids[0]->val;
+  if (k->changed && is_one_call(k->text)) { /* (a + b) -> cp_add(a, b): a call needs none */
+    cp_val *v = cp_new_val(c, k->text, k->kind, k->width);
+    *v = *k;
+    return v;
+  }
   cp_val *v = cp_pass(c, n);
   if (k->kind == CP_V_OTHER)
     return v;
@@ -396,6 +464,19 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
   return v;
 }
 
+/* Nodes that hand their child's value on unchanged (so a macro may contain them). */
+static int wraps_value(enum CXCursorKind k) {
+  return k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr || k == CXCursor_DeclRefExpr ||
+         k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr;
+}
+
+static int has_composite_kid(const cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (n->kids[i]->val && cp_is_composite(n->kids[i]->val))
+      return 1;
+  return 0;
+}
+
 const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   if (n->val)
     return n->val;
@@ -418,7 +499,7 @@ const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   case CXCursor_CXXStaticCastExpr: v = cp_cast(c, n); break;
   default: v = cp_pass(c, n); break;
   }
-  if (v->changed && n->macro) {
+  if (n->macro && (v->changed || (!wraps_value(n->kind) && has_composite_kid(n)))) {
     cp_rule_error(c, n, CP_RULE_UNSUPPORTED_MACRO,
              "float arithmetic inside a macro expansion is not converted; write it out, or "
              "make the macro a __device__ function");

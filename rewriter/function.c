@@ -121,7 +121,12 @@ static void signature(cp_run *run, cp_func *f) {
 static void full_expr(cp_rw *c, cp_node *n, int mode) {
   const cp_val *v = cp_rewrite(c, n);
   const char *text = v->text;
-  if (mode > 0 && v->kind != CP_V_OTHER && v->kind != CP_V_COMPOSITE)
+  CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+  if (mode > 0 && v->kind == CP_V_OTHER && t.kind >= CXType_Bool && t.kind <= CXType_Int128)
+    text = cp_arena_printf(c->run->r->arena, "cp_from_int(%s)", v->text); /* {1, 2} */
+  else if (mode > 0 && v->kind == CP_V_OTHER && t.kind == CXType_Double)
+    text = cp_arena_printf(c->run->r->arena, "cp_from_double(%s)", v->text);
+  else if (mode > 0 && v->kind != CP_V_OTHER && v->kind != CP_V_COMPOSITE)
     text = cp_promote(c, v);
   else if (mode < 0 && cp_is_composite(v))
     text = cp_demote(c, v);
@@ -141,10 +146,16 @@ static void init_list(cp_rw *c, cp_node *n) {
   }
 }
 
+/* The initializer of a variable: the child libclang names as such (array sizes are
+ * children too). */
 static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl->cur);
+  if (clang_Cursor_isNull(init) ||
+      (clang_getCursorKind(init) == CXCursor_CallExpr && clang_Cursor_getNumArguments(init) == 0))
+    return; /* none, or `float4 a;`: an implicit default construction with no text */
   for (unsigned i = 0; i < decl->nkids; i++) {
     cp_node *k = decl->kids[i];
-    if (!clang_isExpression(k->kind))
+    if (!clang_equalCursors(k->cur, init))
       continue;
     if (v && v->role == CP_VAR_COMPOSITE && k->kind == CXCursor_InitListExpr)
       init_list(c, k);
@@ -175,8 +186,9 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
     if (t.kind == CXType_IncompleteArray)
       cp_diag_at(run, CP_WARNING, n->begin,
                  "'%s' is dynamic shared memory and now holds cp_float%s (%d bytes per element): "
-                 "launches must pass twice the bytes", composite->name,
-                 cp_wsuffix(composite->width), 8 * composite->width);
+                 "launches must pass twice the bytes [%s]", composite->name,
+                 cp_wsuffix(composite->width), 8 * composite->width,
+                 cp_rule_name(CP_RULE_LOCAL_TYPE));
   } else if (composite) {
     cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
                "be converted [%s]", composite->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));

@@ -31,7 +31,15 @@ typedef struct cp_node {
   struct cp_val *val; /* expr.c: the node's converted value, once computed */
 } cp_node;
 
-cp_node *cp_tree_build(cp_arena *a, CXCursor root);
+/* The main file's macro expansions, as [begin, end) offsets sorted by begin. */
+typedef struct {
+  unsigned *begin, *end;
+  unsigned n;
+} cp_macros;
+
+void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, cp_macros *m);
+/* A node tree over `root`; a node lying inside a macro expansion gets `macro` set. */
+cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m);
 /* The kind of float a type is: 0 none, 1 float, 2..4 floatN (CUDA vector types). */
 int cp_float_width(CXType t);
 /* Same for a pointer's pointee (float *, const float4 *); 0 if not such a pointer. */
@@ -43,6 +51,10 @@ const cp_node *cp_node_strip(const cp_node *n);
 /* The spelling of a unary, binary or compound-assignment operator, read from the text
  * between its operands (libclang 16 has no call for an operator's kind); "" if none. */
 const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]);
+/* Whether `n` assigns (x = y, x op= y, or a struct's operator= call); sets the operands
+ * and the operator's spelling. */
+int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
+                       const cp_node **rhs, char op[4]);
 /* The variable at the root of an lvalue or pointer expression (a[i], a[i].x, *p, p + k,
  * p->x), as its DeclRefExpr node; NULL when the root is not a plain variable. */
 const cp_node *cp_node_root(const char *text, const cp_node *n);
@@ -102,6 +114,7 @@ typedef struct {
   cp_parse *p;
   cp_func *funcs;
   unsigned n_funcs;
+  cp_macros macros;
   int *group_parent; /* union-find over buffer parameters */
   int *group_paired;
   unsigned n_groups;
@@ -155,10 +168,12 @@ const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *
 int cp_node_width(const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
-int cp_used_as_value(const cp_node *n);
+int cp_used_as_value(cp_rw *c, const cp_node *n);
 int cp_has_side_effects(cp_rw *c, const cp_node *n);
 const char *cp_wsuffix(int width);
 void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg);
+cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
+                      const char *op);
 /* call.c */
 cp_val *cp_lvalue(cp_rw *c, cp_node *n);
 cp_val *cp_call(cp_rw *c, cp_node *n);

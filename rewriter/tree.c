@@ -4,8 +4,10 @@
  * libclang hands out children through a visitor and has no parent link for expressions;
  * the rewriter needs both (a node's rewrite depends on its parent, e.g. whether a buffer
  * element is read or written). The tree is built once per converted function body, in
- * the run's arena. Offsets are expansion offsets in the main file; a node whose start
- * or end was written inside a macro (spelling differs from expansion) is marked `macro`.
+ * the run's arena. Offsets are expansion offsets in the main file. A node that lies
+ * inside a macro expansion (the macro's body or one of its arguments) is marked `macro`:
+ * libclang reports the expansion point as the spelling location of macro-body tokens,
+ * so the expansions are taken from the preprocessing record instead.
  */
 #include <string.h>
 
@@ -13,30 +15,77 @@
 
 typedef struct {
   cp_arena *arena;
+  const cp_macros *macros;
   cp_node *parent;
   cp_node **kids;
   unsigned n, cap;
 } build_ctx;
 
-static unsigned offset_of(CXSourceLocation loc, int *macro) {
-  CXFile ef, sf;
-  unsigned eo = 0, so = 0;
-  clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
-  clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
-  if (!clang_File_isEqual(ef, sf) || eo != so)
-    *macro = 1;
-  return eo;
+typedef struct {
+  cp_arena *arena;
+  cp_macros *m;
+  unsigned cap;
+} macro_ctx;
+
+static unsigned offset_of(CXSourceLocation loc) {
+  unsigned off = 0;
+  clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+  return off;
 }
 
-static cp_node *new_node(cp_arena *a, CXCursor c, cp_node *parent) {
+static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  macro_ctx *ctx = data;
+  if (clang_getCursorKind(c) != CXCursor_MacroExpansion ||
+      !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  cp_macros *m = ctx->m;
+  if (m->n == ctx->cap) {
+    ctx->cap = ctx->cap ? 2 * ctx->cap : 64;
+    unsigned *b = cp_arena_alloc(ctx->arena, ctx->cap * sizeof *b);
+    unsigned *e = cp_arena_alloc(ctx->arena, ctx->cap * sizeof *e);
+    if (m->n) {
+      memcpy(b, m->begin, m->n * sizeof *b);
+      memcpy(e, m->end, m->n * sizeof *e);
+    }
+    m->begin = b;
+    m->end = e;
+  }
+  CXSourceRange r = clang_getCursorExtent(c);
+  m->begin[m->n] = offset_of(clang_getRangeStart(r));
+  m->end[m->n++] = offset_of(clang_getRangeEnd(r));
+  return CXChildVisit_Continue;
+}
+
+void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, cp_macros *m) {
+  memset(m, 0, sizeof *m);
+  macro_ctx ctx = {a, m, 0};
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_macro, &ctx);
+}
+
+/* Whether [b, e) lies inside one expansion (they come in source order). */
+static int inside_macro(const cp_macros *m, unsigned b, unsigned e) {
+  unsigned lo = 0, hi = m->n;
+  while (lo < hi) { /* first expansion that begins after b */
+    unsigned mid = (lo + hi) / 2;
+    if (m->begin[mid] <= b)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 && e <= m->end[lo - 1] && b < m->end[lo - 1];
+}
+
+static cp_node *new_node(cp_arena *a, const cp_macros *m, CXCursor c, cp_node *parent) {
   cp_node *n = cp_arena_alloc(a, sizeof *n);
   memset(n, 0, sizeof *n);
   n->cur = c;
   n->kind = clang_getCursorKind(c);
   n->parent = parent;
   CXSourceRange r = clang_getCursorExtent(c);
-  n->begin = offset_of(clang_getRangeStart(r), &n->macro);
-  n->end = offset_of(clang_getRangeEnd(r), &n->macro);
+  n->begin = offset_of(clang_getRangeStart(r));
+  n->end = offset_of(clang_getRangeEnd(r));
+  n->macro = inside_macro(m, n->begin, n->end);
   return n;
 }
 
@@ -51,22 +100,22 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
     ctx->kids = k;
     ctx->cap = cap;
   }
-  ctx->kids[ctx->n++] = new_node(ctx->arena, c, ctx->parent);
+  ctx->kids[ctx->n++] = new_node(ctx->arena, ctx->macros, c, ctx->parent);
   return CXChildVisit_Continue;
 }
 
-static void build_children(cp_arena *a, cp_node *n) {
-  build_ctx ctx = {a, n, NULL, 0, 0};
+static void build_children(cp_arena *a, const cp_macros *m, cp_node *n) {
+  build_ctx ctx = {a, m, n, NULL, 0, 0};
   clang_visitChildren(n->cur, collect, &ctx);
   n->kids = ctx.kids;
   n->nkids = ctx.n;
   for (unsigned i = 0; i < n->nkids; i++)
-    build_children(a, n->kids[i]);
+    build_children(a, m, n->kids[i]);
 }
 
-cp_node *cp_tree_build(cp_arena *a, CXCursor root) {
-  cp_node *n = new_node(a, root, NULL);
-  build_children(a, n);
+cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m) {
+  cp_node *n = new_node(a, m, root, NULL);
+  build_children(a, m, n);
   return n;
 }
 
@@ -184,4 +233,32 @@ const cp_node *cp_node_root(const char *text, const cp_node *n) {
       return NULL;
     }
   }
+}
+
+int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
+                       const cp_node **rhs, char op[4]) {
+  op[0] = '\0';
+  if ((n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator) &&
+      n->nkids == 2) {
+    cp_node_operator(text, n, op);
+    if (n->kind == CXCursor_BinaryOperator && strcmp(op, "=") != 0)
+      return 0;
+    *lhs = n->kids[0];
+    *rhs = n->kids[1];
+    return 1;
+  }
+  if (n->kind == CXCursor_CallExpr && n->nkids == 3) {
+    CXCursor ref = clang_getCursorReferenced(n->cur);
+    CXString s = clang_getCursorSpelling(ref);
+    int is = clang_getCursorKind(ref) == CXCursor_CXXMethod &&
+             strcmp(clang_getCString(s), "operator=") == 0;
+    clang_disposeString(s);
+    if (is) {
+      *lhs = n->kids[0];
+      *rhs = n->kids[2];
+      strcpy(op, "=");
+    }
+    return is;
+  }
+  return 0;
 }

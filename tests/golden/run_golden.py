@@ -5,6 +5,8 @@
   NAME.expected.cu    the whole expected output (byte for byte)   -- or --
   NAME.err            the whole expected standard error, for inputs that must fail
   NAME.flags          optional: extra cpconvert arguments, one line, split on spaces
+  NAME.warn           for a passing conversion: its whole expected standard error (the
+                      warnings); without it, standard error must be empty
 
 A passing conversion is then checked twice more: converting it again is refused (the
 expected output is never an input), and the built-in prelude (-nocudainc) gives the same
@@ -65,6 +67,10 @@ def main():
     if code != 0:
         sys.stdout.write(err.decode(errors="replace"))
         fail("cpconvert exited with %d" % code)
+    warn = open(src + ".warn", "rb").read() if os.path.exists(src + ".warn") else b""
+    if err != warn:
+        show_diff(warn, err, a.name + ".warn")
+        fail("standard error differs from " + (a.name + ".warn" if warn else "nothing"))
     actual = open(out, "rb").read()
     expected = open(src + ".expected.cu", "rb").read()
     if actual != expected:

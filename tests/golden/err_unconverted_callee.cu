@@ -1,0 +1,9 @@
+// A paired buffer passed to a function that is not converted: that function would update
+// the value and never the error.
+__device__ void scale(float *p, float s) { p[0] *= s; }
+
+#pragma cp composite
+__global__ void k(float *acc, int i) {
+  acc[i] += 1.0f;
+  scale(acc, 2.0f);
+}
