@@ -10,6 +10,11 @@
  *     0.5f * sum), until nothing changes.
  * Everything else, the per-term arithmetic, stays float. Parameters keep their types, so
  * a function in this scope keeps its signature.
+ *
+ * accumulate(fixed|kahan|double), in either scope: the scalar float accumulators (not
+ * arrays: a reduction tree's elements move between threads as composites, and a 64-bit
+ * fixed-point value does not fit a float pair) are carried as cp_fixed, cp_kahan or
+ * double instead of cp_float.
  */
 #include <string.h>
 
@@ -19,6 +24,7 @@ typedef struct {
   cp_run *run;
   cp_func *f;
   int changed;
+  int carriers; /* mark the scalar accumulators CP_VAR_ACCUM instead of composite */
 } acc_ctx;
 
 static cp_var *local_of(acc_ctx *a, const cp_node *n) {
@@ -42,6 +48,14 @@ static int references(acc_ctx *a, const cp_node *n, const cp_var *only, int comp
 }
 
 static void make_composite(acc_ctx *a, cp_var *v, int *kept) {
+  if (a->carriers) {
+    if (v && v->role == CP_VAR_COMPOSITE && !kept[v - a->f->vars] && v->width == 1 &&
+        clang_getCanonicalType(clang_getCursorType(v->decl)).kind == CXType_Float) {
+      v->role = CP_VAR_ACCUM;
+      v->accum = a->f->pragma->accum;
+    }
+    return;
+  }
   if (v && v->role == CP_VAR_FLOAT && !kept[v - a->f->vars]) {
     v->role = CP_VAR_COMPOSITE;
     a->changed = 1;
@@ -108,10 +122,17 @@ void cp_find_accumulators(cp_run *run, cp_func *f) {
     if (v->group < 0)
       v->role = CP_VAR_FLOAT;
   }
-  acc_ctx a = {run, f, 0};
+  acc_ctx a = {run, f, 0, 0};
   find_sums(&a, f->body, NULL, kept);
   do {
     a.changed = 0;
     flow(&a, f->body, kept);
   } while (a.changed);
+}
+
+void cp_mark_carried(cp_run *run, cp_func *f) {
+  int *kept = cp_arena_alloc(run->r->arena, (f->n_vars + 1) * sizeof *kept);
+  memset(kept, 0, (f->n_vars + 1) * sizeof *kept);
+  acc_ctx a = {run, f, 0, 1};
+  find_sums(&a, f->body, NULL, kept);
 }

@@ -282,7 +282,11 @@ void cp_analyse(cp_run *run) {
     find_writes(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, &run->funcs[i]);
-  for (unsigned i = 0; i < run->n_funcs; i++)
-    if (run->funcs[i].pragma && run->funcs[i].pragma->scope == CP_SCOPE_ACCUMULATORS)
-      cp_find_accumulators(run, &run->funcs[i]);
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    cp_func *f = &run->funcs[i];
+    if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
+      cp_find_accumulators(run, f);
+    if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE)
+      cp_mark_carried(run, f);
+  }
 }

@@ -57,6 +57,12 @@ cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
   case CP_VAR_OUTPTR:
     v->kind = CP_V_COMPOSITE;
     break;
+  case CP_VAR_ACCUM:
+    if (n->kind == CXCursor_DeclRefExpr) {
+      v->kind = CP_V_ACCUM;
+      v->var = var;
+    }
+    break;
   case CP_VAR_PAIRED:
     if (cp_has_side_effects(c, n)) {
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_POINTER,

@@ -263,12 +263,95 @@ void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg) {
   c->run->r->applied[rule]++;
 }
 
+/* ---- accumulators carried by accumulate(fixed|kahan|double) ------------------------- */
+
+const char *cp_accum_type(cp_accum m) {
+  switch (m) {
+  case CP_ACC_FIXED: return "cp_fixed";
+  case CP_ACC_KAHAN: return "cp_kahan";
+  case CP_ACC_DOUBLE: return "double";
+  case CP_ACC_COMPOSITE: break;
+  }
+  return "cp_float";
+}
+
+/* A value converted into the accumulator's carrier: exactly for fixed (up to its
+ * resolution) and double, as its recombined float for Kahan (which sums floats). */
+const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x) {
+  cp_arena *a = c->run->r->arena;
+  switch (v->accum) {
+  case CP_ACC_FIXED:
+    if (cp_passes_as_float(x))
+      return cp_arena_printf(a, "cp_fixed_from_float(%s)", x->text);
+    return cp_arena_printf(a, "cp_fixed_from_cp(%s)", cp_promote(c, x));
+  case CP_ACC_KAHAN:
+    return cp_arena_printf(a, "cp_kahan_add(cp_kahan_init(), %s)", cp_demote(c, x));
+  case CP_ACC_DOUBLE:
+    if (cp_is_composite(x))
+      return cp_arena_printf(a, "cp_to_double(%s)", cp_promote(c, x));
+    return x->text;
+  case CP_ACC_COMPOSITE: break;
+  }
+  return cp_promote(c, x);
+}
+
+/* Reading an accumulator: an exact composite (fixed, Kahan) or an exact double. */
+static cp_val *accum_read(cp_rw *c, const cp_val *k) {
+  const char *name = k->text;
+  if (k->var->accum == CP_ACC_DOUBLE) {
+    cp_val *v = cp_new_val(c, name, CP_V_PLAIN, 1);
+    v->from = CP_FROM_DOUBLE;
+    v->src = name;
+    return v;
+  }
+  return cp_made(c, cp_arena_printf(c->run->r->arena, "%s(%s)",
+                                    k->var->accum == CP_ACC_FIXED ? "cp_fixed_to_cp" : "cp_kahan_to_cp",
+                                    name),
+                 CP_V_COMPOSITE, 1, CP_RULE_ACCUMULATE);
+}
+
+/* acc = x, acc += x, acc -= x, acc *= x ... on an accumulator. */
+static cp_val *accum_update(cp_rw *c, const cp_node *n, const cp_val *l, const cp_val *r,
+                            const char *op) {
+  cp_arena *a = c->run->r->arena;
+  const cp_var *v = l->var;
+  const char *name = l->text, *t;
+  int sum = strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0, neg = op[0] == '-';
+  if (cp_used_as_value(c, n)) {
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+                  "the value of an assignment to an accumulator is used; assign in a statement "
+                  "of its own");
+    return cp_pass(c, n);
+  }
+  if (v->accum == CP_ACC_DOUBLE) {
+    if (!cp_is_composite(r))
+      return cp_pass(c, n); /* double op= float: C++ already does it in double */
+    t = cp_arena_printf(a, "%s %s cp_to_double(%s)", name, op, cp_promote(c, r));
+  } else if (strcmp(op, "=") == 0) {
+    t = cp_arena_printf(a, "%s = %s", name, cp_accum_in(c, v, r));
+  } else if (sum && v->accum == CP_ACC_FIXED) {
+    t = cp_arena_printf(a, "%s = cp_fixed_add(%s, %s%s)", name, name, neg ? "-" : "",
+                        cp_accum_in(c, v, r));
+  } else if (sum && v->accum == CP_ACC_KAHAN) {
+    const char *x = cp_demote(c, r);
+    t = neg ? cp_arena_printf(a, "%s = cp_kahan_add(%s, -(%s))", name, name, x)
+            : cp_arena_printf(a, "%s = cp_kahan_add(%s, %s)", name, name, x);
+  } else {
+    const cp_val *old = accum_read(c, l);
+    cp_val *value = cp_new_val(c, cp_arith(c, op_name(op), old, r), CP_V_COMPOSITE, 1);
+    t = cp_arena_printf(a, "%s = %s", name, cp_accum_in(c, v, value));
+  }
+  return cp_made(c, t, CP_V_OTHER, 0, CP_RULE_ACCUMULATE);
+}
+
 /* lhs = rhs, lhs op= rhs, for every kind of target (n is the operator node, or the
  * operator= call of a struct such as float4). */
 cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
                       const char *op) {
   const cp_val *l = lhs->val, *r = rhs->val;
   cp_arena *a = c->run->r->arena;
+  if (l->kind == CP_V_ACCUM)
+    return accum_update(c, n, l, r, op);
   const char *name = op[1] == '=' ? op_name(op) : NULL; /* compound: "add"... */
   if (l->kind == CP_V_PAIRED) {
     if (cp_used_as_value(c, n)) {
@@ -343,6 +426,16 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
   if (strcmp(op, "-") == 0 && cp_is_composite(k))
     return cp_made(c, cp_arena_printf(a, "cp_neg(%s)", cp_promote(c, k)), CP_V_COMPOSITE, 1,
                 CP_RULE_ARITH);
+  if (k->kind == CP_V_ACCUM) {
+    if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+      cp_val one = {.text = "1.0f", .kind = CP_V_PLAIN, .width = 1};
+      return accum_update(c, n, k, &one, op[0] == '+' ? "+=" : "-=");
+    }
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+                  "an accumulator carried by accumulate() can only be read, assigned and "
+                  "summed into");
+    return cp_pass(c, n);
+  }
   if (strcmp(op, "&") == 0 && k->kind == CP_V_PAIRED) {
     cp_val *v = cp_made(c, cp_arena_printf(a, "&%s", k->text), CP_V_PAIRED_ADDR, k->width,
                      CP_RULE_BUFFER_WRITE);
@@ -431,6 +524,8 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
   CXType kt = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur));
   cp_arena *a = c->run->r->arena;
   if (to && to == from) {
+    if (k->kind == CP_V_ACCUM)
+      return accum_read(c, k);
     if (k->kind == CP_V_PAIRED)
       return cp_made(c, cp_promote(c, k), CP_V_COMPOSITE, k->width, CP_RULE_BUFFER_READ);
     cp_val *v = cp_new_val(c, k->text, k->kind, k->width);

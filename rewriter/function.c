@@ -74,8 +74,10 @@ static const char *type_word(cp_run *run, CXType t) {
   return word;
 }
 
-/* Replaces the word naming a declaration's float type, between `from` and `to`. */
-static int retype(cp_run *run, CXType t, int width, unsigned from, unsigned to, cp_rule rule) {
+/* Replaces the word naming a declaration's float type, between `from` and `to`, by
+ * `repl` (NULL: cp_floatN of the width). */
+static int retype(cp_run *run, CXType t, int width, unsigned from, unsigned to, cp_rule rule,
+                  const char *repl) {
   const char *word = type_word(run, t);
   long at = last_word(run, from, to, word);
   if (at < 0 && strcmp(word, float_names[width]) != 0)
@@ -89,7 +91,7 @@ static int retype(cp_run *run, CXType t, int width, unsigned from, unsigned to, 
   if (last_word(run, (unsigned)at, (unsigned)at + (unsigned)len, word) != at)
     len = strlen(float_names[width]);
   cp_edit_add(run->r->arena, &run->r->edits, (size_t)at, len,
-              cp_arena_printf(run->r->arena, "cp_float%s", cp_wsuffix(width)), rule);
+              repl ? repl : cp_arena_printf(run->r->arena, "cp_float%s", cp_wsuffix(width)), rule);
   return 1;
 }
 
@@ -101,14 +103,14 @@ static void signature(cp_run *run, cp_func *f) {
   unsigned name_at = name_offset(f->cursor);
   if (f->returns_width && composite_signature(f))
     retype(run, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
-           extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE);
+           extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE, NULL);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
     if (!v->is_param)
       continue;
     unsigned b = extent_begin(v->decl), at = name_offset(v->decl);
     if ((v->role == CP_VAR_COMPOSITE && composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
-      retype(run, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE);
+      retype(run, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE, NULL);
     } else if (v->role == CP_VAR_PAIRED) {
       const char *type = cp_arena_strndup(run->r->arena, run->opt->input_text + b, at - b);
       cp_edit_add(run->r->arena, &run->r->edits, extent_end(v->decl), 0,
@@ -146,6 +148,14 @@ static void init_list(cp_rw *c, cp_node *n) {
   }
 }
 
+static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
+  const cp_val *val = cp_rewrite(c, init);
+  const char *text = cp_accum_in(c, v, val);
+  if (strcmp(text, cp_src(c, init)) != 0)
+    cp_edit_add(c->run->r->arena, &c->run->r->edits, init->begin, init->end - init->begin, text,
+                CP_RULE_ACCUMULATE);
+}
+
 /* The initializer of a variable: the child libclang names as such (array sizes are
  * children too). */
 static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
@@ -159,39 +169,54 @@ static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
       continue;
     if (v && v->role == CP_VAR_COMPOSITE && k->kind == CXCursor_InitListExpr)
       init_list(c, k);
+    else if (v && v->role == CP_VAR_ACCUM)
+      accum_init(c, k, v);
     else
       full_expr(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : v && v->role == CP_VAR_FLOAT ? -1 : 0);
   }
 }
 
+/* The type a float variable is declared with after conversion; NULL if it stays. */
+static const char *new_type(cp_run *run, const cp_var *v) {
+  if (v->role == CP_VAR_ACCUM)
+    return cp_accum_type(v->accum);
+  if (v->role == CP_VAR_COMPOSITE)
+    return cp_arena_printf(run->r->arena, "cp_float%s", cp_wsuffix(v->width));
+  return NULL;
+}
+
 static void decl_stmt(cp_rw *c, cp_node *n) {
   cp_run *run = c->run;
-  cp_var *composite = NULL, *kept = NULL;
+  cp_var *first = NULL;
+  const char *type = NULL;
   for (unsigned i = 0; i < n->nkids; i++) {
     cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
-    if (v && v->group < 0 && v->role == CP_VAR_COMPOSITE)
-      composite = v;
-    else if (v && v->group < 0)
-      kept = v;
+    if (!v || v->group >= 0)
+      continue;
+    const char *t = new_type(run, v);
+    if (first && (!t != !type || (t && strcmp(t, type) != 0))) {
+      cp_diag_at(run, CP_ERROR, n->begin,
+                 "'%s' becomes %s but shares its declaration with '%s', which becomes %s; "
+                 "declare them separately", v->name, t ? t : "float", first->name,
+                 type ? type : "float");
+      return;
+    }
+    first = v;
+    type = t;
   }
-  if (composite && kept)
-    cp_diag_at(run, CP_ERROR, n->begin,
-               "'%s' stays float but shares its declaration with '%s', which turns composite; "
-               "declare them separately", kept->name, composite->name);
-  else if (composite && !n->macro) {
+  if (type && !n->macro) {
     cp_node *d = n->kids[0];
-    retype(run, clang_getCursorType(d->cur), composite->width, n->begin, name_offset(d->cur),
-           CP_RULE_LOCAL_TYPE);
+    retype(run, clang_getCursorType(d->cur), first->width, n->begin, name_offset(d->cur),
+           first->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE, type);
     CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
     if (t.kind == CXType_IncompleteArray)
       cp_diag_at(run, CP_WARNING, n->begin,
-                 "'%s' is dynamic shared memory and now holds cp_float%s (%d bytes per element): "
-                 "launches must pass twice the bytes [%s]", composite->name,
-                 cp_wsuffix(composite->width), 8 * composite->width,
+                 "'%s' is dynamic shared memory and now holds %s (%d bytes per element): "
+                 "launches must pass twice the bytes [%s]", first->name, type, 8 * first->width,
                  cp_rule_name(CP_RULE_LOCAL_TYPE));
-  } else if (composite) {
+  } else if (type) {
     cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
-               "be converted [%s]", composite->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
+               "be converted [%s]", first->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
   }
   for (unsigned i = 0; i < n->nkids; i++)
     if (n->kids[i]->kind == CXCursor_VarDecl)

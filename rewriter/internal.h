@@ -85,16 +85,18 @@ typedef enum {
   CP_VAR_READONLY,  /* float buffer read only: stays float, read as exact composites */
   CP_VAR_PAIRED,    /* float buffer with a `name_err` companion */
   CP_VAR_UNPAIRED,  /* float buffer written but nopair(): stores the recombined value */
-  CP_VAR_OUTPTR     /* float * parameter that receives a converted local's address */
+  CP_VAR_OUTPTR,    /* float * parameter that receives a converted local's address */
+  CP_VAR_ACCUM      /* an accumulator carried as accumulate() says: cp_fixed, cp_kahan, double */
 } cp_var_role;
 
-typedef struct {
+typedef struct cp_var_s {
   CXCursor decl;
   const char *name;
   int width; /* 1 float, 2..4 floatN */
   cp_var_role role;
   int is_param;
   int group; /* pairing group of a buffer parameter (union-find index) */
+  cp_accum accum; /* CP_VAR_ACCUM: how it is carried */
 } cp_var;
 
 typedef struct cp_func {
@@ -127,7 +129,8 @@ typedef enum {
   CP_V_PLAIN,      /* a float / floatN value computed in float */
   CP_V_COMPOSITE,  /* a cp_float / cp_floatN value */
   CP_V_PAIRED,     /* an element of a paired buffer: `text` and its companion `twin` */
-  CP_V_PAIRED_ADDR /* &element of a paired buffer: `text` and `twin` are addresses */
+  CP_V_PAIRED_ADDR, /* &element of a paired buffer: `text` and `twin` are addresses */
+  CP_V_ACCUM        /* an accumulator variable (`var` says how it is carried) */
 } cp_vkind;
 
 typedef enum { CP_FROM_FLOAT, CP_FROM_INT, CP_FROM_DOUBLE } cp_from;
@@ -141,6 +144,7 @@ typedef struct cp_val {
   const char *twin; /* CP_V_PAIRED(_ADDR): the companion element (address) */
   int changed;      /* text differs from the source */
   cp_rule rule;     /* the rule that changed it (or a changed child) */
+  const struct cp_var_s *var; /* CP_V_ACCUM: the accumulator */
 } cp_val;
 
 typedef struct {
@@ -185,6 +189,12 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
 
 /* accum.c: scope(accumulators): which float locals of `f` turn composite. */
 void cp_find_accumulators(cp_run *run, cp_func *f);
+/* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
+ * CP_VAR_ACCUM, carried as the clause says. */
+void cp_mark_carried(cp_run *run, cp_func *f);
+/* expr.c: the type an accumulator is declared with, and a value converted into it. */
+const char *cp_accum_type(cp_accum m);
+const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
 
 /* annotate.c: finds the pragmas and the functions they mark (plus, with --all, every
  * kernel and the device functions converted kernels call). */

@@ -114,7 +114,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
-int printf(const char *fmt, ...);
+__device__ int printf(const char *fmt, ...); /* the host one comes from <stdio.h> */
 }
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t size) {
   return cudaMalloc((void **)p, size);
