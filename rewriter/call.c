@@ -232,6 +232,28 @@ static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
                    CP_V_COMPOSITE, width, CP_RULE_VECTOR);
 }
 
+/* g.shfl_down(v, d) and its siblings on a cooperative-groups tile. */
+static cp_val *group_shuffle(cp_rw *c, cp_node *n, const char *method, int nargs) {
+  if (nargs < 1 || n->nkids < 2 || !cp_is_composite(arg(n, nargs, 0)->val))
+    return cp_pass(c, n);
+  const cp_node *callee = cp_node_strip(n->kids[0]);
+  if (callee->kind != CXCursor_MemberRefExpr || callee->nkids != 1)
+    return cp_pass(c, n);
+  const cp_node *object = callee->kids[0];
+  const char **over = overrides(c, n);
+  over[n->nkids - (unsigned)nargs] =
+      cp_arena_printf(c->run->r->arena, "%s, %s", cp_src(c, object), cp_promote(c, arg(n, nargs, 0)->val));
+  /* the callee `g.shfl_down` becomes `cp_group_shfl_down`, its object the first argument */
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_group_%s", method),
+                   CP_V_COMPOSITE, 1, CP_RULE_GROUP_SHUFFLE);
+}
+
+static int is_group_shuffle(CXCursor ref, const char *name) {
+  return clang_getCursorKind(ref) == CXCursor_CXXMethod &&
+         (strcmp(name, "shfl") == 0 || strcmp(name, "shfl_down") == 0 ||
+          strcmp(name, "shfl_up") == 0 || strcmp(name, "shfl_xor") == 0);
+}
+
 /* Any other function: recombined floats in, a plain float out. */
 static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   const char **over = overrides(c, n);
@@ -283,6 +305,8 @@ cp_val *cp_call(cp_rw *c, cp_node *n) {
   if (clang_getCursorKind(ref) == CXCursor_CXXMethod && strcmp(name, "operator=") == 0 &&
       n->nkids == 3) /* v = make_float4(...): children are lhs, operator, rhs */
     return cp_assignment(c, n, n->kids[0], n->kids[2], "=");
+  if (is_group_shuffle(ref, name) && cp_node_width(n) == 1)
+    return group_shuffle(c, n, name, nargs);
   cp_func *callee = cp_func_of(c->run, ref);
   const math_row *m;
   if (callee)

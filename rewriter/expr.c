@@ -418,6 +418,23 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   return cp_made(c, cp_arith(c, name, a, b), CP_V_COMPOSITE, 1, CP_RULE_ARITH);
 }
 
+/* Whether &x of a composite goes where a cp_float * is expected: an argument of a
+ * converted function (its output parameter) or the target of an atomicAdd. */
+static int address_stays(cp_rw *c, const cp_node *n) {
+  const cp_node *p = n->parent;
+  while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr))
+    p = p->parent;
+  if (!p || p->kind != CXCursor_CallExpr)
+    return 0;
+  CXCursor ref = clang_getCursorReferenced(p->cur);
+  if (cp_func_of(c->run, ref))
+    return 1;
+  CXString s = clang_getCursorSpelling(ref);
+  int atomic = strcmp(clang_getCString(s), "atomicAdd") == 0;
+  clang_disposeString(s);
+  return atomic;
+}
+
 static cp_val *unary(cp_rw *c, cp_node *n) {
   char op[4];
   cp_node_operator(c->run->opt->input_text, n, op);
@@ -434,6 +451,12 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
     cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
                   "an accumulator carried by accumulate() can only be read, assigned and "
                   "summed into");
+    return cp_pass(c, n);
+  }
+  if (strcmp(op, "&") == 0 && k->kind == CP_V_COMPOSITE && !address_stays(c, n)) {
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_POINTER,
+                  "the address of a composite escapes; only converted functions (as their "
+                  "output parameter) and atomicAdd can take it");
     return cp_pass(c, n);
   }
   if (strcmp(op, "&") == 0 && k->kind == CP_V_PAIRED) {

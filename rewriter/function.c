@@ -176,6 +176,20 @@ static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
   }
 }
 
+/* A union local with a float member: its members keep their types. */
+static void check_union(cp_rw *c, const cp_node *n) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+  CXCursor d = clang_getTypeDeclaration(t);
+  if (t.kind != CXType_Record || clang_getCursorKind(d) != CXCursor_UnionDecl)
+    return;
+  CXString s = clang_getCursorSpelling(n->cur);
+  cp_diag_at(c->run, CP_WARNING, n->begin,
+             "'%s' is a union; its float members stay float (unions are not converted) [%s]",
+             clang_getCString(s), cp_rule_name(CP_RULE_UNSUPPORTED_UNION));
+  clang_disposeString(s);
+  c->run->r->applied[CP_RULE_UNSUPPORTED_UNION]++;
+}
+
 /* The type a float variable is declared with after conversion; NULL if it stays. */
 static const char *new_type(cp_run *run, const cp_var *v) {
   if (v->role == CP_VAR_ACCUM)
@@ -219,11 +233,36 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
                "be converted [%s]", first->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
   }
   for (unsigned i = 0; i < n->nkids; i++)
-    if (n->kids[i]->kind == CXCursor_VarDecl)
+    if (n->kids[i]->kind == CXCursor_VarDecl) {
+      check_union(c, n->kids[i]);
       var_init(c, n->kids[i], cp_var_of(c->f, n->kids[i]->cur));
+    }
+}
+
+static int uses_converted(cp_rw *c, const cp_node *n) {
+  if (n->kind == CXCursor_DeclRefExpr) {
+    cp_var *v = cp_var_of(c->f, clang_getCursorReferenced(n->cur));
+    if (v && (v->role == CP_VAR_COMPOSITE || v->role == CP_VAR_ACCUM || v->role == CP_VAR_PAIRED ||
+              v->role == CP_VAR_OUTPTR))
+      return 1;
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (uses_converted(c, n->kids[i]))
+      return 1;
+  return 0;
 }
 
 static void walk(cp_rw *c, cp_node *n) {
+  if ((n->kind == CXCursor_AsmStmt || n->kind == CXCursor_GCCAsmStmt) && uses_converted(c, n)) {
+    cp_diag_at(c->run, CP_ERROR, n->begin,
+               "inline assembly reads or writes a converted variable; cpconvert cannot convert "
+               "assembly: keep() the variable, or move the assembly out of the converted "
+               "function [%s]", cp_rule_name(CP_RULE_UNSUPPORTED_ASM));
+    c->run->r->applied[CP_RULE_UNSUPPORTED_ASM]++;
+    return;
+  }
+  if (n->kind == CXCursor_VarDecl)
+    check_union(c, n);
   if (clang_isExpression(n->kind)) {
     full_expr(c, n, 0);
     return;

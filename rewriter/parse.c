@@ -9,6 +9,10 @@
  *    wrapper includes texture_fetch_functions.h, which CUDA 12 removed. An empty
  *    stand-in, given to clang as an in-memory file in a virtual directory searched with
  *    -idirafter, lets the CUDA 13 headers parse; -Wunknown-cuda-version is silenced.
+ *    CUDA 13 moved CCCL (cuda/std/..., used by cooperative_groups.h) to include/cccl,
+ *    which nvcc searches implicitly; so does this parse. CCCL also declares variadic
+ *    __host__ __device__ helpers, which clang 16 refuses unless told
+ *    -fcuda-allow-variadic-functions (nvcc accepts them).
  *  - No CUDA (cuda_path NULL): -nocudainc, and the built-in prelude (prelude/
  *    cuda_runtime.h, embedded at build time) is included implicitly, as nvcc includes
  *    cuda_runtime.h.
@@ -20,7 +24,8 @@
 
 #include <string.h>
 
-#include "prelude.inc"
+#include "prelude_cooperative_groups.inc"
+#include "prelude_cuda_runtime.inc"
 
 #define CP_VIRTUAL_DIR "/cpconvert-builtin"
 
@@ -29,12 +34,13 @@ static const char prelude_dir[] = CP_VIRTUAL_DIR "/prelude";
 static const char prelude_path[] = CP_VIRTUAL_DIR "/prelude/cuda_runtime.h";
 static const char prelude_cuda_h[] = CP_VIRTUAL_DIR "/prelude/cuda.h";
 static const char prelude_dlp_h[] = CP_VIRTUAL_DIR "/prelude/device_launch_parameters.h";
+static const char prelude_cg_h[] = CP_VIRTUAL_DIR "/prelude/cooperative_groups.h";
 static const char include_prelude[] = "#include <cuda_runtime.h>\n";
 
 /* The clang command line: CUDA set-up first, then the user's -I/-D/extra flags, so
  * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
 static const char **build_args(cp_arena *a, const cp_options *opt, int *n) {
-  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 16) * sizeof *args);
+  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 24) * sizeof *args);
   int k = 0;
   args[k++] = "-x";
   args[k++] = "cuda";
@@ -43,6 +49,10 @@ static const char **build_args(cp_arena *a, const cp_options *opt, int *n) {
   args[k++] = "-std=c++17";
   if (opt->cuda_path) {
     args[k++] = cp_arena_printf(a, "--cuda-path=%s", opt->cuda_path);
+    args[k++] = "-isystem"; /* CUDA 13 keeps CCCL (cuda/std/...) there; nvcc adds it too */
+    args[k++] = cp_arena_printf(a, "%s/include/cccl", opt->cuda_path);
+    args[k++] = "-Xclang"; /* CCCL declares variadic __host__ __device__ helpers */
+    args[k++] = "-fcuda-allow-variadic-functions";
     args[k++] = "-idirafter";
     args[k++] = CP_VIRTUAL_DIR "/cuda-standin";
     args[k++] = "-Wno-unknown-cuda-version";
@@ -104,6 +114,7 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
       {prelude_path, cp_prelude_cuda_runtime_h, cp_prelude_cuda_runtime_h_len},
       {prelude_cuda_h, include_prelude, sizeof include_prelude - 1},
       {prelude_dlp_h, include_prelude, sizeof include_prelude - 1},
+      {prelude_cg_h, cp_prelude_cooperative_groups_h, cp_prelude_cooperative_groups_h_len},
   };
   p->index = clang_createIndex(0, 0);
   unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
