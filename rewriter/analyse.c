@@ -64,8 +64,9 @@ static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
     v->group = (int)run->n_groups++;
   } else {
     v->width = width;
-    /* a kernel's float parameters come from the host as float and stay float */
-    v->role = is_param && f->is_kernel ? CP_VAR_FLOAT : CP_VAR_COMPOSITE;
+    /* a kernel's float parameters come from the host as float and stay float; host
+     * code keeps its floats */
+    v->role = (is_param && f->is_kernel) || f->is_host ? CP_VAR_FLOAT : CP_VAR_COMPOSITE;
   }
   return v;
 }
@@ -279,7 +280,8 @@ void cp_analyse(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++)
     follow_calls(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
-    find_writes(run, &run->funcs[i], run->funcs[i].body);
+    if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
+      find_writes(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, &run->funcs[i]);
   for (unsigned i = 0; i < run->n_funcs; i++) {

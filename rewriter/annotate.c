@@ -280,6 +280,50 @@ cp_func *cp_func_of(cp_run *run, CXCursor decl) {
   return NULL;
 }
 
+static int is_function_definition(CXCursor c) {
+  return clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c);
+}
+
+static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned cap);
+
+/* Host functions of the main file that call converted functions (launches) or such host
+ * functions, found until none is added: their buffer pointers join the pairing analysis
+ * so that companions follow the buffers into host code. */
+typedef struct {
+  cp_run *run;
+  int found;
+} host_ctx;
+
+static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  host_ctx *ctx = data;
+  if (clang_getCursorKind(c) == CXCursor_CallExpr &&
+      cp_func_of(ctx->run, clang_getCursorReferenced(c))) {
+    ctx->found = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static void add_host_functions(cp_run *run, const decl_list *l, unsigned cap) {
+  for (int added = 1; added;) {
+    added = 0;
+    for (unsigned i = 0; i < l->n; i++) {
+      CXCursor d = l->decls[i];
+      if (!is_function_definition(d) || cuda_kind(d) != 0 || cp_func_of(run, d))
+        continue;
+      host_ctx ctx = {run, 0};
+      clang_visitChildren(d, calls_converted, &ctx);
+      if (ctx.found) {
+        cp_func *f = add_func(run, d, NULL, cap);
+        if (f)
+          f->is_host = 1;
+        added = 1;
+      }
+    }
+  }
+}
+
 static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned cap) {
   if (run->n_funcs == cap)
     return NULL;
@@ -295,9 +339,6 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned
   return f;
 }
 
-static int is_function_definition(CXCursor c) {
-  return clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c);
-}
 
 /* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
 static void bind_pragma(cp_run *run, const decl_list *l, const cp_pragma *pr, unsigned cap) {
@@ -419,4 +460,6 @@ void cp_find_functions(cp_run *run) {
     for (unsigned i = 0; i < run->n_funcs; i++) /* n_funcs grows as callees are added */
       clang_visitChildren(run->funcs[i].cursor, add_callees, &ctx);
   }
+  if (run->n_funcs)
+    add_host_functions(run, &l, cap);
 }

@@ -96,7 +96,7 @@ static int retype(cp_run *run, CXType t, int width, unsigned from, unsigned to, 
 }
 
 static int composite_signature(const cp_func *f) {
-  return !f->is_kernel && (!f->pragma || f->pragma->scope == CP_SCOPE_ALL);
+  return !f->is_kernel && !f->is_host && (!f->pragma || f->pragma->scope == CP_SCOPE_ALL);
 }
 
 static void signature(cp_run *run, cp_func *f) {
@@ -344,7 +344,10 @@ void cp_convert_functions(cp_run *run) {
     cp_func *f = &run->funcs[i];
     cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
     signature(run, f);
-    walk(&c, f->body);
+    if (f->is_host)
+      cp_convert_host(run, f);
+    else
+      walk(&c, f->body);
   }
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
 }

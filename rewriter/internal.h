@@ -103,7 +103,8 @@ typedef struct cp_func {
   CXCursor cursor;
   const char *name;
   int is_kernel;
-  const cp_pragma *pragma; /* NULL when converted through --all */
+  int is_host;             /* host code that launches converted kernels (host.c) */
+  const cp_pragma *pragma; /* NULL when converted through --all or host code */
   cp_node *body;
   cp_var *vars;
   unsigned n_vars, cap_vars;
@@ -203,6 +204,9 @@ void cp_find_functions(cp_run *run);
 void cp_analyse(cp_run *run);
 /* function.c: edits for declarations, signatures and bodies of converted functions. */
 void cp_convert_functions(cp_run *run);
+/* host.c: companions of paired buffers in host code: declarations, allocations, copies,
+ * frees, launch arguments. */
+void cp_convert_host(cp_run *run, cp_func *f);
 
 cp_func *cp_func_of(cp_run *run, CXCursor decl);
 cp_var *cp_var_of(cp_func *f, CXCursor decl);

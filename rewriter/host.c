@@ -1,0 +1,494 @@
+/*
+ * host.c: companions of paired buffers in host code.
+ *
+ * A host pointer is paired when the analysis put it in a paired group: it reaches a
+ * paired parameter of a converted kernel through a launch, or of a host function that
+ * passes it on. For each paired pointer of a host function:
+ *   - the companion is declared right after the pointer's declaration (a parameter gains
+ *     a companion parameter instead, and its callers pass theirs);
+ *   - after each statement that allocates it (cudaMalloc, cudaMallocManaged,
+ *     cudaMallocAsync) the same statement allocates the companion, and a cudaMemset
+ *     zeroes it;
+ *   - memsets of the buffer are mirrored (with zero); a host-to-device copy into it is
+ *     followed by zeroing the companion (fresh values carry no error); a device-to-device
+ *     copy between paired buffers is mirrored; a device-to-host copy out of it is followed
+ *     by the final recombination into the host destination (cp_recombine);
+ *   - cudaFree of the buffer frees the companion too;
+ *   - launches and host calls pass the companion after the buffer, with the same offset.
+ * New statements are built from the user's statement text, so an error-checking wrapper
+ * (CHECK(cudaMalloc(...))) wraps the new calls too. Variables are identified through
+ * cursors, which stay right inside such macros; positions come from the text.
+ * What cannot be completed (an allocation elsewhere, a buffer passed where it cannot be
+ * followed) is an error that says what to write by hand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct {
+  cp_run *run;
+  cp_func *f;
+  int *allocated; /* per variable of f: an allocation of it was seen */
+} host;
+
+static cp_arena *arena(host *h) { return h->run->r->arena; }
+static const char *text(host *h) { return h->run->opt->input_text; }
+
+static int ident_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* `s` with every whole-word `name` replaced by `repl`. */
+static const char *replace_word(host *h, const char *s, const char *name, const char *repl) {
+  size_t n = strlen(name), r = strlen(repl), count = 0;
+  for (const char *p = strstr(s, name); p; p = strstr(p + n, name))
+    count++;
+  char *out = cp_arena_alloc(arena(h), strlen(s) + count * r + 1), *o = out;
+  for (const char *p = s; *p;) {
+    if (strncmp(p, name, n) == 0 && (p == s || !ident_char(p[-1])) && !ident_char(p[n])) {
+      memcpy(o, repl, r);
+      o += r;
+      p += n;
+    } else {
+      *o++ = *p++;
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
+static const char *err_name(host *h, const cp_var *v) {
+  return cp_arena_printf(arena(h), "%s_err", v->name);
+}
+
+/* The variable a host pointer expression is rooted at (&p, (void **)&p, p + k, p): by
+ * cursors alone, so that it works inside macro arguments. */
+static cp_var *root_of(host *h, const cp_node *n) {
+  for (;;) {
+    switch (n->kind) {
+    case CXCursor_DeclRefExpr:
+      return cp_var_of(h->f, clang_getCursorReferenced(n->cur));
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXReinterpretCastExpr:
+    case CXCursor_UnaryOperator:
+    case CXCursor_ArraySubscriptExpr:
+      if (n->nkids < 1)
+        return NULL;
+      n = n->kids[n->kind == CXCursor_CStyleCastExpr ? n->nkids - 1 : 0];
+      break;
+    case CXCursor_BinaryOperator:
+      if (n->nkids != 2)
+        return NULL;
+      n = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind == CXType_Pointer
+              ? n->kids[0]
+              : n->kids[1];
+      break;
+    default:
+      return NULL;
+    }
+  }
+}
+
+static int is_paired(const cp_var *v) { return v && v->role == CP_VAR_PAIRED; }
+
+/* The statement of a host function that contains `n`: the ancestor whose parent is a
+ * compound statement. NULL when it is not in one (if (x) cudaMalloc(...); without
+ * braces), where a statement cannot be added after it. */
+static const cp_node *statement_of(const cp_node *n) {
+  while (n->parent && n->parent->kind != CXCursor_CompoundStmt)
+    n = n->parent;
+  return n->parent ? n : NULL;
+}
+
+/* The offset just past the ';' that ends statement `s` (DeclStmt extents include it;
+ * expression statements and macro invocations do not). */
+static unsigned statement_end(host *h, const cp_node *s) {
+  const char *t = text(h);
+  if (s->end > s->begin && t[s->end - 1] == ';')
+    return s->end;
+  unsigned i = s->end;
+  while (i < h->run->opt->input_len && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  return i < h->run->opt->input_len && t[i] == ';' ? i + 1 : s->end;
+}
+
+static const char *indent_of(host *h, unsigned offset) {
+  const char *t = text(h);
+  unsigned b = offset;
+  while (b > 0 && t[b - 1] != '\n')
+    b--;
+  unsigned e = b;
+  while (t[e] == ' ' || t[e] == '\t')
+    e++;
+  return cp_arena_strndup(arena(h), t + b, e - b);
+}
+
+static const char *line_end(host *h) {
+  const char *nl = memchr(text(h), '\n', h->run->opt->input_len);
+  return nl && nl > text(h) && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+/* Adds `stmts` (each a complete statement) as new lines after statement `s`. */
+static void insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule) {
+  unsigned at = statement_end(h, s);
+  const char *t = cp_arena_printf(arena(h), "%s%s%s", line_end(h), indent_of(h, s->begin), stmts);
+  cp_edit_add(arena(h), &h->run->r->edits, at, 0, t, rule);
+}
+
+/* ---- the text of one API call inside its statement --------------------------------- */
+
+typedef struct {
+  const char *stmt;   /* the statement's text, without its ';' */
+  unsigned b, e;      /* the call NAME(...) within it */
+  const char *arg[6]; /* its arguments' texts, trimmed */
+  int nargs;
+} call_text;
+
+static const char *trim(host *h, const char *s, size_t n) {
+  while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
+    s++;
+    n--;
+  }
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+    n--;
+  return cp_arena_strndup(arena(h), s, n);
+}
+
+/* Finds `name(` in the statement and splits its arguments at top-level commas. */
+static int find_call(host *h, const cp_node *s, const char *name, call_text *ct) {
+  unsigned end = statement_end(h, s);
+  if (end > s->begin && text(h)[end - 1] == ';')
+    end--;
+  ct->stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
+  size_t n = strlen(name);
+  for (const char *p = strstr(ct->stmt, name); p; p = strstr(p + 1, name)) {
+    const char *q = p + n;
+    while (*q == ' ')
+      q++;
+    if ((p > ct->stmt && ident_char(p[-1])) || *q != '(')
+      continue;
+    int depth = 0;
+    const char *arg = q + 1;
+    ct->nargs = 0;
+    for (const char *r = q; *r; r++) {
+      if (*r == '(' || *r == '[' || *r == '{')
+        depth++;
+      else if (*r == ')' || *r == ']' || *r == '}')
+        depth--;
+      if ((*r == ',' && depth == 1) || depth == 0) {
+        if (ct->nargs < 6)
+          ct->arg[ct->nargs++] = trim(h, arg, (size_t)(r - arg));
+        arg = r + 1;
+      }
+      if (depth == 0) {
+        ct->b = (unsigned)(p - ct->stmt);
+        ct->e = (unsigned)(r + 1 - ct->stmt);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The statement with its call replaced by `call`, as a complete statement. */
+static const char *with_call(host *h, const call_text *ct, const char *call) {
+  return cp_arena_printf(arena(h), "%.*s%s%s;", (int)ct->b, ct->stmt, call, ct->stmt + ct->e);
+}
+
+/* ---- the operations on a paired buffer --------------------------------------------- */
+
+static const char *spelling_of(host *h, CXCursor c) {
+  CXString s = clang_getCursorSpelling(c);
+  const char *r = cp_arena_strdup(arena(h), clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
+static void error(host *h, const cp_node *n, const char *fmt, const char *a, const char *b) {
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, a, b ? b : "");
+  cp_diag_at(h->run, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(CP_RULE_HOST_PAIR));
+}
+
+static cp_node *call_arg(cp_node *call, int nargs, int i) {
+  return call->kids[call->nkids - (unsigned)nargs + (unsigned)i];
+}
+
+/* The statement holding `call` and its text; reports and returns NULL if there is none. */
+static const cp_node *statement_for(host *h, const cp_node *call, const char *api, call_text *ct) {
+  const cp_node *s = statement_of(call);
+  if (!s || !find_call(h, s, api, ct)) {
+    error(h, call, "cannot add the companion's %s here: put this call in a statement of its "
+                   "own inside braces%s", api, NULL);
+    return NULL;
+  }
+  return s;
+}
+
+/* cudaMalloc(&p, n) and its kin: the same for p_err, then zero it. */
+static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
+  cp_var *v = root_of(h, call_arg(call, nargs, 0));
+  if (!is_paired(v))
+    return;
+  h->allocated[v - h->f->vars] = 1;
+  call_text ct;
+  const cp_node *s = statement_for(h, call, api, &ct);
+  if (!s || ct.nargs < 2)
+    return;
+  const char *call_src = cp_arena_strndup(arena(h), ct.stmt + ct.b, ct.e - ct.b);
+  const char *alloc = replace_word(h, call_src, v->name, err_name(h, v));
+  const char *zero = strcmp(api, "cudaMallocAsync") == 0 && ct.nargs >= 3
+                         ? cp_arena_printf(arena(h), "cudaMemsetAsync(%s, 0, %s, %s)",
+                                           err_name(h, v), ct.arg[1], ct.arg[2])
+                         : cp_arena_printf(arena(h), "cudaMemset(%s, 0, %s)", err_name(h, v), ct.arg[1]);
+  insert_after(h, s, cp_arena_printf(arena(h), "%s%s%s%s", with_call(h, &ct, alloc), line_end(h),
+                                      indent_of(h, s->begin), with_call(h, &ct, zero)),
+               CP_RULE_HOST_PAIR);
+}
+
+/* cudaMemset(p, v, n): the companion is zeroed. */
+static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
+  cp_var *v = root_of(h, call_arg(call, nargs, 0));
+  call_text ct;
+  const cp_node *s;
+  if (!is_paired(v) || !(s = statement_for(h, call, api, &ct)) || ct.nargs < 3)
+    return;
+  const char *twin = replace_word(h, ct.arg[0], v->name, err_name(h, v));
+  const char *zero = ct.nargs >= 4 ? cp_arena_printf(arena(h), "%s(%s, 0, %s, %s)", api, twin, ct.arg[2], ct.arg[3])
+                                   : cp_arena_printf(arena(h), "%s(%s, 0, %s)", api, twin, ct.arg[2]);
+  insert_after(h, s, with_call(h, &ct, zero), CP_RULE_HOST_PAIR);
+}
+
+static void on_free(host *h, cp_node *call, const char *api, int nargs) {
+  cp_var *v = root_of(h, call_arg(call, nargs, 0));
+  call_text ct;
+  const cp_node *s;
+  if (!is_paired(v) || !(s = statement_for(h, call, api, &ct)))
+    return;
+  const char *call_src = cp_arena_strndup(arena(h), ct.stmt + ct.b, ct.e - ct.b);
+  insert_after(h, s, with_call(h, &ct, replace_word(h, call_src, v->name, err_name(h, v))),
+               CP_RULE_HOST_PAIR);
+}
+
+/* cudaMemcpy(dst, src, n, kind[, stream]) with a paired side. */
+static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
+  if (nargs < 4)
+    return;
+  cp_var *dv = root_of(h, call_arg(call, nargs, 0)), *sv = root_of(h, call_arg(call, nargs, 1));
+  if (!is_paired(dv) && !is_paired(sv))
+    return;
+  const cp_node *k = cp_node_strip(call_arg(call, nargs, 3));
+  const char *kind = k->kind == CXCursor_DeclRefExpr ? spelling_of(h, clang_getCursorReferenced(k->cur)) : "";
+  call_text ct;
+  const cp_node *s = statement_for(h, call, api, &ct);
+  if (!s || ct.nargs < 4)
+    return;
+  int async = ct.nargs >= 5;
+  const char *stream = async ? cp_arena_printf(arena(h), ", %s", ct.arg[4]) : "";
+  const char *dtwin = is_paired(dv) ? replace_word(h, ct.arg[0], dv->name, err_name(h, dv)) : NULL;
+  const char *stwin = is_paired(sv) ? replace_word(h, ct.arg[1], sv->name, err_name(h, sv)) : NULL;
+  const char *call2 = NULL;
+  if (strcmp(kind, "cudaMemcpyHostToDevice") == 0 && dtwin) {
+    call2 = cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin,
+                            ct.arg[2], stream);
+  } else if (strcmp(kind, "cudaMemcpyDeviceToHost") == 0 && stwin) {
+    call2 = cp_arena_printf(arena(h), "cp_recombine%s(%s, %s, %s%s)", async ? "_async" : "",
+                            ct.arg[0], stwin, ct.arg[2], stream);
+  } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0 && dtwin && stwin) {
+    call2 = cp_arena_printf(arena(h), "%s(%s, %s, %s, %s%s)", api, dtwin, stwin, ct.arg[2],
+                            ct.arg[3], stream);
+  } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0 && dtwin) {
+    call2 = cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin,
+                            ct.arg[2], stream);
+  } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0) {
+    error(h, call, "this copies paired buffer '%s' into a buffer without a companion, which "
+                   "loses its error: pass the destination to a converted kernel too, or copy "
+                   "the recombined values%s", sv->name, NULL);
+    return;
+  } else {
+    error(h, call, "cannot tell the direction of this copy of paired buffer '%s'; give "
+                   "cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost or cudaMemcpyDeviceToDevice "
+                   "as a constant%s", (dv && is_paired(dv) ? dv : sv)->name, NULL);
+    return;
+  }
+  insert_after(h, s, with_call(h, &ct, call2), CP_RULE_HOST_PAIR);
+}
+
+/* Whether kernel g has dynamic shared memory that turned composite (twice the bytes). */
+static int doubles_shared(const cp_func *g) {
+  for (unsigned i = 0; i < g->n_vars; i++) {
+    const cp_var *v = &g->vars[i];
+    if (!v->is_param && v->role == CP_VAR_COMPOSITE &&
+        clang_getCanonicalType(clang_getCursorType(v->decl)).kind == CXType_IncompleteArray)
+      return 1;
+  }
+  return 0;
+}
+
+/* k<<<grid, block, bytes, stream>>>: `bytes` becomes 2 * (bytes). */
+static void double_shared_bytes(host *h, const cp_node *call, const cp_node *first_arg) {
+  const char *t = text(h);
+  unsigned end = first_arg ? first_arg->begin : call->end;
+  const char *open = NULL;
+  for (unsigned i = call->begin; i + 3 <= end; i++)
+    if (memcmp(t + i, "<<<", 3) == 0) {
+      open = t + i + 3;
+      break;
+    }
+  if (!open)
+    return;
+  int depth = 0, comma = 0;
+  const char *b = NULL;
+  for (const char *p = open; p < t + end; p++) {
+    if (*p == '(' || *p == '[' || *p == '{')
+      depth++;
+    else if (*p == ')' || *p == ']' || *p == '}')
+      depth--;
+    else if (depth == 0 && (*p == ',' || (p[0] == '>' && p[1] == '>' && p[2] == '>'))) {
+      if (comma == 2 && b) {
+        const char *bytes = trim(h, b, (size_t)(p - b));
+        const char *start = b;
+        while (*start == ' ')
+          start++;
+        cp_edit_add(arena(h), &h->run->r->edits, (size_t)(start - t), strlen(bytes),
+                    cp_arena_printf(arena(h), "2 * (%s)", bytes), CP_RULE_HOST_PAIR);
+        return;
+      }
+      if (*p != ',')
+        return;
+      if (++comma == 2)
+        b = p + 1;
+    }
+  }
+}
+
+/* A launch of a converted kernel, or a call of a host function that passes buffers on:
+ * each paired parameter's argument is followed by its companion. */
+static void on_call(host *h, cp_node *call, cp_func *g) {
+  int nargs = clang_Cursor_getNumArguments(call->cur);
+  int nparams = clang_Cursor_getNumArguments(g->cursor);
+  if (g->is_kernel && doubles_shared(g))
+    double_shared_bytes(h, call, nargs > 0 ? call_arg(call, nargs, 0) : NULL);
+  for (int i = 0; i < nargs && i < nparams; i++) {
+    cp_var *p = cp_var_of(g, clang_Cursor_getArgument(g->cursor, (unsigned)i));
+    if (!is_paired(p))
+      continue;
+    cp_node *a = call_arg(call, nargs, i);
+    cp_var *v = root_of(h, a);
+    if (a->macro || call->macro) {
+      error(h, a, "the launch of '%s' is inside a macro; its companion argument cannot be "
+                  "added: write the launch out%s", g->name, NULL);
+    } else if (!is_paired(v)) {
+      error(h, a, "parameter '%s' of '%s' is paired, but this argument is not a buffer variable "
+                  "of this function that cpconvert can follow: pass a pointer variable, or add "
+                  "its _err companion by hand", p->name, g->name);
+    } else {
+      const char *src = cp_arena_strndup(arena(h), text(h) + a->begin, a->end - a->begin);
+      cp_edit_add(arena(h), &h->run->r->edits, a->end, 0,
+                  cp_arena_printf(arena(h), ", %s", replace_word(h, src, v->name, err_name(h, v))),
+                  CP_RULE_HOST_PAIR);
+    }
+  }
+}
+
+typedef struct {
+  const char *name;
+  void (*fn)(host *, cp_node *, const char *, int);
+} api_row;
+
+static const api_row api_table[] = {
+    {"cudaMalloc", on_alloc},          {"cudaMallocManaged", on_alloc},
+    {"cudaMallocAsync", on_alloc},     {"cudaMemset", on_memset},
+    {"cudaMemsetAsync", on_memset},    {"cudaMemcpy", on_memcpy},
+    {"cudaMemcpyAsync", on_memcpy},    {"cudaFree", on_free},
+    {"cudaFreeAsync", on_free},
+};
+
+/* Calls that take a paired buffer and are none of the above: cpconvert cannot know what
+ * they do with it. */
+static void on_other_call(host *h, cp_node *call, const char *name) {
+  int nargs = clang_Cursor_getNumArguments(call->cur);
+  for (int i = 0; i < nargs; i++) {
+    cp_var *v = root_of(h, call_arg(call, nargs, i));
+    if (is_paired(v))
+      cp_diag_at(h->run, CP_WARNING, call->begin,
+                 "paired buffer '%s' is passed to '%s', which cpconvert does not follow; if it "
+                 "writes the buffer, zero %s_err after it [%s]",
+                 v->name, name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+  }
+}
+
+static void walk(host *h, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    walk(h, n->kids[i]);
+  if (n->kind != CXCursor_CallExpr)
+    return;
+  CXCursor ref = clang_getCursorReferenced(n->cur);
+  cp_func *g = cp_func_of(h->run, ref);
+  if (g) {
+    on_call(h, n, g);
+    return;
+  }
+  const char *name = spelling_of(h, ref);
+  int nargs = clang_Cursor_getNumArguments(n->cur);
+  for (size_t i = 0; i < sizeof api_table / sizeof api_table[0]; i++)
+    if (strcmp(name, api_table[i].name) == 0) {
+      if (nargs > 0)
+        api_table[i].fn(h, n, name, nargs);
+      return;
+    }
+  if (nargs > 0 && clang_getCursorKind(ref) == CXCursor_FunctionDecl)
+    on_other_call(h, n, name);
+}
+
+/* The declaration statement of a local variable. */
+static const cp_node *decl_of(const cp_node *n, CXCursor var) {
+  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, var))
+    return n->parent;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *d = decl_of(n->kids[i], var);
+    if (d)
+      return d;
+  }
+  return NULL;
+}
+
+static void declare_companion(host *h, const cp_var *v) {
+  const cp_node *d = decl_of(h->f->body, v->decl);
+  if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro) {
+    cp_diag_at(h->run, CP_ERROR, d ? d->begin : h->f->body->begin,
+               "cannot declare '%s_err' beside '%s': declare '%s' in a statement of its own "
+               "[%s]", v->name, v->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+    return;
+  }
+  CXString t = clang_getTypeSpelling(clang_getCursorType(v->decl));
+  const char *type = clang_getCString(t);
+  size_t n = strlen(type);
+  const char *decl = cp_arena_printf(arena(h), "%s%s%s_err = nullptr;", type,
+                                     n && type[n - 1] == '*' ? "" : " ", v->name);
+  clang_disposeString(t);
+  insert_after(h, d, decl, CP_RULE_HOST_PAIR);
+}
+
+void cp_convert_host(cp_run *run, cp_func *f) {
+  int *allocated = cp_arena_alloc(run->r->arena, (f->n_vars + 1) * sizeof *allocated);
+  memset(allocated, 0, (f->n_vars + 1) * sizeof *allocated);
+  host h = {run, f, allocated};
+  walk(&h, f->body);
+  for (unsigned i = 0; i < f->n_vars; i++) {
+    cp_var *v = &f->vars[i];
+    if (!is_paired(v) || v->is_param)
+      continue;
+    declare_companion(&h, v);
+    const cp_node *d = decl_of(f->body, v->decl);
+    if (!allocated[i])
+      cp_diag_at(run, CP_ERROR, d ? d->begin : f->body->begin,
+                 "'%s' is paired (a converted kernel writes it) but '%s' does not allocate it "
+                 "with cudaMalloc: allocate '%s_err' the same size, zeroed, and pass it with it "
+                 "[%s]", v->name, f->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+  }
+}

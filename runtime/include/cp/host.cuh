@@ -1,0 +1,84 @@
+/* cp/host.cuh - host helpers of converted programs: the final value + error recombination.
+ *
+ * A paired device buffer x (values) with its companion x_err (errors) is copied back by
+ * the converted program's own cudaMemcpy for the values, followed by cp_recombine for the
+ * errors, which adds them in: host[i] = RN(x[i] + x_err[i]), the float nearest the
+ * composite value (exact pair, one rounding; -0 kept where the error is 0).
+ *
+ * cp_recombine_host is plain C (tested on the CPU); cp_recombine and cp_recombine_async
+ * need the CUDA runtime and return its error codes, so a user's error-checking macro can
+ * wrap them like the copies they follow.
+ */
+#ifndef CP_HOST_CUH
+#define CP_HOST_CUH
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "config.cuh"
+#include "types.cuh"
+#include "convert.cuh"
+
+/* dst[i] = RN(dst[i] + err[i]) for n floats. */
+static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    dst[i] = cp_to_float(cp_make_float(dst[i], err[i]));
+}
+
+#if defined(__CUDACC__)
+/* Copies `bytes` bytes of errors (floats, or float2/3/4: float members) from the device
+ * and recombines them into the values at `dst`. */
+static inline cudaError_t cp_recombine(void *dst, const void *err_dev, size_t bytes) {
+  if (bytes % sizeof(float) != 0)
+    return cudaErrorInvalidValue;
+  float *tmp = (float *)malloc(bytes ? bytes : 1);
+  if (!tmp)
+    return cudaErrorMemoryAllocation;
+  cudaError_t e = cudaMemcpy(tmp, err_dev, bytes, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess)
+    cp_recombine_host((float *)dst, tmp, bytes / sizeof(float));
+  free(tmp);
+  return e;
+}
+
+typedef struct {
+  float *dst, *tmp;
+  size_t n;
+} cp_detail_recombine_job;
+
+static void CUDART_CB cp_detail_recombine_cb(void *p) {
+  cp_detail_recombine_job *job = (cp_detail_recombine_job *)p;
+  cp_recombine_host(job->dst, job->tmp, job->n);
+  free(job->tmp);
+  free(job);
+}
+
+/* The same in stream order: the errors are copied on `stream` and added by a host function
+ * enqueued after the copy, so the values are complete when the stream's later work (or a
+ * cudaStreamSynchronize) sees them. */
+static inline cudaError_t cp_recombine_async(void *dst, const void *err_dev, size_t bytes,
+                                             cudaStream_t stream) {
+  if (bytes % sizeof(float) != 0)
+    return cudaErrorInvalidValue;
+  cp_detail_recombine_job *job = (cp_detail_recombine_job *)malloc(sizeof *job);
+  float *tmp = (float *)malloc(bytes ? bytes : 1);
+  if (!job || !tmp) {
+    free(job);
+    free(tmp);
+    return cudaErrorMemoryAllocation;
+  }
+  job->dst = (float *)dst;
+  job->tmp = tmp;
+  job->n = bytes / sizeof(float);
+  cudaError_t e = cudaMemcpyAsync(tmp, err_dev, bytes, cudaMemcpyDeviceToHost, stream);
+  if (e == cudaSuccess)
+    e = cudaLaunchHostFunc(stream, cp_detail_recombine_cb, job);
+  if (e != cudaSuccess) {
+    free(job);
+    free(tmp);
+  }
+  return e;
+}
+#endif
+
+#endif /* CP_HOST_CUH */
