@@ -225,8 +225,9 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
     CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
     if (t.kind == CXType_IncompleteArray)
       cp_diag_at(run, CP_WARNING, n->begin,
-                 "'%s' is dynamic shared memory and now holds %s (%d bytes per element): "
-                 "launches must pass twice the bytes [%s]", first->name, type, 8 * first->width,
+                 "'%s' is dynamic shared memory and now holds %s (%d bytes per element): the "
+                 "launches converted in this file pass twice the bytes, launches elsewhere must "
+                 "too [%s]", first->name, type, 8 * first->width,
                  cp_rule_name(CP_RULE_LOCAL_TYPE));
   } else if (type) {
     cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
@@ -310,14 +311,9 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
     CXString caller = clang_getCursorSpelling(ctx->in);
     cp_diag_at(ctx->run, CP_ERROR, extent_begin(c),
                "'%s' is converted and its parameters change, but '%s', which calls it, is not "
-               "converted; %s [%s]",
-               callee->name, clang_getCString(caller),
-               callee->is_kernel ? "host code that launches converted kernels with paired "
-                                   "buffers must pass the _err companions (allocate them like "
-                                   "their buffers, zeroed)"
-                                 : "annotate the caller too, or use scope(accumulators), which "
-                                   "keeps the signature",
-               cp_rule_name(CP_RULE_UNSUPPORTED_CALL));
+               "converted; annotate the caller too, or use scope(accumulators), which keeps "
+               "the signature [%s]",
+               callee->name, clang_getCString(caller), cp_rule_name(CP_RULE_UNSUPPORTED_CALL));
     clang_disposeString(caller);
   }
   return CXChildVisit_Recurse;

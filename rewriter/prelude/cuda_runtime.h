@@ -114,6 +114,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+typedef void (*cudaHostFn_t)(void *data);
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data);
 __device__ int printf(const char *fmt, ...); /* the host one comes from <stdio.h> */
 }
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t size) {
@@ -122,6 +124,9 @@ template <class T> static inline cudaError_t cudaMalloc(T **p, size_t size) {
 template <class T> static inline cudaError_t cudaMallocManaged(T **p, size_t size,
                                                                unsigned flags = 1) {
   return cudaMallocManaged((void **)p, size, flags);
+}
+template <class T> static inline cudaError_t cudaMallocHost(T **p, size_t size) {
+  return cudaMallocHost((void **)p, size);
 }
 template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t size,
                                                              cudaStream_t s) {
