@@ -27,7 +27,7 @@
  * (cp_fadd_rn ... cp_fma_rn): the __f*_rn/__d*_rn intrinsics on the device, which nvcc
  * never contracts into FMAs, and the plain operators on the host, built with
  * -ffp-contract=off (GCC ignores #pragma STDC FP_CONTRACT; the cp::runtime CMake target adds
- * the flag). Host and device therefore compute bit-identical pairs, which tests/gpu checks.
+ * the flag, and GCC's ISO -std= modes default to it). Host and device therefore compute bit-identical pairs, which tests/gpu checks.
  * Compiles as C11, C++ and CUDA; -ffast-math is refused.
  *
  * Special values behave like float: see convert.cuh. Error bounds: see each function and

@@ -1,0 +1,174 @@
+/* cp/accum.cuh - accumulation: composite atomics, the fixed-point order-independent
+ * accumulator, and Kahan summation.
+ *
+ * Composite atomic add. A paired cell is two floats, value and error, each updated by a
+ * hardware atomicAdd. atomicAdd returns the value the cell held before this thread's add,
+ * and the hardware stored RN(old + x.v); so the rounding error of that store is known
+ * exactly, TwoSum(old, x.v).error, whatever other threads did before or after. That error
+ * plus x.e goes into the error cell. cp_atomic_add_step is that arithmetic, shared by the
+ * device atomic and host emulations (tests/runtime).
+ *
+ * Flush to zero: the CUDA C++ Programming Guide (Floating-Point Standard section) states
+ * that single-precision atomic adds on global memory always flush subnormal inputs and
+ * results to zero, whatever -ftz says, and that those on shared memory keep subnormals.
+ * With ftz != 0 the step models the flushing, so the error term stays exact; what is still
+ * lost is an error addend that the error cell's own (flushing) atomic drops because it is
+ * below 2^-126 in magnitude.
+ *
+ * Fixed point (after "Narumi's trick"): each value is rounded to a multiple of 2^-F,
+ * F = CP_FIXED_FRAC_BITS (default 32), and added as a 64-bit two's complement integer.
+ * Integer addition is associative, so the sum does not depend on the order of additions.
+ * Range: |sum| < 2^(63-F) (2^31 for F = 32); resolution 2^-F (2.3e-10 for F = 32). A value
+ * whose |x| * 2^F reaches 2^63 saturates at conversion (NaN converts to 0); partial sums
+ * may leave the range and come back (the addition wraps around modulo 2^64), only the
+ * final sum must be in range.
+ */
+#ifndef CP_ACCUM_CUH
+#define CP_ACCUM_CUH
+
+#include "common.cuh"
+
+/* ---- composite atomic add ---- */
+
+/* x flushed to a signed zero if subnormal (what flush-to-zero hardware does to it). */
+CP_FUNC float cp_detail_ftz(float x) { return fabsf(x) < FLT_MIN ? copysignf(0.0f, x) : x; }
+
+/* One composite atomic add, given the old value of the value cell. Returns {new value of
+ * the value cell, addend for the error cell}. ftz != 0 models a flush-to-zero atomic.
+ * Exact: new - old + (error addend - x.e) == x.v; the addend itself is RN(lost + x.e).
+ * If the new value is not finite the addend is 0 (so the error cell never holds inf/NaN). */
+CP_FUNC cp_float cp_atomic_add_step(float old, cp_float x, int ftz)
+{
+  float lost;
+  float nv;
+  if (!ftz) {
+    cp_float s = cp_two_sum(old, x.v);
+    nv = s.v;
+    lost = s.e;
+  } else {
+    float a = cp_detail_ftz(old), b = cp_detail_ftz(x.v);
+    cp_float s = cp_two_sum(a, b);
+    nv = cp_detail_ftz(s.v);
+    /* every term below is 0 unless something was flushed; then they are multiples of 2^-149
+     * below 2^-125 and their sum is exact */
+    lost = cp_fadd_rn(cp_fadd_rn(cp_fsub_rn(old, a), cp_fsub_rn(x.v, b)),
+                      cp_fadd_rn(s.e, cp_fsub_rn(s.v, nv)));
+  }
+  if (!cp_detail_finitef(nv)) return cp_make_float(nv, 0.0f);
+  return cp_make_float(nv, cp_fadd_rn(lost, x.e));
+}
+
+#if defined(__CUDACC__)
+/* Composite atomicAdd into the paired cell (*v, *e). Returns {old *v, old *e}: each half is
+ * what its own cell held just before this thread's add; the two are not one snapshot. */
+CP_DEVICE_FUNC cp_float cp_atomic_add(float *v, float *e, cp_float x)
+{
+  float old = atomicAdd(v, x.v);
+  cp_float st = cp_atomic_add_step(old, x, __isGlobal(v) ? 1 : 0);
+  float olde = atomicAdd(e, st.e);
+  return cp_make_float(old, olde);
+}
+
+/* Composite atomicAdd of a plain float (x.e = 0). */
+CP_DEVICE_FUNC cp_float cp_atomic_add_f(float *v, float *e, float x)
+{
+  return cp_atomic_add(v, e, cp_from_float(x));
+}
+#endif
+
+/* ---- fixed point ---- */
+
+#ifndef CP_FIXED_FRAC_BITS
+#define CP_FIXED_FRAC_BITS 32
+#endif
+#if CP_FIXED_FRAC_BITS < 0 || CP_FIXED_FRAC_BITS > 62
+#error "CP_FIXED_FRAC_BITS must be between 0 and 62"
+#endif
+
+typedef long long cp_fixed;
+
+#define CP_DETAIL_FIXED_ONE (1ULL << CP_FIXED_FRAC_BITS)
+
+/* x rounded to the nearest multiple of 2^-F (ties to even), as an integer count of 2^-F.
+ * Error <= 2^-(F+1). Saturates when |x| >= 2^(63-F); NaN gives 0. */
+CP_FUNC cp_fixed cp_fixed_from_float(float x)
+{
+  float s = rintf(cp_fmul_rn(x, (float)CP_DETAIL_FIXED_ONE)); /* scaling by 2^F is exact */
+  if (s != s) return 0;
+  if (s >= 9223372036854775808.0f) return LLONG_MAX;
+  if (s <= -9223372036854775808.0f) return LLONG_MIN;
+  return (cp_fixed)s;
+}
+
+/* v and e converted separately and added: error <= 2^-F. */
+CP_FUNC cp_fixed cp_fixed_add(cp_fixed a, cp_fixed b)
+{
+  return (cp_fixed)((unsigned long long)a + (unsigned long long)b); /* wraps, never UB */
+}
+
+CP_FUNC cp_fixed cp_fixed_from_cp(cp_float x)
+{
+  return cp_fixed_add(cp_fixed_from_float(x.v), cp_fixed_from_float(x.e));
+}
+
+/* Correctly rounded to double (exact when |q| < 2^53). */
+CP_FUNC double cp_fixed_to_double(cp_fixed q)
+{
+  return cp_dmul_rn((double)q, 1.0 / (double)CP_DETAIL_FIXED_ONE);
+}
+
+/* Correctly rounded to float: (float)q is RN, the scaling is exact (barring underflow). */
+CP_FUNC float cp_fixed_to_float(cp_fixed q)
+{
+  return cp_fmul_rn((float)q, 1.0f / (float)CP_DETAIL_FIXED_ONE);
+}
+
+/* As a normalized pair: hi = RN(q), lo = RN(q - hi), scaled. Exact when q has at most 48
+ * significant bits; else relative error <= 2^-48. */
+CP_FUNC cp_float cp_fixed_to_cp(cp_fixed q)
+{
+  float hi = (float)q;
+  unsigned long long hu = hi >= 9223372036854775808.0f ? 0x8000000000000000ULL
+                                                       : (unsigned long long)(long long)hi;
+  long long rest = (long long)((unsigned long long)q - hu); /* |rest| <= 2^39 */
+  cp_float z = cp_fast_two_sum(hi, (float)rest);
+  float scale = 1.0f / (float)CP_DETAIL_FIXED_ONE;
+  return cp_make_float(cp_fmul_rn(z.v, scale), cp_fmul_rn(z.e, scale));
+}
+
+#if defined(__CUDACC__)
+/* Order-independent atomic accumulation into a 64-bit cell (wrap-around addition). */
+CP_DEVICE_FUNC void cp_fixed_atomic_add(unsigned long long *cell, cp_fixed q)
+{
+  atomicAdd(cell, (unsigned long long)q);
+}
+#endif
+
+/* ---- Kahan summation ---- */
+
+/* Running sum and compensation c (c holds minus the low-order part lost so far). */
+typedef struct cp_kahan {
+  float sum;
+  float c;
+} cp_kahan;
+
+CP_FUNC cp_kahan cp_kahan_init(void) { cp_kahan k; k.sum = 0.0f; k.c = 0.0f; return k; }
+
+/* Kahan (1965) compensated summation step. After n steps |error| <= (2u + O(n u^2)) sum|x_i|
+ * (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., sec. 4.3). */
+CP_FUNC cp_kahan cp_kahan_add(cp_kahan k, float x)
+{
+  float y = cp_fsub_rn(x, k.c);
+  float t = cp_fadd_rn(k.sum, y);
+  k.c = cp_fsub_rn(cp_fsub_rn(t, k.sum), y);
+  k.sum = t;
+  return k;
+}
+
+/* The compensated sum, RN(sum - c). */
+CP_FUNC float cp_kahan_value(cp_kahan k) { return cp_fsub_rn(k.sum, k.c); }
+
+/* The compensated sum as a normalized pair (sum - c, exactly). */
+CP_FUNC cp_float cp_kahan_to_cp(cp_kahan k) { return cp_normalize(cp_make_float(k.sum, -k.c)); }
+
+#endif /* CP_ACCUM_CUH */

@@ -1,0 +1,108 @@
+/* cp/config.cuh - compiler glue for the composite-precision runtime.
+ *
+ * Everything else in the runtime is written in terms of what this file defines:
+ *
+ *   CP_HD, CP_FUNC      __host__ __device__ under a CUDA compiler, nothing in plain C/C++;
+ *                       every runtime function is declared CP_FUNC (= CP_HD static inline).
+ *   CP_DEVICE_FUNC      __device__ static inline, for what only exists on the GPU
+ *                       (atomics, warp shuffles); defined only under __CUDACC__.
+ *   CP_ALIGN(n)         alignment of the composite types (see types.cuh).
+ *   cp_fadd_rn ...      the rounding primitives. Each is one IEEE-754 operation rounded to
+ *                       nearest-even. On the device they are the __f*_rn / __d*_rn intrinsics,
+ *                       which nvcc never contracts into an FMA; on the host they are the plain
+ *                       operators and sqrtf/fmaf/sqrt/fma of <math.h>.
+ *
+ * Why the primitives: the error-free transformations (TwoSum, Fast2Sum, the FMA TwoProd)
+ * are exact only if every operation is rounded exactly once, as written. nvcc contracts
+ * a*b+c into an FMA by default (-fmad=true), which breaks them; the intrinsics cannot be
+ * contracted. Writing every algorithm with these primitives only also makes the host and the
+ * device compute bit-identical results (tests/gpu checks this).
+ *
+ * Host side: GCC ignores `#pragma STDC FP_CONTRACT OFF`, so host builds must pass
+ * -ffp-contract=off (the CMake target cp::runtime adds it; GCC's ISO modes -std=c11/c++17
+ * default to it, the GNU modes -std=gnu* do not). TwoSum and Fast2Sum contain no products,
+ * so they cannot be contracted anyway; every product that the algorithms need is either an
+ * explicit fma or stands alone. Clang honours the pragma and gets it below. -ffast-math
+ * (which reassociates and drops the error terms as "zero") is refused with #error.
+ */
+#ifndef CP_CONFIG_CUH
+#define CP_CONFIG_CUH
+
+#if defined(__FAST_MATH__)
+#error "cp runtime: -ffast-math reassociates floating-point code and destroys the error terms; build without it"
+#endif
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+
+#if defined(__CUDACC__)
+#define CP_HD __host__ __device__
+#define CP_DEVICE_FUNC __device__ static inline
+#else
+#define CP_HD
+#endif
+#define CP_FUNC CP_HD static inline
+
+#if defined(__CUDACC__)
+#define CP_ALIGN(n) __align__(n)
+#elif defined(__GNUC__) || defined(__clang__)
+#define CP_ALIGN(n) __attribute__((aligned(n)))
+#elif defined(_MSC_VER)
+#define CP_ALIGN(n) __declspec(align(n))
+#else
+#error "cp runtime: no way to align structures on this compiler"
+#endif
+
+#if defined(__cplusplus)
+#define CP_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#define CP_ALIGNOF(t) alignof(t)
+#else
+#define CP_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#define CP_ALIGNOF(t) _Alignof(t)
+#endif
+
+/* ---- rounding primitives, float (one rounding to nearest-even each) ---- */
+#if defined(__CUDA_ARCH__)
+CP_FUNC float cp_fadd_rn(float a, float b) { return __fadd_rn(a, b); }
+CP_FUNC float cp_fsub_rn(float a, float b) { return __fsub_rn(a, b); }
+CP_FUNC float cp_fmul_rn(float a, float b) { return __fmul_rn(a, b); }
+CP_FUNC float cp_fdiv_rn(float a, float b) { return __fdiv_rn(a, b); }
+CP_FUNC float cp_fsqrt_rn(float a) { return __fsqrt_rn(a); }
+CP_FUNC float cp_fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+#else
+CP_FUNC float cp_fadd_rn(float a, float b) { return a + b; }
+CP_FUNC float cp_fsub_rn(float a, float b) { return a - b; }
+CP_FUNC float cp_fmul_rn(float a, float b) { return a * b; }
+CP_FUNC float cp_fdiv_rn(float a, float b) { return a / b; }
+CP_FUNC float cp_fsqrt_rn(float a) { return sqrtf(a); }
+CP_FUNC float cp_fma_rn(float a, float b, float c) { return fmaf(a, b, c); }
+#endif
+
+/* ---- rounding primitives, double ---- */
+#if defined(__CUDA_ARCH__)
+CP_FUNC double cp_dadd_rn(double a, double b) { return __dadd_rn(a, b); }
+CP_FUNC double cp_dsub_rn(double a, double b) { return __dsub_rn(a, b); }
+CP_FUNC double cp_dmul_rn(double a, double b) { return __dmul_rn(a, b); }
+CP_FUNC double cp_ddiv_rn(double a, double b) { return __ddiv_rn(a, b); }
+CP_FUNC double cp_dsqrt_rn(double a) { return __dsqrt_rn(a); }
+CP_FUNC double cp_dfma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
+#else
+CP_FUNC double cp_dadd_rn(double a, double b) { return a + b; }
+CP_FUNC double cp_dsub_rn(double a, double b) { return a - b; }
+CP_FUNC double cp_dmul_rn(double a, double b) { return a * b; }
+CP_FUNC double cp_ddiv_rn(double a, double b) { return a / b; }
+CP_FUNC double cp_dsqrt_rn(double a) { return sqrt(a); }
+CP_FUNC double cp_dfma_rn(double a, double b, double c) { return fma(a, b, c); }
+#endif
+
+/* ---- exact helpers (no rounding involved) ---- */
+/* 1 for finite a, 0 for +-inf and NaN (NaN fails every comparison). */
+CP_FUNC int cp_detail_finitef(float a) { return fabsf(a) <= FLT_MAX; }
+CP_FUNC int cp_detail_finite(double a) { return fabs(a) <= DBL_MAX; }
+
+#endif /* CP_CONFIG_CUH */

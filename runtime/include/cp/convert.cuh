@@ -1,0 +1,192 @@
+/* cp/convert.cuh - conversions, recombination, normalization, and the special-value rule.
+ *
+ * These do not depend on the family (paper/accurate/fast). Conversions into a pair are exact
+ * where the text says so; conversions out of a pair are correctly rounded (one rounding of
+ * the exact v + e) unless stated otherwise.
+ *
+ * Special values: after every arithmetic operation, a result whose value half is not finite,
+ * whose error half is not finite, or which is exactly zero ({0, 0}) is replaced by
+ * {f, 0}, where f is the float (double) operation applied to the recombined operands. So
+ * inf stays inf, NaN stays NaN, overflow gives inf (never an inf/NaN pair), and zeros get
+ * the sign IEEE arithmetic gives them. A pair with a zero value half and a non-zero finite
+ * error half (which the paper and fast families can produce) is an ordinary number and is
+ * kept. CP_DETAIL_SETTLE implements this; it costs three compares on the common path.
+ */
+#ifndef CP_CONVERT_CUH
+#define CP_CONVERT_CUH
+
+#include "eft.cuh"
+
+/* ---- recombination and construction ---- */
+
+/* {f, 0}: exact. */
+CP_FUNC cp_float cp_from_float(float f) { return cp_make_float(f, 0.0f); }
+
+/* RN(v + e), one rounding; v itself when e == 0 (keeps the sign of -0). */
+CP_FUNC float cp_to_float(cp_float x) { return x.e == 0.0f ? x.v : cp_fadd_rn(x.v, x.e); }
+
+/* v + e in double: exact when e's last bit lies within 53 bits of v's first (always for
+ * normalized pairs whose e is not far below ulp(v)), else correctly rounded. */
+CP_FUNC double cp_to_double(cp_float x) { return cp_dadd_rn((double)x.v, (double)x.e); }
+
+/* Exact negation. */
+CP_FUNC cp_float cp_neg(cp_float x) { return cp_make_float(-x.v, -x.e); }
+
+/* TwoSum(v, e): the same number with RN(v + e) == v; exact. Non-finite: {v + e, 0}. */
+CP_FUNC cp_float cp_normalize(cp_float x)
+{
+  if (x.e == 0.0f) return x;
+  cp_float s = cp_two_sum(x.v, x.e);
+  if (!cp_detail_finitef(s.v)) s.e = 0.0f;
+  return s;
+}
+
+CP_FUNC int cp_isnan(cp_float x) { return x.v != x.v || x.e != x.e; }
+CP_FUNC int cp_isinf(cp_float x) { return !cp_isnan(x) && !cp_detail_finitef(x.v); }
+CP_FUNC int cp_isfinite(cp_float x) { return cp_detail_finitef(x.v) && cp_detail_finitef(x.e); }
+
+/* ---- the special-value rule (see the top of this file) ---- */
+
+CP_FUNC int cp_detail_ordinary(cp_float z)
+{
+  return z.v != 0.0f && cp_detail_finitef(z.v) && cp_detail_finitef(z.e);
+}
+
+CP_FUNC cp_float cp_detail_settle(cp_float z, float f)
+{
+  if (cp_detail_finitef(z.v) && cp_detail_finitef(z.e) && z.e != 0.0f) return z;
+  return cp_make_float(f, 0.0f);
+}
+
+/* f is evaluated only on the rare path. */
+#define CP_DETAIL_SETTLE(z, f)                                                                \
+  do {                                                                                        \
+    if (!cp_detail_ordinary(z)) (z) = cp_detail_settle((z), (f));                             \
+  } while (0)
+
+/* ---- from integers and doubles ---- */
+
+/* Exact for every int: hi = RN(i), lo = i - hi (|lo| <= 64 is a float). */
+CP_FUNC cp_float cp_from_int(int i)
+{
+  float hi = (float)i;
+  long long rest = (long long)i - (long long)hi; /* hi in [-2^31, 2^31]: fits */
+  return cp_make_float(hi, (float)rest);
+}
+
+/* Exact for every unsigned int (hi up to 2^32, |lo| <= 128). */
+CP_FUNC cp_float cp_from_uint(unsigned int u)
+{
+  float hi = (float)u;
+  long long rest = (long long)u - (long long)hi;
+  return cp_make_float(hi, (float)rest);
+}
+
+/* hi = RN(d), lo = RN(d - hi) (d - hi is exact in double). Exact when d has at most 48
+ * significant bits and both halves are normal floats; inexact when |d| is beyond the float
+ * range (gives {+-inf, 0}), when d has more than 48 significant bits (lo rounds), or when
+ * lo falls below 2^-126 (lo subnormal or zero). */
+CP_FUNC cp_float cp_from_double(double d)
+{
+  float hi = (float)d;
+  if (!cp_detail_finitef(hi)) return cp_make_float(hi, 0.0f);
+  return cp_make_float(hi, (float)cp_dsub_rn(d, (double)hi));
+}
+
+/* ---- double-double conversions ---- */
+
+CP_FUNC cp_double cp_dd_from_double(double d) { return cp_make_double(d, 0.0); }
+CP_FUNC cp_double cp_dd_from_float(float f) { return cp_make_double((double)f, 0.0); }
+CP_FUNC cp_double cp_dd_from_int(int i) { return cp_make_double((double)i, 0.0); }
+/* Exact: a pair of floats is a sum of two doubles. */
+CP_FUNC cp_double cp_dd_from_cp(cp_float x) { return cp_make_double((double)x.v, (double)x.e); }
+
+/* RN(hi + lo); hi itself when lo == 0 (keeps -0). */
+CP_FUNC double cp_dd_to_double(cp_double x) { return x.lo == 0.0 ? x.hi : cp_dadd_rn(x.hi, x.lo); }
+/* RN to float of the exact hi + lo (correctly rounded). |lo| <= ulp(hi)/2 is far below a
+ * float ulp, so hi + lo rounds like hi except when hi is exactly halfway between two floats:
+ * then the sign of lo breaks the tie. */
+CP_FUNC float cp_dd_to_float(cp_double x)
+{
+  float h = (float)x.hi;
+  if (x.lo == 0.0 || !cp_detail_finitef(h)) return h;
+  double d = cp_dsub_rn(x.hi, (double)h); /* exact */
+  if (d == 0.0) return h;
+  float n = nextafterf(h, d > 0.0 ? INFINITY : -INFINITY); /* the other neighbour of hi */
+  if (cp_dmul_rn(2.0, d) != cp_dsub_rn((double)n, (double)h)) return h; /* not a tie */
+  return ((d > 0.0) == (x.lo > 0.0)) ? n : h;
+}
+
+CP_FUNC cp_double cp_dd_neg(cp_double x) { return cp_make_double(-x.hi, -x.lo); }
+
+CP_FUNC cp_double cp_dd_normalize(cp_double x)
+{
+  if (x.lo == 0.0) return x;
+  cp_double s = cp_dd_two_sum(x.hi, x.lo);
+  if (!cp_detail_finite(s.hi)) s.lo = 0.0;
+  return s;
+}
+
+CP_FUNC int cp_dd_isnan(cp_double x) { return x.hi != x.hi || x.lo != x.lo; }
+
+CP_FUNC int cp_dd_detail_ordinary(cp_double z)
+{
+  return z.hi != 0.0 && cp_detail_finite(z.hi) && cp_detail_finite(z.lo);
+}
+
+CP_FUNC cp_double cp_dd_detail_settle(cp_double z, double f)
+{
+  if (cp_detail_finite(z.hi) && cp_detail_finite(z.lo) && z.lo != 0.0) return z;
+  return cp_make_double(f, 0.0);
+}
+
+#define CP_DD_DETAIL_SETTLE(z, f)                                                             \
+  do {                                                                                        \
+    if (!cp_dd_detail_ordinary(z)) (z) = cp_dd_detail_settle((z), (f));                       \
+  } while (0)
+
+/* ---- CUDA vector types (only where <vector_types.h> is visible) ---- */
+#if defined(__CUDACC__) || defined(__VECTOR_TYPES_H__)
+CP_FUNC cp_float2 cp_from_float2(float2 f) { return cp_make_float2(cp_from_float(f.x), cp_from_float(f.y)); }
+CP_FUNC cp_float3 cp_from_float3(float3 f)
+{
+  return cp_make_float3(cp_from_float(f.x), cp_from_float(f.y), cp_from_float(f.z));
+}
+CP_FUNC cp_float4 cp_from_float4(float4 f)
+{
+  return cp_make_float4(cp_from_float(f.x), cp_from_float(f.y), cp_from_float(f.z), cp_from_float(f.w));
+}
+CP_FUNC float2 cp_to_float2(cp_float2 x)
+{
+  float2 r; r.x = cp_to_float(x.x); r.y = cp_to_float(x.y); return r;
+}
+CP_FUNC float3 cp_to_float3(cp_float3 x)
+{
+  float3 r; r.x = cp_to_float(x.x); r.y = cp_to_float(x.y); r.z = cp_to_float(x.z); return r;
+}
+CP_FUNC float4 cp_to_float4(cp_float4 x)
+{
+  float4 r;
+  r.x = cp_to_float(x.x); r.y = cp_to_float(x.y); r.z = cp_to_float(x.z); r.w = cp_to_float(x.w);
+  return r;
+}
+CP_FUNC cp_double2 cp_dd_from_double2(double2 d)
+{
+  return cp_make_double2(cp_dd_from_double(d.x), cp_dd_from_double(d.y));
+}
+CP_FUNC double2 cp_dd_to_double2(cp_double2 x)
+{
+  double2 r; r.x = cp_dd_to_double(x.x); r.y = cp_dd_to_double(x.y); return r;
+}
+CP_FUNC cp_double3 cp_dd_from_double3(double3 d)
+{
+  return cp_make_double3(cp_dd_from_double(d.x), cp_dd_from_double(d.y), cp_dd_from_double(d.z));
+}
+CP_FUNC double3 cp_dd_to_double3(cp_double3 x)
+{
+  double3 r; r.x = cp_dd_to_double(x.x); r.y = cp_dd_to_double(x.y); r.z = cp_dd_to_double(x.z);
+  return r;
+}
+#endif
+
+#endif /* CP_CONVERT_CUH */

@@ -1,0 +1,39 @@
+/* cp/float_accurate.cuh - the accurate family (the default): float-float arithmetic.
+ *
+ * Normalized pairs in, normalized pairs out (|e| <= ulp(v)/2, RN(v + e) == v), with the
+ * double-word algorithms of Joldes, Muller and Popescu (ACM TOMS 2017) and u = 2^-24:
+ * relative errors of a few u^2 (about 2^-46), i.e. roughly 44 significant bits, as long as
+ * nothing underflows (results above about 2^-100) or overflows.
+ *
+ * The code is in detail/dw_accurate.inc, shared with cp_double; this file instantiates it
+ * for floats under the names cp_accurate_add, cp_accurate_add_cf, cp_accurate_add_fc, ...
+ */
+#ifndef CP_FLOAT_ACCURATE_CUH
+#define CP_FLOAT_ACCURATE_CUH
+
+#include "convert.cuh"
+
+#define CP_DW_T cp_float
+#define CP_DW_S float
+#define CP_DW_H v
+#define CP_DW_L e
+#define CP_DW_FN(op) cp_accurate_##op
+#define CP_DW_CS(op) cp_accurate_##op##_cf
+#define CP_DW_SC(op) cp_accurate_##op##_fc
+#define CP_DW_ADD cp_fadd_rn
+#define CP_DW_SUB cp_fsub_rn
+#define CP_DW_MUL cp_fmul_rn
+#define CP_DW_DIV cp_fdiv_rn
+#define CP_DW_SQRT cp_fsqrt_rn
+#define CP_DW_FMA cp_fma_rn
+#define CP_DW_TWO_SUM cp_two_sum
+#define CP_DW_FAST_TWO_SUM cp_fast_two_sum
+#define CP_DW_TWO_PROD cp_two_prod
+#define CP_DW_MAKE cp_make_float
+#define CP_DW_NEG cp_neg
+#define CP_DW_TO_S cp_to_float
+#define CP_DW_SETTLE CP_DETAIL_SETTLE
+#include "detail/dw_accurate.inc"
+#include "detail/dw_undef.inc"
+
+#endif /* CP_FLOAT_ACCURATE_CUH */

@@ -1,0 +1,122 @@
+/* cp/float_fast.cuh - the fast family: error-free transformations without renormalization.
+ *
+ * After Narumi et al. (2011), "fast quasi double precision": the rounding error of the value
+ * half is captured exactly (TwoSum, FMA TwoProd, FMA remainder), the error halves are
+ * propagated to first order, and the final Fast2Sum that would renormalize the pair is
+ * dropped. Pairs are therefore not normalized (|e| can reach a few ulp(v)); every function
+ * accepts such pairs. Bounds below are derived to first order in u = 2^-24 for normalized
+ * inputs and asserted by tests/runtime; with unnormalized inputs they grow with |e|/|v|.
+ *
+ * add is the same computation as the paper's add (TwoSum error + x.e + y.e, no Fast2Sum).
+ */
+#ifndef CP_FLOAT_FAST_CUH
+#define CP_FLOAT_FAST_CUH
+
+#include "float_accurate.cuh"
+
+/* TwoSum, then e = err + x.e + y.e (Narumi 2011). |error| <= 4u^2 (|x| + |y|) + O(u^3). */
+CP_FUNC cp_float cp_fast_add(cp_float x, cp_float y)
+{
+  cp_float s = cp_two_sum(x.v, y.v);
+  s.e = cp_fadd_rn(cp_fadd_rn(s.e, x.e), y.e);
+  CP_DETAIL_SETTLE(s, cp_fadd_rn(cp_to_float(x), cp_to_float(y)));
+  return s;
+}
+
+/* Fast add with y negated (exact). Same bound. */
+CP_FUNC cp_float cp_fast_sub(cp_float x, cp_float y) { return cp_fast_add(x, cp_neg(y)); }
+
+/* TwoSum, then e = err + x.e. |error| <= 2u^2 (|x| + |f|) + O(u^3). */
+CP_FUNC cp_float cp_fast_add_cf(cp_float x, float f)
+{
+  cp_float s = cp_two_sum(x.v, f);
+  s.e = cp_fadd_rn(s.e, x.e);
+  CP_DETAIL_SETTLE(s, cp_fadd_rn(cp_to_float(x), f));
+  return s;
+}
+
+/* Float + pair: TwoSum is symmetric, so this is cp_fast_add_cf. */
+CP_FUNC cp_float cp_fast_add_fc(float f, cp_float y) { return cp_fast_add_cf(y, f); }
+CP_FUNC cp_float cp_fast_sub_cf(cp_float x, float f) { return cp_fast_add_cf(x, -f); }
+CP_FUNC cp_float cp_fast_sub_fc(float f, cp_float y) { return cp_fast_add_cf(cp_neg(y), f); }
+
+/* FMA TwoProd, e = fma(x.v, y.e, fma(x.e, y.v, err)) (Narumi 2011; x.e*y.e dropped).
+ * |error| <= 6u^2 |x y| + O(u^3). */
+CP_FUNC cp_float cp_fast_mul(cp_float x, cp_float y)
+{
+  cp_float p = cp_two_prod(x.v, y.v);
+  p.e = cp_fma_rn(x.v, y.e, cp_fma_rn(x.e, y.v, p.e));
+  CP_DETAIL_SETTLE(p, cp_fmul_rn(cp_to_float(x), cp_to_float(y)));
+  return p;
+}
+
+/* FMA TwoProd, e = fma(x.e, f, err). |error| <= 2u^2 |x f| + O(u^3). */
+CP_FUNC cp_float cp_fast_mul_cf(cp_float x, float f)
+{
+  cp_float p = cp_two_prod(x.v, f);
+  p.e = cp_fma_rn(x.e, f, p.e);
+  CP_DETAIL_SETTLE(p, cp_fmul_rn(cp_to_float(x), f));
+  return p;
+}
+
+/* Float * pair: the product and the FMA are symmetric, so this is cp_fast_mul_cf. */
+CP_FUNC cp_float cp_fast_mul_fc(float f, cp_float y) { return cp_fast_mul_cf(y, f); }
+
+/* q = x.v / y.v, r = x.v - q y.v exactly (FMA), e = (r + x.e - q y.e) / y.v.
+ * |error| <= 11u^2 |x / y| + O(u^3). */
+CP_FUNC cp_float cp_fast_div(cp_float x, cp_float y)
+{
+  float q = cp_fdiv_rn(x.v, y.v);
+  float r = cp_fma_rn(-q, y.v, x.v);
+  float n = cp_fma_rn(-q, y.e, cp_fadd_rn(r, x.e));
+  cp_float z = cp_make_float(q, cp_fdiv_rn(n, y.v));
+  CP_DETAIL_SETTLE(z, cp_fdiv_rn(cp_to_float(x), cp_to_float(y)));
+  return z;
+}
+
+/* Pair / float: e = (r + x.e) / f. |error| <= 4u^2 |x / f| + O(u^3). */
+CP_FUNC cp_float cp_fast_div_cf(cp_float x, float f)
+{
+  float q = cp_fdiv_rn(x.v, f);
+  float r = cp_fma_rn(-q, f, x.v);
+  cp_float z = cp_make_float(q, cp_fdiv_rn(cp_fadd_rn(r, x.e), f));
+  CP_DETAIL_SETTLE(z, cp_fdiv_rn(cp_to_float(x), f));
+  return z;
+}
+
+/* Float / pair: e = (r - q y.e) / y.v. |error| <= 6u^2 |f / y| + O(u^3). */
+CP_FUNC cp_float cp_fast_div_fc(float f, cp_float y)
+{
+  float q = cp_fdiv_rn(f, y.v);
+  float r = cp_fma_rn(-q, y.v, f);
+  cp_float z = cp_make_float(q, cp_fdiv_rn(cp_fma_rn(-q, y.e, r), y.v));
+  CP_DETAIL_SETTLE(z, cp_fdiv_rn(f, cp_to_float(y)));
+  return z;
+}
+
+/* Accurate sqrt without its final Fast2Sum: the same represented value (Fast2Sum is exact),
+ * so the same bound, 4.125u^2 + O(u^3). */
+CP_FUNC cp_float cp_fast_sqrt(cp_float x)
+{
+  float s = cp_fsqrt_rn(x.v);
+  float r = cp_fadd_rn(cp_fma_rn(-s, s, x.v), x.e);
+  cp_float z = cp_make_float(s, cp_fdiv_rn(r, cp_fmul_rn(2.0f, s)));
+  CP_DETAIL_SETTLE(z, cp_fsqrt_rn(cp_to_float(x)));
+  return z;
+}
+
+/* Reciprocal: cp_fast_div_fc(1, x). |error| <= 6u^2 |1/x| + O(u^3). */
+CP_FUNC cp_float cp_fast_rcp(cp_float x) { return cp_fast_div_fc(1.0f, x); }
+
+/* rcp(sqrt(x)); the root's e may reach 1.5u|v|, which widens rcp's 6u^2 to 8.75u^2:
+ * |error| <= 12.875u^2 |1/sqrt(x)| + O(u^3). */
+CP_FUNC cp_float cp_fast_rsqrt(cp_float x) { return cp_fast_rcp(cp_fast_sqrt(x)); }
+
+/* add(mul(a, b), c); the product's e may reach 3u|ab|:
+ * |error| <= 14u^2 |ab| + 3u^2 |c| + O(u^3). */
+CP_FUNC cp_float cp_fast_fma(cp_float a, cp_float b, cp_float c)
+{
+  return cp_fast_add(cp_fast_mul(a, b), c);
+}
+
+#endif /* CP_FLOAT_FAST_CUH */

@@ -1,0 +1,228 @@
+/* check_accum.c - accumulators: fixed point, the composite atomic step, Kahan. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NSUM 20000
+
+/* Mixed magnitudes (2^-20 .. 2^20) and signs: what a force accumulation sees. */
+static void fill(gen_rng *r, cp_float *x, int n)
+{
+  for (int i = 0; i < n; ++i) x[i] = gen_pair(r, -20, 20);
+}
+
+static void shuffle(gen_rng *r, int *idx, int n)
+{
+  for (int i = n - 1; i > 0; --i) {
+    int j = gen_int(r, 0, i);
+    int t = idx[i];
+    idx[i] = idx[j];
+    idx[j] = t;
+  }
+}
+
+/* 20 orders, bit-identical; within n * 2^-F of the MPFR sum (each of the 2n halves is
+ * rounded to the nearest multiple of 2^-F: error <= 2^-(F+1) each). */
+START_TEST(test_fixed_order_independent)
+{
+  gen_rng r = gen_seed(601);
+  cp_float *x = malloc(NSUM * sizeof *x);
+  int *idx = malloc(NSUM * sizeof *idx);
+  fill(&r, x, NSUM);
+  for (int i = 0; i < NSUM; ++i) idx[i] = i;
+  cp_fixed first = 0;
+  for (int order = 0; order < 20; ++order) {
+    shuffle(&r, idx, NSUM);
+    cp_fixed acc = 0;
+    for (int i = 0; i < NSUM; ++i) acc = cp_fixed_add(acc, cp_fixed_from_cp(x[idx[i]]));
+    if (order == 0) first = acc;
+    TU_CHECK(acc == first, "order %d: %lld != %lld", order, acc, first);
+  }
+  mpfr_t exact, t;
+  mpfr_inits2(TU_PREC, exact, t, (mpfr_ptr)0);
+  mpfr_set_zero(exact, 1);
+  for (int i = 0; i < NSUM; ++i) {
+    tu_set_pair(t, x[i]);
+    mpfr_add(exact, exact, t, MPFR_RNDN);
+  }
+  mpfr_set_si(t, first, MPFR_RNDN); /* exact: 64-bit integer */
+  mpfr_div_2ui(t, t, CP_FIXED_FRAC_BITS, MPFR_RNDN);
+  mpfr_sub(t, t, exact, MPFR_RNDN);
+  double err = fabs(mpfr_get_d(t, MPFR_RNDN)), bound = NSUM * ldexp(1.0, -CP_FIXED_FRAC_BITS);
+  printf("fixed     sum of %d in 20 orders: identical; error %.3g (bound %.3g)\n", NSUM, err, bound);
+  TU_ASSERT(err <= bound);
+  /* read back: to_float and to_double correctly rounded, to_cp within 2^-48 relative */
+  mpfr_set_si(t, first, MPFR_RNDN);
+  mpfr_div_2ui(t, t, CP_FIXED_FRAC_BITS, MPFR_RNDN);
+  TU_ASSERT(cp_fixed_to_double(first) == mpfr_get_d(t, MPFR_RNDN));
+  TU_ASSERT(cp_fixed_to_float(first) == mpfr_get_flt(t, MPFR_RNDN));
+  tu_set_pair(exact, cp_fixed_to_cp(first));
+  mpfr_sub(exact, exact, t, MPFR_RNDN);
+  mpfr_div(exact, exact, t, MPFR_RNDN);
+  TU_ASSERT(fabs(mpfr_get_d(exact, MPFR_RNDN)) <= 0x1p-48);
+  mpfr_clears(exact, t, (mpfr_ptr)0);
+  free(x);
+  free(idx);
+}
+END_TEST
+
+START_TEST(test_fixed_edges)
+{
+  TU_ASSERT(cp_fixed_from_float(1.0f) == (1LL << CP_FIXED_FRAC_BITS));
+  TU_ASSERT(cp_fixed_from_float(-0.75f) == -(3LL << (CP_FIXED_FRAC_BITS - 2)));
+  const float unit = ldexpf(1.0f, -CP_FIXED_FRAC_BITS);
+  TU_ASSERT(cp_fixed_from_float(0.5f * unit) == 0); /* half a unit: ties to even */
+  TU_ASSERT(cp_fixed_from_float(1.5f * unit) == 2); /* 1.5 units: ties to even */
+  TU_ASSERT(cp_fixed_from_float(1e30f) == LLONG_MAX && cp_fixed_from_float(-1e30f) == LLONG_MIN);
+  TU_ASSERT(cp_fixed_from_float(NAN) == 0);
+  /* wrap-around partial sums come back: only the final sum must be in range */
+  const float half_range = ldexpf(1.0f, 62 - CP_FIXED_FRAC_BITS);
+  cp_fixed big = cp_fixed_from_float(1.5f * half_range);
+  cp_fixed s = cp_fixed_add(cp_fixed_add(big, big), cp_fixed_from_float(-2.0f * half_range));
+  TU_ASSERT(cp_fixed_to_double(s) == half_range);
+  /* the largest values convert to a pair exactly enough */
+  cp_float mx = cp_fixed_to_cp(LLONG_MAX); /* 2^63 - 1: {2^63, -1} scaled */
+  TU_ASSERT(mx.v == ldexpf(1.0f, 63 - CP_FIXED_FRAC_BITS) && mx.e == -ldexpf(1.0f, -CP_FIXED_FRAC_BITS));
+  cp_float m = cp_fixed_to_cp(LLONG_MIN);
+  TU_ASSERT(m.v == -ldexpf(1.0f, 63 - CP_FIXED_FRAC_BITS) && m.e == 0.0f);
+}
+END_TEST
+
+/* The atomic step: the value cell's change plus the error addend equals the addend exactly
+ * (x.e = 0), and within one rounding of the addend when x.e != 0; with and without
+ * flush-to-zero. Then a long sequential "atomic" sum against MPFR. */
+START_TEST(test_atomic_step_exact)
+{
+  gen_rng r = gen_seed(602);
+  mpfr_t a, b, c;
+  mpfr_inits2(TU_PREC, a, b, c, (mpfr_ptr)0);
+  for (int i = 0; i < TU_N; ++i) {
+    int ftz = i & 1;
+    float old = gen_one_in(&r, 10) ? gen_float(&r, -149, -127) : gen_float(&r, -40, 40);
+    cp_float x = gen_one_in(&r, 10) ? cp_from_float(gen_float(&r, -149, -127)) : gen_pair(&r, -40, 40);
+    if (gen_one_in(&r, 3)) x.e = 0.0f;
+    cp_float st = cp_atomic_add_step(old, x, ftz);
+    /* what the hardware stores */
+    float hw = ftz ? cp_detail_ftz(cp_detail_ftz(old) + cp_detail_ftz(x.v)) : old + x.v;
+    TU_ASSERT(gen_fbits(st.v) == gen_fbits(hw));
+    /* (new - old) + addend vs x.v + x.e */
+    mpfr_set_flt(a, st.v, MPFR_RNDN);
+    mpfr_sub_d(a, a, old, MPFR_RNDN);
+    mpfr_add_d(a, a, st.e, MPFR_RNDN);
+    tu_set_pair(b, x);
+    mpfr_sub(c, a, b, MPFR_RNDN);
+    if (x.e == 0.0f) {
+      TU_CHECK(mpfr_zero_p(c), "step(%a, {%a, 0}, ftz=%d) = {%a, %a} not exact", old, x.v, ftz, st.v, st.e);
+    } else {
+      /* one rounding of lost + x.e: |c| <= u |st.e| */
+      double lim = TU_U_F * fabs(st.e);
+      TU_ASSERT(fabs(mpfr_get_d(c, MPFR_RNDN)) <= lim);
+    }
+  }
+  cp_float inf = cp_atomic_add_step(FLT_MAX, cp_from_float(FLT_MAX), 0);
+  TU_ASSERT(inf.v == INFINITY && inf.e == 0.0f);
+  mpfr_clears(a, b, c, (mpfr_ptr)0);
+}
+END_TEST
+
+START_TEST(test_atomic_long_sum)
+{
+  enum { N = 100000 };
+  gen_rng r = gen_seed(603);
+  float v = 0.0f, e = 0.0f, plain = 0.0f;
+  double bound = 0.0; /* a posteriori: u * sum of |each rounding's result| */
+  mpfr_t exact, t;
+  mpfr_inits2(TU_PREC, exact, t, (mpfr_ptr)0);
+  mpfr_set_zero(exact, 1);
+  for (int i = 0; i < N; ++i) {
+    cp_float x = gen_pair(&r, -10, 10);
+    if (gen_one_in(&r, 2)) x = cp_from_float(fabsf(x.v)); /* a drift, so float sum loses digits */
+    cp_float st = cp_atomic_add_step(v, x, 0);
+    v = st.v;
+    e = e + st.e;
+    bound += TU_U_F * (fabs(st.e) + fabs(e));
+    plain += cp_to_float(x);
+    tu_set_pair(t, x);
+    mpfr_add(exact, exact, t, MPFR_RNDN);
+  }
+  mpfr_set_flt(t, v, MPFR_RNDN);
+  mpfr_add_d(t, t, e, MPFR_RNDN);
+  mpfr_sub(t, t, exact, MPFR_RNDN);
+  double err = fabs(mpfr_get_d(t, MPFR_RNDN));
+  mpfr_sub_d(t, exact, plain, MPFR_RNDN);
+  double perr = fabs(mpfr_get_d(t, MPFR_RNDN));
+  printf("atomic    composite sum of %d: error %.3g (bound %.3g); plain float sum error %.3g\n", N, err,
+         bound, perr);
+  TU_ASSERT(err <= bound);
+  TU_ASSERT(perr > 1000.0 * err);
+  mpfr_clears(exact, t, (mpfr_ptr)0);
+}
+END_TEST
+
+/* Kahan summation against MPFR, with Higham's bound (Accuracy and Stability of Numerical
+ * Algorithms, 2nd ed. 2002, sec. 4.3): |error| <= (2u + O(n u^2)) sum |x_i|, asserted as
+ * (2u + n u^2) sum |x_i| plus u |result| for the final RN(sum - c).
+ * Ill-conditioned: triples B, s, -B with B in [2^20, 2^25), s in [2^-10, 2): the exact sum
+ * is the sum of the s (condition number sum|x| / |sum| ~ 1e7). Kahan is only guaranteed the
+ * bound here (adding -B to a small running sum rounds the compensation away).
+ * Long: 10^5 positive terms, where plain summation loses ~n u and Kahan must do >100x
+ * better. */
+static double kahan_case(int ill, int n, double *plain_err, double *bound)
+{
+  gen_rng r = gen_seed(ill ? 604 : 605);
+  cp_kahan k = cp_kahan_init();
+  float plain = 0.0f, big = 0.0f;
+  double sumabs = 0.0;
+  mpfr_t exact, t;
+  mpfr_inits2(TU_PREC, exact, t, (mpfr_ptr)0);
+  mpfr_set_zero(exact, 1);
+  for (int i = 0; i < n; ++i) {
+    float x = fabsf(gen_float(&r, -10, 0));
+    if (ill && i % 3 == 0) x = big = fabsf(gen_float(&r, 20, 24));
+    if (ill && i % 3 == 2) x = -big;
+    k = cp_kahan_add(k, x);
+    plain += x;
+    sumabs += fabs(x);
+    mpfr_add_d(exact, exact, x, MPFR_RNDN);
+  }
+  double result = cp_kahan_value(k);
+  mpfr_sub_d(t, exact, result, MPFR_RNDN);
+  double err = fabs(mpfr_get_d(t, MPFR_RNDN));
+  *bound = (2.0 * TU_U_F + n * TU_U_F * TU_U_F) * sumabs + TU_U_F * fabs(result);
+  mpfr_sub_d(t, exact, plain, MPFR_RNDN);
+  *plain_err = fabs(mpfr_get_d(t, MPFR_RNDN));
+  printf("kahan     %s sum of %d (condition %.2g): error %.3g (bound %.3g); plain float %.3g\n",
+         ill ? "ill-conditioned" : "long", n, sumabs / fabs(mpfr_get_d(exact, MPFR_RNDN)), err, *bound,
+         *plain_err);
+  /* the compensated pair carries the same value */
+  mpfr_sub_d(t, exact, cp_to_float(cp_kahan_to_cp(k)), MPFR_RNDN);
+  TU_ASSERT(fabs(mpfr_get_d(t, MPFR_RNDN)) <= err + TU_U_F * fabs(result));
+  mpfr_clears(exact, t, (mpfr_ptr)0);
+  return err;
+}
+
+START_TEST(test_kahan)
+{
+  double perr, bound;
+  double err = kahan_case(1, 9999, &perr, &bound);
+  TU_ASSERT(err <= bound);
+  err = kahan_case(0, 100000, &perr, &bound);
+  TU_ASSERT(err <= bound);
+  TU_ASSERT(perr > 100.0 * err);
+}
+END_TEST
+
+Suite *make_accum_suite(void)
+{
+  Suite *s = suite_create("accum");
+  TCase *tc = tcase_create("sums");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_fixed_order_independent);
+  tcase_add_test(tc, test_fixed_edges);
+  tcase_add_test(tc, test_atomic_step_exact);
+  tcase_add_test(tc, test_atomic_long_sum);
+  tcase_add_test(tc, test_kahan);
+  suite_add_tcase(s, tc);
+  return s;
+}
