@@ -404,10 +404,10 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   if (cmp) {
     if (!cp_is_composite(a) && !cp_is_composite(b))
       return cp_pass(c, n);
-    const char *form = cp_passes_as_float(b) ? "_cf" : cp_passes_as_float(a) ? "_fc" : "";
-    return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_%s%s(%s, %s)", cmp, form,
-                                      form[1] == 'f' && form[2] == 'c' ? a->text : cp_promote(c, a),
-                                      form[1] == 'c' ? b->text : cp_promote(c, b)),
+    int cf = cp_passes_as_float(b), fc = !cf && cp_passes_as_float(a);
+    return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_%s%s(%s, %s)", cmp,
+                                      cf ? "_cf" : fc ? "_fc" : "", fc ? a->text : cp_promote(c, a),
+                                      cf ? b->text : cp_promote(c, b)),
                    CP_V_OTHER, 0, CP_RULE_COMPARE);
   }
   const char *name = op_name(op);
