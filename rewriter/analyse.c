@@ -28,18 +28,21 @@ cp_var *cp_var_of(cp_func *f, CXCursor decl) {
   return NULL;
 }
 
-/* Width of a variable's float element type, looking through arrays. */
-static int element_width(CXType t) {
+/* Width of a variable's base element type, looking through arrays. */
+static int element_width(CXType t, int dbl) {
   CXType c = clang_getCanonicalType(t);
   while (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray ||
          c.kind == CXType_VariableArray)
     c = clang_getCanonicalType(clang_getArrayElementType(c));
-  return cp_float_width(c);
+  return cp_type_width(c, dbl);
 }
 
 static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
   CXType t = clang_getCursorType(decl);
-  int width = element_width(t), ptr = cp_float_pointee_width(t);
+  int dbl = f->dbl;
+  int width = element_width(t, dbl), ptr = cp_pointee_width(t, dbl);
+  if (f->is_host && !ptr && (ptr = cp_pointee_width(t, 1)))
+    dbl = 1; /* host code holds float and double buffers alike */
   if (!width && !ptr)
     return NULL;
   if (f->n_vars == f->cap_vars) {
@@ -58,6 +61,7 @@ static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
   clang_disposeString(s);
   v->is_param = is_param;
   v->group = -1;
+  v->dbl = dbl;
   if (ptr) {
     v->width = ptr;
     v->role = CP_VAR_READONLY;
@@ -250,16 +254,56 @@ static void resolve_pairs(cp_run *run, cp_func *f) {
   }
 }
 
+/* A function is written in double when its floating-point variables, parameters and
+ * result are all double: it converts to cp_double. Anything with a float converts to
+ * cp_float, and its doubles stay double. */
+typedef struct {
+  int floats, doubles;
+} precision_count;
+
+static void count_type(precision_count *pc, CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  while (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray ||
+         c.kind == CXType_VariableArray || c.kind == CXType_Pointer)
+    c = clang_getCanonicalType(c.kind == CXType_Pointer ? clang_getPointeeType(c)
+                                                         : clang_getArrayElementType(c));
+  pc->floats += cp_type_width(c, 0) > 0;
+  pc->doubles += cp_type_width(c, 1) > 0;
+}
+
+static void count_locals(precision_count *pc, const cp_node *n) {
+  if (n->kind == CXCursor_VarDecl)
+    count_type(pc, clang_getCursorType(n->cur));
+  for (unsigned i = 0; i < n->nkids; i++)
+    count_locals(pc, n->kids[i]);
+}
+
+static void decide_precision(cp_func *f) {
+  precision_count pc = {0, 0};
+  for (int k = 0; k < clang_Cursor_getNumArguments(f->cursor); k++)
+    count_type(&pc, clang_getCursorType(clang_Cursor_getArgument(f->cursor, (unsigned)k)));
+  count_type(&pc, clang_getResultType(clang_getCursorType(f->cursor)));
+  count_locals(&pc, f->body);
+  f->dbl = !f->is_host && pc.floats == 0 && pc.doubles > 0;
+  f->prec = f->dbl ? &cp_prec_double : &cp_prec_float;
+  f->returns_width = cp_type_width(clang_getResultType(clang_getCursorType(f->cursor)), f->dbl);
+}
+
 void cp_analyse(cp_run *run) {
   cp_macros_collect(run->r->arena, run->p->tu, &run->macros);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
-    int nargs = clang_Cursor_getNumArguments(f->cursor);
-    for (int k = 0; k < nargs; k++)
-      add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);
     CXCursor body = clang_getNullCursor();
     clang_visitChildren(f->cursor, find_body, &body);
     f->body = cp_tree_build(run->r->arena, body, &run->macros);
+    decide_precision(f);
+    if (f->dbl && f->pragma && f->pragma->accum != CP_ACC_COMPOSITE)
+      cp_diag_at(run, CP_ERROR, f->pragma->offset,
+                 "'%s' is written in double and converts to cp_double; accumulate() applies to "
+                 "kernels written in float", f->name);
+    int nargs = clang_Cursor_getNumArguments(f->cursor);
+    for (int k = 0; k < nargs; k++)
+      add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);
     collect_locals(run, f, f->body);
     apply_clauses(run, f);
   }

@@ -335,7 +335,6 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned
   clang_disposeString(s);
   f->is_kernel = cuda_kind(fn) == 2;
   f->pragma = pr;
-  f->returns_width = cp_float_width(clang_getResultType(clang_getCursorType(fn)));
   return f;
 }
 

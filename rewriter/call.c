@@ -39,7 +39,7 @@ static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
 }
 
 cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
-  int w = cp_node_width(n);
+  int w = cp_node_width(c, n);
   cp_val *v = cp_pass(c, n);
   if (!w)
     return v;
@@ -170,23 +170,25 @@ static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
                    CP_V_COMPOSITE, 1, CP_RULE_MATH);
   for (int i = 0; i < nargs; i++)
     over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_promote(c, arg(n, nargs, i)->val);
-  return call_with(c, n, over, m->cp, CP_V_COMPOSITE, 1, CP_RULE_MATH);
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%s%s", c->f->prec->fn, m->cp + 3),
+                   CP_V_COMPOSITE, 1, CP_RULE_MATH);
 }
 
 /* atomicAdd(&x, v) / atomicSub(&x, v) on floats. */
 static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   const cp_val *target = arg(n, nargs, 0)->val, *v = arg(n, nargs, 1)->val;
   cp_arena *a = c->run->r->arena;
+  const cp_prec *P = c->f->prec;
   const char *value = cp_promote(c, v);
   if (strcmp(name, "atomicSub") == 0)
-    value = cp_arena_printf(a, "cp_neg(%s)", value);
+    value = cp_arena_printf(a, "%sneg(%s)", P->fn, value);
   const char *text = NULL;
   const cp_node *root;
   cp_var *buf = root_var(c, arg(n, nargs, 0), &root);
   if (target->kind == CP_V_PAIRED_ADDR) {
-    text = cp_arena_printf(a, "cp_atomic_add(%s, %s, %s)", target->text, target->twin, value);
+    text = cp_arena_printf(a, "%s(%s, %s, %s)", P->atomic, target->text, target->twin, value);
   } else if (buf && buf->role == CP_VAR_PAIRED) { /* atomicAdd(total, x), atomicAdd(x + i, v) */
-    text = cp_arena_printf(a, "cp_atomic_add(%s, %s, %s)", target->text,
+    text = cp_arena_printf(a, "%s(%s, %s, %s)", P->atomic, target->text,
                            cp_twin(c, arg(n, nargs, 0), root), value);
   } else {
     const cp_node *t = cp_node_strip(arg(n, nargs, 0));
@@ -194,8 +196,8 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     if (t->kind == CXCursor_UnaryOperator &&
         strcmp(cp_node_operator(c->run->opt->input_text, t, op), "&") == 0 &&
         t->kids[0]->val->kind == CP_V_COMPOSITE)
-      text = cp_arena_printf(a, "cp_atomic_add(&(%s).v, &(%s).e, %s)", t->kids[0]->val->text,
-                             t->kids[0]->val->text, value);
+      text = cp_arena_printf(a, "%s(&(%s).%s, &(%s).%s, %s)", P->atomic, t->kids[0]->val->text,
+                             P->hi, t->kids[0]->val->text, P->lo, value);
   }
   if (!text) {
     if (!cp_is_composite(v))
@@ -218,7 +220,7 @@ static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     return cp_pass(c, n);
   const char **over = overrides(c, n);
   over[n->nkids - (unsigned)nargs + 1] = cp_promote(c, arg(n, nargs, 1)->val);
-  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_%s", name + 2),
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%s%s", c->f->prec->fn, name + 2),
                    CP_V_COMPOSITE, 1, CP_RULE_SHUFFLE);
 }
 
@@ -228,7 +230,8 @@ static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
   const char **over = overrides(c, n);
   for (int i = 0; i < nargs; i++)
     over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_promote(c, arg(n, nargs, i)->val);
-  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_make_float%d", width),
+  return call_with(c, n, over,
+                   cp_arena_printf(c->run->r->arena, "cp_make_%s%d", c->f->prec->scalar, width),
                    CP_V_COMPOSITE, width, CP_RULE_VECTOR);
 }
 
@@ -244,7 +247,7 @@ static cp_val *group_shuffle(cp_rw *c, cp_node *n, const char *method, int nargs
   over[n->nkids - (unsigned)nargs] =
       cp_arena_printf(c->run->r->arena, "%s, %s", cp_src(c, object), cp_promote(c, arg(n, nargs, 0)->val));
   /* the callee `g.shfl_down` becomes `cp_group_shfl_down`, its object the first argument */
-  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_group_%s", method),
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%sgroup_%s", c->f->prec->fn, method),
                    CP_V_COMPOSITE, 1, CP_RULE_GROUP_SHUFFLE);
 }
 
@@ -256,6 +259,13 @@ static int is_group_shuffle(CXCursor ref, const char *name) {
 
 /* Any other function: recombined floats in, a plain float out. */
 static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
+  if (strncmp(name, "tex", 3) == 0 || strncmp(name, "surf", 4) == 0) {
+    cp_diag_at(c->run, CP_WARNING, n->begin,
+               "'%s' reads a plain float: a paired buffer bound to this texture is read without "
+               "its error; read the buffer directly to get both halves [%s]",
+               name, cp_rule_name(CP_RULE_UNSUPPORTED_TEXTURE));
+    c->run->r->applied[CP_RULE_UNSUPPORTED_TEXTURE]++;
+  }
   const char **over = overrides(c, n);
   int any = 0;
   for (int i = 0; i < nargs; i++) {
@@ -273,7 +283,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
       any = 1;
     }
   }
-  int w = cp_node_width(n);
+  int w = cp_node_width(c, n);
   CXCursor decl = clang_getCursorReferenced(n->cur);
   if (w == 1 && (any || c->promote_all) &&
       clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) {
@@ -305,26 +315,28 @@ cp_val *cp_call(cp_rw *c, cp_node *n) {
   if (clang_getCursorKind(ref) == CXCursor_CXXMethod && strcmp(name, "operator=") == 0 &&
       n->nkids == 3) /* v = make_float4(...): children are lhs, operator, rhs */
     return cp_assignment(c, n, n->kids[0], n->kids[2], "=");
-  if (is_group_shuffle(ref, name) && cp_node_width(n) == 1)
+  if (is_group_shuffle(ref, name) && cp_node_width(c, n) == 1)
     return group_shuffle(c, n, name, nargs);
   cp_func *callee = cp_func_of(c->run, ref);
   const math_row *m;
   if (callee)
     return converted_call(c, n, callee, nargs);
-  if (cp_node_width(n) == 1 && (m = math_lookup(name, nargs)))
+  if (cp_node_width(c, n) == 1 && (m = math_lookup(name, nargs)))
     return math_call(c, n, m, nargs);
   if ((strcmp(name, "atomicAdd") == 0 || strcmp(name, "atomicSub") == 0) && nargs == 2 &&
-      cp_node_width(n) == 1)
+      cp_node_width(c, n) == 1)
     return atomic_call(c, n, name, nargs);
-  if (strncmp(name, "__shfl_", 7) == 0 && cp_node_width(n) == 1)
+  if (strncmp(name, "__shfl_", 7) == 0 && cp_node_width(c, n) == 1)
     return shuffle_call(c, n, name, nargs);
-  if (strncmp(name, "make_float", 10) == 0 && cp_node_width(n) > 1)
-    return vector_call(c, n, cp_node_width(n), nargs);
+  if (strncmp(name, "make_", 5) == 0 && strncmp(name + 5, c->f->prec->scalar,
+                                                strlen(c->f->prec->scalar)) == 0 &&
+      cp_node_width(c, n) > 1)
+    return vector_call(c, n, cp_node_width(c, n), nargs);
   return plain_call(c, n, name, nargs);
 }
 
 cp_val *cp_cast(cp_rw *c, cp_node *n) {
-  int w = cp_node_width(n);
+  int w = cp_node_width(c, n);
   if (!w || n->nkids == 0)
     return cp_pass(c, n);
   const cp_val *k = n->kids[n->nkids - 1]->val;

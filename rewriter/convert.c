@@ -70,6 +70,7 @@ static void add_header(cp_result *r, const cp_options *opt) {
       algo ? "#define CP_ALGO " : "", algo ? algo : "", algo ? nl : "", nl);
   cp_edit_add(r->arena, &r->edits, bom_length(opt->input_text, opt->input_len), 0, text,
               CP_RULE_HEADER);
+  r->applied[CP_RULE_HEADER]++;
 }
 
 static int already_converted(const cp_options *opt) {
@@ -96,6 +97,23 @@ static void sort_diags(cp_result *r, const char *input) {
   }
 }
 
+void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule) {
+  cp_edit_add(run->r->arena, &run->r->edits, offset, length, text, rule);
+  run->r->applied[rule]++;
+}
+
+static void record_stats(cp_result *r, const cp_run *run) {
+  r->funcs = cp_arena_alloc(r->arena, (run->n_funcs + 1) * sizeof *r->funcs);
+  r->n_funcs = run->n_funcs;
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    const cp_func *f = &run->funcs[i];
+    unsigned paired = 0;
+    for (unsigned k = 0; k < f->n_vars; k++)
+      paired += f->vars[k].role == CP_VAR_PAIRED;
+    r->funcs[i] = (cp_func_stat){f->name, f->is_host ? 2 : f->is_kernel ? 1 : 0, paired};
+  }
+}
+
 cp_result *cp_convert(const cp_options *opt) {
   cp_arena *arena = cp_arena_new();
   cp_result *r = cp_arena_alloc(arena, sizeof *r);
@@ -116,6 +134,7 @@ cp_result *cp_convert(const cp_options *opt) {
       cp_analyse(&run);
     if (r->n_errors == 0)
       cp_convert_functions(&run);
+    record_stats(r, &run);
     if (r->n_errors == 0)
       add_header(r, opt);
   }

@@ -20,6 +20,21 @@
 
 #include "internal.h"
 
+const cp_prec cp_prec_float = {
+    .type = "cp_float", .scalar = "float", .fn = "cp_", .cf = "_cf", .fc = "_fc", .ff = "_ff",
+    .from_scalar = "cp_from_float", .from_int = "cp_from_int", .to_scalar = "cp_to_float",
+    .make = "cp_make_float", .pair_vec = "cp_pair_float", .store = "cp_store",
+    .store_vec = "cp_store_float", .add_to = "cp_add_to", .atomic = "cp_atomic_add",
+    .hi = "v", .lo = "e", .one = "1.0f", .recombine = "cp_recombine"};
+
+const cp_prec cp_prec_double = {
+    .type = "cp_double", .scalar = "double", .fn = "cp_dd_", .cf = "_cd", .fc = "_dc",
+    .ff = "_dd", .from_scalar = "cp_dd_from_double", .from_int = "cp_dd_from_int",
+    .to_scalar = "cp_dd_to_double", .make = "cp_make_double", .pair_vec = "cp_pair_double",
+    .store = "cp_dd_store", .store_vec = "cp_store_double", .add_to = "cp_dd_add_to",
+    .atomic = "cp_dd_atomic_add", .hi = "hi", .lo = "lo", .one = "1.0",
+    .recombine = "cp_recombine_double"};
+
 const char *cp_src(cp_rw *c, const cp_node *n) {
   return cp_arena_strndup(c->run->r->arena, c->run->opt->input_text + n->begin, n->end - n->begin);
 }
@@ -33,8 +48,8 @@ cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width) {
   return v;
 }
 
-int cp_node_width(const cp_node *n) {
-  return cp_float_width(clang_getCursorType(n->cur));
+int cp_node_width(const cp_rw *c, const cp_node *n) {
+  return cp_type_width(clang_getCursorType(n->cur), c->f->dbl);
 }
 
 static int is_float_value(const cp_val *v) {
@@ -49,19 +64,20 @@ const char *cp_wsuffix(int w) {
 
 const char *cp_promote(cp_rw *c, const cp_val *v) {
   cp_arena *a = c->run->r->arena;
+  const cp_prec *P = c->f->prec;
   switch (v->kind) {
   case CP_V_COMPOSITE:
     return v->text;
   case CP_V_PAIRED:
     if (v->width > 1)
-      return cp_arena_printf(a, "cp_pair_float%d(%s, %s)", v->width, v->text, v->twin);
-    return cp_arena_printf(a, "cp_make_float(%s, %s)", v->text, v->twin);
+      return cp_arena_printf(a, "%s%d(%s, %s)", P->pair_vec, v->width, v->text, v->twin);
+    return cp_arena_printf(a, "%s(%s, %s)", P->make, v->text, v->twin);
   case CP_V_PLAIN:
     if (v->from == CP_FROM_INT)
-      return cp_arena_printf(a, "cp_from_int(%s)", v->src);
+      return cp_arena_printf(a, "%s(%s)", P->from_int, v->src);
     if (v->from == CP_FROM_DOUBLE)
-      return cp_arena_printf(a, "cp_from_double(%s)", v->src);
-    return cp_arena_printf(a, "cp_from_float%s(%s)", cp_wsuffix(v->width), v->text);
+      return cp_arena_printf(a, "%s(%s)", c->f->dbl ? P->from_scalar : "cp_from_double", v->src);
+    return cp_arena_printf(a, "%s%s(%s)", P->from_scalar, cp_wsuffix(v->width), v->text);
   default:
     return v->text;
   }
@@ -69,10 +85,11 @@ const char *cp_promote(cp_rw *c, const cp_val *v) {
 
 const char *cp_demote(cp_rw *c, const cp_val *v) {
   cp_arena *a = c->run->r->arena;
+  const char *to = c->f->prec->to_scalar;
   if (v->kind == CP_V_COMPOSITE)
-    return cp_arena_printf(a, "cp_to_float%s(%s)", cp_wsuffix(v->width), v->text);
+    return cp_arena_printf(a, "%s%s(%s)", to, cp_wsuffix(v->width), v->text);
   if (v->kind == CP_V_PAIRED)
-    return cp_arena_printf(a, "cp_to_float%s(%s)", cp_wsuffix(v->width), cp_promote(c, v));
+    return cp_arena_printf(a, "%s%s(%s)", to, cp_wsuffix(v->width), cp_promote(c, v));
   return v->text;
 }
 
@@ -130,7 +147,7 @@ static const char **one_override(cp_rw *c, const cp_node *n, const cp_node *whic
 cp_val *cp_pass(cp_rw *c, const cp_node *n) {
   int changed;
   const char *t = cp_splice(c, n, NULL, &changed);
-  int w = cp_node_width(n);
+  int w = cp_node_width(c, n);
   cp_val *v = cp_new_val(c, t, w ? CP_V_PLAIN : CP_V_OTHER, w);
   v->changed = changed;
   for (unsigned i = 0; i < n->nkids; i++)
@@ -165,14 +182,15 @@ static const char *op_name(const char *op) {
  * and counts as a composite. */
 const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b) {
   cp_arena *ar = c->run->r->arena;
+  const cp_prec *P = c->f->prec;
   int fa = cp_passes_as_float(a), fb = cp_passes_as_float(b);
   if (!fa && fb)
-    return cp_arena_printf(ar, "cp_%s_cf(%s, %s)", name, cp_promote(c, a), b->text);
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->cf, cp_promote(c, a), b->text);
   if (fa && !fb)
-    return cp_arena_printf(ar, "cp_%s_fc(%s, %s)", name, a->text, cp_promote(c, b));
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->fc, a->text, cp_promote(c, b));
   if (fa && fb)
-    return cp_arena_printf(ar, "cp_%s_ff(%s, %s)", name, a->text, b->text);
-  return cp_arena_printf(ar, "cp_%s(%s, %s)", name, cp_promote(c, a), cp_promote(c, b));
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->ff, a->text, b->text);
+  return cp_arena_printf(ar, "%s%s(%s, %s)", P->fn, name, cp_promote(c, a), cp_promote(c, b));
 }
 
 static const char *compare_name(const char *op) {
@@ -360,10 +378,13 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
       return cp_pass(c, n);
     }
     if (name && strcmp(name, "add") == 0)
-      return cp_made(c, cp_arena_printf(a, "cp_add_to(&%s, &%s, %s)", l->text, l->twin, cp_promote(c, r)),
+      return cp_made(c, cp_arena_printf(a, "%s(&%s, &%s, %s)", c->f->prec->add_to, l->text, l->twin,
+                                        cp_promote(c, r)),
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
     const char *value = name ? cp_arith(c, name, l, r) : cp_promote(c, r);
-    return cp_made(c, cp_arena_printf(a, "cp_store%s%s(&%s, &%s, %s)", l->width > 1 ? "_float" : "", cp_wsuffix(l->width),
+    return cp_made(c, cp_arena_printf(a, "%s%s(&%s, &%s, %s)",
+                                      l->width > 1 ? c->f->prec->store_vec : c->f->prec->store,
+                                      cp_wsuffix(l->width),
                                    l->text, l->twin, value),
                 CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
   }
@@ -404,14 +425,16 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   if (cmp) {
     if (!cp_is_composite(a) && !cp_is_composite(b))
       return cp_pass(c, n);
-    int cf = cp_passes_as_float(b), fc = !cf && cp_passes_as_float(a);
-    return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_%s%s(%s, %s)", cmp,
-                                      cf ? "_cf" : fc ? "_fc" : "", fc ? a->text : cp_promote(c, a),
+    /* cp_double has pair-scalar comparisons only */
+    int cf = cp_passes_as_float(b), fc = !cf && !c->f->dbl && cp_passes_as_float(a);
+    return cp_made(c, cp_arena_printf(c->run->r->arena, "%s%s%s(%s, %s)", c->f->prec->fn, cmp,
+                                      cf ? c->f->prec->cf : fc ? c->f->prec->fc : "",
+                                      fc ? a->text : cp_promote(c, a),
                                       cf ? b->text : cp_promote(c, b)),
                    CP_V_OTHER, 0, CP_RULE_COMPARE);
   }
   const char *name = op_name(op);
-  if (!name || op[1] || cp_node_width(n) != 1)
+  if (!name || op[1] || cp_node_width(c, n) != 1)
     return cp_pass(c, n);
   if (!cp_is_composite(a) && !cp_is_composite(b) && !c->promote_all)
     return cp_pass(c, n);
@@ -441,7 +464,7 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
   const cp_val *k = n->kids[0]->val;
   cp_arena *a = c->run->r->arena;
   if (strcmp(op, "-") == 0 && cp_is_composite(k))
-    return cp_made(c, cp_arena_printf(a, "cp_neg(%s)", cp_promote(c, k)), CP_V_COMPOSITE, 1,
+    return cp_made(c, cp_arena_printf(a, "%sneg(%s)", c->f->prec->fn, cp_promote(c, k)), CP_V_COMPOSITE, 1,
                 CP_RULE_ARITH);
   if (k->kind == CP_V_ACCUM) {
     if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
@@ -474,11 +497,13 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
       return cp_pass(c, n);
     }
     if (k->kind == CP_V_PAIRED)
-      return cp_made(c, cp_arena_printf(a, "cp_add_to(&%s, &%s, cp_from_float(%s1.0f))", k->text,
-                                     k->twin, op[0] == '-' ? "-" : ""),
+      return cp_made(c, cp_arena_printf(a, "%s(&%s, &%s, %s(%s%s))", c->f->prec->add_to, k->text,
+                                        k->twin, c->f->prec->from_scalar, op[0] == '-' ? "-" : "",
+                                        c->f->prec->one),
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
-    const char *t = cp_arena_printf(a, "%s = cp_%s_cf(%s, 1.0f)", k->text,
-                                    op[0] == '+' ? "add" : "sub", k->text);
+    const char *t = cp_arena_printf(a, "%s = %s%s%s(%s, %s)", k->text, c->f->prec->fn,
+                                    op[0] == '+' ? "add" : "sub", c->f->prec->cf, k->text,
+                                    c->f->prec->one);
     if (cp_used_as_value(c, n))
       t = cp_arena_printf(a, "(%s)", t);
     return cp_made(c, t, CP_V_COMPOSITE, 1, CP_RULE_ASSIGN);
@@ -528,7 +553,7 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
   if (n->nkids != 3)
     return cp_pass(c, n);
   const cp_val *a = n->kids[1]->val, *b = n->kids[2]->val;
-  int w = cp_node_width(n);
+  int w = cp_node_width(c, n);
   if (!w || (!cp_is_composite(a) && !cp_is_composite(b)))
     return cp_pass(c, n);
   const char *over[3] = {NULL, cp_promote(c, a), cp_promote(c, b)};
@@ -542,7 +567,7 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
   if (n->nkids != 1)
     return cp_pass(c, n);
   const cp_val *k = n->kids[0]->val;
-  int to = cp_node_width(n), from = cp_node_width(n->kids[0]);
+  int to = cp_node_width(c, n), from = cp_node_width(c, n->kids[0]);
   CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
   CXType kt = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur));
   cp_arena *a = c->run->r->arena;
@@ -570,7 +595,7 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
     return v;
   }
   if (!to && from && cp_is_composite(k)) {
-    if (t.kind == CXType_Double || t.kind == CXType_LongDouble)
+    if ((t.kind == CXType_Double || t.kind == CXType_LongDouble) && !c->f->dbl)
       return cp_made(c, cp_arena_printf(a, "cp_to_double(%s)", cp_promote(c, k)), CP_V_OTHER, 0,
                   CP_RULE_CONVERT);
     return cp_made(c, cp_demote(c, k), CP_V_OTHER, 0, CP_RULE_CONVERT);

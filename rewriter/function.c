@@ -14,7 +14,6 @@
 
 #include "internal.h"
 
-static const char *const float_names[] = {NULL, "float", "float2", "float3", "float4"};
 
 static int is_ident_char(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -76,12 +75,13 @@ static const char *type_word(cp_run *run, CXType t) {
 
 /* Replaces the word naming a declaration's float type, between `from` and `to`, by
  * `repl` (NULL: cp_floatN of the width). */
-static int retype(cp_run *run, CXType t, int width, unsigned from, unsigned to, cp_rule rule,
-                  const char *repl) {
+static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned from, unsigned to,
+                  cp_rule rule, const char *repl) {
   const char *word = type_word(run, t);
   long at = last_word(run, from, to, word);
-  if (at < 0 && strcmp(word, float_names[width]) != 0)
-    at = last_word(run, from, to, float_names[width]);
+  const char *base = cp_arena_printf(run->r->arena, "%s%s", f->prec->scalar, cp_wsuffix(width));
+  if (at < 0 && strcmp(word, base) != 0)
+    at = last_word(run, from, to, base);
   if (at < 0)
     return 0; /* auto, or a type the declaration does not spell: nothing to edit */
   for (size_t i = 0; i < run->r->edits.count; i++)
@@ -89,9 +89,10 @@ static int retype(cp_run *run, CXType t, int width, unsigned from, unsigned to, 
       return 1;
   size_t len = strlen(word);
   if (last_word(run, (unsigned)at, (unsigned)at + (unsigned)len, word) != at)
-    len = strlen(float_names[width]);
-  cp_edit_add(run->r->arena, &run->r->edits, (size_t)at, len,
-              repl ? repl : cp_arena_printf(run->r->arena, "cp_float%s", cp_wsuffix(width)), rule);
+    len = strlen(base);
+  cp_apply_edit(run, (size_t)at, len,
+                repl ? repl : cp_arena_printf(run->r->arena, "%s%s", f->prec->type, cp_wsuffix(width)),
+                rule);
   return 1;
 }
 
@@ -102,7 +103,7 @@ static int composite_signature(const cp_func *f) {
 static void signature(cp_run *run, cp_func *f) {
   unsigned name_at = name_offset(f->cursor);
   if (f->returns_width && composite_signature(f))
-    retype(run, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
+    retype(run, f, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
            extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE, NULL);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
@@ -110,11 +111,11 @@ static void signature(cp_run *run, cp_func *f) {
       continue;
     unsigned b = extent_begin(v->decl), at = name_offset(v->decl);
     if ((v->role == CP_VAR_COMPOSITE && composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
-      retype(run, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE, NULL);
+      retype(run, f, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE, NULL);
     } else if (v->role == CP_VAR_PAIRED) {
       const char *type = cp_arena_strndup(run->r->arena, run->opt->input_text + b, at - b);
-      cp_edit_add(run->r->arena, &run->r->edits, extent_end(v->decl), 0,
-                  cp_arena_printf(run->r->arena, ", %s%s_err", type, v->name), CP_RULE_PAIR_PARAM);
+      cp_apply_edit(run, extent_end(v->decl), 0,
+                    cp_arena_printf(run->r->arena, ", %s%s_err", type, v->name), CP_RULE_PAIR_PARAM);
     }
   }
 }
@@ -125,8 +126,8 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
   const char *text = v->text;
   CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
   if (mode > 0 && v->kind == CP_V_OTHER && t.kind >= CXType_Bool && t.kind <= CXType_Int128)
-    text = cp_arena_printf(c->run->r->arena, "cp_from_int(%s)", v->text); /* {1, 2} */
-  else if (mode > 0 && v->kind == CP_V_OTHER && t.kind == CXType_Double)
+    text = cp_arena_printf(c->run->r->arena, "%s(%s)", c->f->prec->from_int, v->text); /* {1, 2} */
+  else if (mode > 0 && v->kind == CP_V_OTHER && t.kind == CXType_Double && !c->f->dbl)
     text = cp_arena_printf(c->run->r->arena, "cp_from_double(%s)", v->text);
   else if (mode > 0 && v->kind != CP_V_OTHER && v->kind != CP_V_COMPOSITE)
     text = cp_promote(c, v);
@@ -191,11 +192,11 @@ static void check_union(cp_rw *c, const cp_node *n) {
 }
 
 /* The type a float variable is declared with after conversion; NULL if it stays. */
-static const char *new_type(cp_run *run, const cp_var *v) {
+static const char *new_type(cp_run *run, const cp_func *f, const cp_var *v) {
   if (v->role == CP_VAR_ACCUM)
     return cp_accum_type(v->accum);
   if (v->role == CP_VAR_COMPOSITE)
-    return cp_arena_printf(run->r->arena, "cp_float%s", cp_wsuffix(v->width));
+    return cp_arena_printf(run->r->arena, "%s%s", f->prec->type, cp_wsuffix(v->width));
   return NULL;
 }
 
@@ -207,7 +208,7 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
     cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
     if (!v || v->group >= 0)
       continue;
-    const char *t = new_type(run, v);
+    const char *t = new_type(run, c->f, v);
     if (first && (!t != !type || (t && strcmp(t, type) != 0))) {
       cp_diag_at(run, CP_ERROR, n->begin,
                  "'%s' becomes %s but shares its declaration with '%s', which becomes %s; "
@@ -220,7 +221,7 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
   }
   if (type && !n->macro) {
     cp_node *d = n->kids[0];
-    retype(run, clang_getCursorType(d->cur), first->width, n->begin, name_offset(d->cur),
+    retype(run, c->f, clang_getCursorType(d->cur), first->width, n->begin, name_offset(d->cur),
            first->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE, type);
     CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
     if (t.kind == CXType_IncompleteArray)

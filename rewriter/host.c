@@ -136,7 +136,7 @@ static const char *line_end(host *h) {
 static void insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule) {
   unsigned at = statement_end(h, s);
   const char *t = cp_arena_printf(arena(h), "%s%s%s", line_end(h), indent_of(h, s->begin), stmts);
-  cp_edit_add(arena(h), &h->run->r->edits, at, 0, t, rule);
+  cp_apply_edit(h->run, at, 0, t, rule);
 }
 
 /* ---- the text of one API call inside its statement --------------------------------- */
@@ -296,7 +296,8 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
     call2 = cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin,
                             ct.arg[2], stream);
   } else if (strcmp(kind, "cudaMemcpyDeviceToHost") == 0 && stwin) {
-    call2 = cp_arena_printf(arena(h), "cp_recombine%s(%s, %s, %s%s)", async ? "_async" : "",
+    call2 = cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)", sv->dbl ? "cp_recombine_double" : "cp_recombine",
+                            async ? "_async" : "",
                             ct.arg[0], stwin, ct.arg[2], stream);
   } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0 && dtwin && stwin) {
     call2 = cp_arena_printf(arena(h), "%s(%s, %s, %s, %s%s)", api, dtwin, stwin, ct.arg[2],
@@ -354,8 +355,8 @@ static void double_shared_bytes(host *h, const cp_node *call, const cp_node *fir
         const char *start = b;
         while (*start == ' ')
           start++;
-        cp_edit_add(arena(h), &h->run->r->edits, (size_t)(start - t), strlen(bytes),
-                    cp_arena_printf(arena(h), "2 * (%s)", bytes), CP_RULE_HOST_PAIR);
+        cp_apply_edit(h->run, (size_t)(start - t), strlen(bytes),
+                      cp_arena_printf(arena(h), "2 * (%s)", bytes), CP_RULE_HOST_PAIR);
         return;
       }
       if (*p != ',')
@@ -388,9 +389,9 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
                   "its _err companion by hand", p->name, g->name);
     } else {
       const char *src = cp_arena_strndup(arena(h), text(h) + a->begin, a->end - a->begin);
-      cp_edit_add(arena(h), &h->run->r->edits, a->end, 0,
-                  cp_arena_printf(arena(h), ", %s", replace_word(h, src, v->name, err_name(h, v))),
-                  CP_RULE_HOST_PAIR);
+      cp_apply_edit(h->run, a->end, 0,
+                    cp_arena_printf(arena(h), ", %s", replace_word(h, src, v->name, err_name(h, v))),
+                    CP_RULE_HOST_PAIR);
     }
   }
 }

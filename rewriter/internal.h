@@ -40,10 +40,11 @@ typedef struct {
 void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, cp_macros *m);
 /* A node tree over `root`; a node lying inside a macro expansion gets `macro` set. */
 cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m);
-/* The kind of float a type is: 0 none, 1 float, 2..4 floatN (CUDA vector types). */
-int cp_float_width(CXType t);
-/* Same for a pointer's pointee (float *, const float4 *); 0 if not such a pointer. */
-int cp_float_pointee_width(CXType t);
+/* Whether a type is the base type (float, or double when `dbl`): 0 no, 1 scalar, 2..4
+ * the CUDA vector type (float2/3/4, double2/3/4). */
+int cp_type_width(CXType t, int dbl);
+/* Same for a pointer's pointee (float *, const double4 *); 0 if not such a pointer. */
+int cp_pointee_width(CXType t, int dbl);
 /* The declaration a DeclRefExpr (or an implicit cast of one) names; null cursor if none. */
 CXCursor cp_node_decl(const cp_node *n);
 /* The node with implicit casts (UnexposedExpr wrappers) and parentheses removed. */
@@ -97,12 +98,31 @@ typedef struct cp_var_s {
   int is_param;
   int group; /* pairing group of a buffer parameter (union-find index) */
   cp_accum accum; /* CP_VAR_ACCUM: how it is carried */
+  int dbl;        /* a double (not float) variable or buffer */
 } cp_var;
+
+/* Every runtime name the rewriter emits, for one base type: cp_float for kernels written
+ * in float, cp_double (double-double) for kernels written in double. */
+typedef struct {
+  const char *type;      /* cp_float, cp_double; vectors append the width */
+  const char *scalar;    /* float, double */
+  const char *fn;        /* prefix of operations: cp_add / cp_dd_add */
+  const char *cf, *fc, *ff; /* mixed forms: pair-scalar, scalar-pair, scalar-scalar */
+  const char *from_scalar, *from_int, *to_scalar; /* exact conversions, recombination */
+  const char *make, *pair_vec, *store, *store_vec, *add_to, *atomic;
+  const char *hi, *lo;   /* field names of the pair */
+  const char *one;       /* the literal 1 in the base type */
+  const char *recombine; /* host: cp_recombine, cp_recombine_double */
+} cp_prec;
+
+extern const cp_prec cp_prec_float, cp_prec_double;
 
 typedef struct cp_func {
   CXCursor cursor;
   const char *name;
   int is_kernel;
+  int dbl;               /* written in double: converted to cp_double */
+  const cp_prec *prec;
   int is_host;             /* host code that launches converted kernels (host.c) */
   const cp_pragma *pragma; /* NULL when converted through --all or host code */
   cp_node *body;
@@ -170,7 +190,7 @@ cp_val *cp_pass(cp_rw *c, const cp_node *n);
 cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule rule);
 /* cp_NAME(a, b), using the one-float-operand forms for plain operands. */
 const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b);
-int cp_node_width(const cp_node *n);
+int cp_node_width(const cp_rw *c, const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
 int cp_used_as_value(cp_rw *c, const cp_node *n);
@@ -210,6 +230,11 @@ void cp_convert_host(cp_run *run, cp_func *f);
 
 cp_func *cp_func_of(cp_run *run, CXCursor decl);
 cp_var *cp_var_of(cp_func *f, CXCursor decl);
+
+/* Adds an edit that is itself one application of `rule` (a declaration, a signature, a
+ * host statement), counted in result->applied. Expression edits are counted where the
+ * expression is rewritten (cp_made) and use cp_edit_add directly. */
+void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule);
 
 /* Records a diagnostic at a byte offset of the main file. */
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)

@@ -92,6 +92,13 @@ typedef struct {
   const char *version;
 } cp_options;
 
+/* What a run converted, for --stats. */
+typedef struct {
+  const char *name;
+  int kind; /* 0 __device__, 1 __global__, 2 host */
+  unsigned paired; /* buffer parameters and host pointers given a companion */
+} cp_func_stat;
+
 typedef struct {
   cp_arena *arena;
   cp_diag *diags;
@@ -99,6 +106,8 @@ typedef struct {
   unsigned n_errors, n_warnings;
   cp_edit_list edits;
   unsigned applied[CP_RULE_COUNT]; /* how often each rule was applied (or refused) */
+  cp_func_stat *funcs;             /* the converted functions, in source order */
+  size_t n_funcs;
   char *output; /* the converted text, NULL when there were errors */
   size_t output_len;
 } cp_result;

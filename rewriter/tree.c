@@ -119,32 +119,29 @@ cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m) {
   return n;
 }
 
-/* CUDA's vector types are structs named floatN (typedef'd); match the declaration name
- * of the canonical type so `const float4` and typedefs of float4 count too. */
-int cp_float_width(CXType t) {
+/* CUDA's vector types are structs named floatN / doubleN (typedef'd); match the
+ * declaration name of the canonical type so `const float4` and typedefs count too. */
+int cp_type_width(CXType t, int dbl) {
   CXType c = clang_getCanonicalType(t);
-  if (c.kind == CXType_Float)
+  if (c.kind == (dbl ? CXType_Double : CXType_Float))
     return 1;
   if (c.kind != CXType_Record)
     return 0;
   CXString s = clang_getCursorSpelling(clang_getTypeDeclaration(c));
-  const char *name = clang_getCString(s);
+  const char *name = clang_getCString(s), *base = dbl ? "double" : "float";
+  size_t n = strlen(base);
   int w = 0;
-  if (strcmp(name, "float2") == 0)
-    w = 2;
-  else if (strcmp(name, "float3") == 0)
-    w = 3;
-  else if (strcmp(name, "float4") == 0)
-    w = 4;
+  if (strncmp(name, base, n) == 0 && name[n] >= '2' && name[n] <= '4' && !name[n + 1])
+    w = name[n] - '0';
   clang_disposeString(s);
   return w;
 }
 
-int cp_float_pointee_width(CXType t) {
+int cp_pointee_width(CXType t, int dbl) {
   CXType c = clang_getCanonicalType(t);
   if (c.kind != CXType_Pointer)
     return 0;
-  return cp_float_width(clang_getPointeeType(c));
+  return cp_type_width(clang_getPointeeType(c), dbl);
 }
 
 const cp_node *cp_node_strip(const cp_node *n) {

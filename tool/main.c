@@ -33,6 +33,7 @@ static const char usage_text[] =
     "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
     "                        paper (the Saponaro/Taufer formulas) or fast\n"
     "  --dump-edits          print the edits, one per line, instead of writing the output\n"
+    "  --stats               print what was converted: functions, paired buffers, rules\n"
     "  --list-rules          print the rewrite rules and exit\n"
     "  --version             print the version and exit\n"
     "  --help                print this help and exit\n"
@@ -42,7 +43,7 @@ static const char usage_text[] =
 
 typedef struct {
   const char *input, *output, *cuda_path;
-  int no_cuda, dump_edits, list_rules, all;
+  int no_cuda, dump_edits, list_rules, all, stats;
   cp_algo algo;
   const char **clang_args;
   int n_clang_args;
@@ -98,6 +99,8 @@ static int parse_args(int argc, char **argv, cli *c) {
       return CP_EXIT_OK;
     } else if (strcmp(a, "--list-rules") == 0) {
       c->list_rules = 1;
+    } else if (strcmp(a, "--stats") == 0) {
+      c->stats = 1;
     } else if (strcmp(a, "--dump-edits") == 0) {
       c->dump_edits = 1;
     } else if (strcmp(a, "--all") == 0) {
@@ -160,6 +163,21 @@ static void dump_edits(const cp_edit_list *list) {
   }
 }
 
+/* --stats: the converted functions with their companions, then every rule that was
+ * applied (or refused) and how often. */
+static void print_stats(const char *input, const cp_result *r) {
+  static const char *const kinds[] = {"__device__", "__global__", "host"};
+  printf("%s: %zu function%s converted\n", input, r->n_funcs, r->n_funcs == 1 ? "" : "s");
+  for (size_t i = 0; i < r->n_funcs; i++)
+    printf("  %-10s %-24s %u paired buffer%s\n", kinds[r->funcs[i].kind], r->funcs[i].name,
+           r->funcs[i].paired, r->funcs[i].paired == 1 ? "" : "s");
+  printf("  %-20s %8s %8s\n", "rule", "applied", "edits");
+  for (int k = 0; k < CP_RULE_COUNT; k++)
+    if (r->applied[k] || r->edits.per_rule[k])
+      printf("  %-20s %8u %8u\n", cp_rule_name((cp_rule)k), r->applied[k], r->edits.per_rule[k]);
+  printf("  %u warning%s\n", r->n_warnings, r->n_warnings == 1 ? "" : "s");
+}
+
 static int run(cli *c) {
   size_t len = 0;
   char *text = cp_read_file(c->input, &len);
@@ -195,6 +213,8 @@ static int run(cli *c) {
   } else if (c->dump_edits) {
     dump_edits(&r->edits);
   } else {
+    if (c->stats)
+      print_stats(c->input, r);
     char err[4096 + 256];
     if (cp_write_atomic(c->output, r->output, r->output_len, err, sizeof err) != 0) {
       cp_tool_error("%s", err);

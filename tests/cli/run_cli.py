@@ -179,6 +179,21 @@ def dump_edits(c):
 
 
 @case
+def stats(c):
+    c.write("k.cu", b"#pragma cp composite\n" + KERNEL)
+    r = c.run("k.cu", "-o", "out.cu", "--stats")
+    expect_exit(r, 0)
+    lines = r[1].splitlines()
+    expect(lines[0] == "k.cu: 1 function converted", r[1])
+    expect(lines[1].split() == ["__global__", "scale", "1", "paired", "buffer"], r[1])
+    rows = {l.split()[0]: l.split()[1:] for l in lines[3:-1]}
+    expect(rows.get("pair-param") == ["1", "1"], r[1])
+    expect(rows.get("buffer-write") == ["1", "1"], r[1])
+    expect(lines[-1].strip() == "0 warnings", r[1])
+    expect(os.path.exists(os.path.join(c.d, "out.cu")), "--stats did not write the output")
+
+
+@case
 def defines_reach_parser(c):
     c.write("k.cu", b"#ifndef WIDTH\n#error WIDTH must be defined\n#endif\n" + KERNEL)
     r = c.run("k.cu", "-o", "out.cu")

@@ -69,6 +69,18 @@ CP_DEVICE_FUNC cp_float cp_atomic_add(float *v, float *e, cp_float x)
   return cp_make_float(old, olde);
 }
 
+/* Double-double atomicAdd into the paired cell (*hi, *lo): the double atomicAdd rounds to
+ * nearest and keeps subnormals, so TwoSum(old, x.hi) is exactly what it dropped. Returns
+ * {old *hi, old *lo}, not one snapshot. */
+CP_DEVICE_FUNC cp_double cp_dd_atomic_add(double *hi, double *lo, cp_double x)
+{
+  double old = atomicAdd(hi, x.hi);
+  cp_double s = cp_dd_two_sum(old, x.hi);
+  double add = cp_detail_finite(s.hi) ? cp_dadd_rn(s.lo, x.lo) : 0.0;
+  double olo = atomicAdd(lo, add);
+  return cp_make_double(old, olo);
+}
+
 /* Composite atomicAdd of a plain float (x.e = 0). */
 CP_DEVICE_FUNC cp_float cp_atomic_add_f(float *v, float *e, float x)
 {

@@ -71,4 +71,66 @@ CP_FUNC cp_double cp_dd_fabs(cp_double x)
   return copysign(1.0, n.hi) < 0.0 ? cp_dd_neg(x) : x;
 }
 
+
+/* ---- min, max and rounding to integers, as the cp_float versions in common.cuh ---- */
+
+/* Like fmin: the smaller value; a NaN operand is ignored unless both are NaN. */
+CP_FUNC cp_double cp_dd_fmin(cp_double x, cp_double y)
+{
+  if (cp_dd_isnan(x)) return y;
+  if (cp_dd_isnan(y)) return x;
+  return cp_dd_lt(y, x) ? y : x;
+}
+
+/* Like fmax: the larger value; a NaN operand is ignored unless both are NaN. */
+CP_FUNC cp_double cp_dd_fmax(cp_double x, cp_double y)
+{
+  if (cp_dd_isnan(x)) return y;
+  if (cp_dd_isnan(y)) return x;
+  return cp_dd_lt(x, y) ? y : x;
+}
+
+/* An integral hi plus the rounded lo, renormalized; a zero result takes the sign of x. */
+CP_FUNC cp_double cp_dd_detail_int_sum(double h, double l, double sign_of)
+{
+  cp_double z = cp_dd_fast_two_sum(h, l); /* |l| <= |h|: both integral */
+  if (z.hi == 0.0) z = cp_make_double(copysign(0.0, sign_of), 0.0);
+  return z;
+}
+
+/* floor of hi + lo (QD's dd_real floor). Exact. */
+CP_FUNC cp_double cp_dd_floor(cp_double x)
+{
+  cp_double n = cp_dd_normalize(x);
+  double h = floor(n.hi);
+  if (h != n.hi || n.lo == 0.0 || !cp_detail_finite(h)) return cp_make_double(h, 0.0);
+  return cp_dd_detail_int_sum(h, floor(n.lo), n.hi);
+}
+
+/* ceil of hi + lo. Exact. */
+CP_FUNC cp_double cp_dd_ceil(cp_double x)
+{
+  cp_double n = cp_dd_normalize(x);
+  double h = ceil(n.hi);
+  if (h != n.hi || n.lo == 0.0 || !cp_detail_finite(h)) return cp_make_double(h, 0.0);
+  return cp_dd_detail_int_sum(h, ceil(n.lo), n.hi);
+}
+
+/* Round to nearest integer, ties to even (see cp_rint). Exact. */
+CP_FUNC cp_double cp_dd_rint(cp_double x)
+{
+  cp_double n = cp_dd_normalize(x);
+  double h = rint(n.hi);
+  if (!cp_detail_finite(h)) return cp_make_double(h, 0.0);
+  if (h == n.hi) {
+    if (n.lo == 0.0) return cp_make_double(h, 0.0);
+    return cp_dd_detail_int_sum(h, rint(n.lo), n.hi);
+  }
+  if (n.lo != 0.0) {
+    double twice = cp_dmul_rn(n.hi, 2.0); /* exact: hi is below 2^52 here */
+    if (floor(twice) == twice) h = n.lo > 0.0 ? ceil(n.hi) : floor(n.hi);
+  }
+  return cp_make_double(h, 0.0);
+}
+
 #endif /* CP_DOUBLE_CUH */

@@ -25,6 +25,12 @@ static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
     dst[i] = cp_to_float(cp_make_float(dst[i], err[i]));
 }
 
+/* dst[i] = RN(dst[i] + err[i]) for n doubles (buffers of converted double kernels). */
+static inline void cp_recombine_host_double(double *dst, const double *err, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    dst[i] = cp_dd_to_double(cp_make_double(dst[i], err[i]));
+}
+
 #if defined(__CUDACC__)
 /* Copies `bytes` bytes of errors (floats, or float2/3/4: float members) from the device
  * and recombines them into the values at `dst`. */
@@ -42,13 +48,17 @@ static inline cudaError_t cp_recombine(void *dst, const void *err_dev, size_t by
 }
 
 typedef struct {
-  float *dst, *tmp;
+  void *dst, *tmp;
   size_t n;
+  int is_double;
 } cp_detail_recombine_job;
 
 static void CUDART_CB cp_detail_recombine_cb(void *p) {
   cp_detail_recombine_job *job = (cp_detail_recombine_job *)p;
-  cp_recombine_host(job->dst, job->tmp, job->n);
+  if (job->is_double)
+    cp_recombine_host_double((double *)job->dst, (const double *)job->tmp, job->n);
+  else
+    cp_recombine_host((float *)job->dst, (const float *)job->tmp, job->n);
   free(job->tmp);
   free(job);
 }
@@ -56,20 +66,22 @@ static void CUDART_CB cp_detail_recombine_cb(void *p) {
 /* The same in stream order: the errors are copied on `stream` and added by a host function
  * enqueued after the copy, so the values are complete when the stream's later work (or a
  * cudaStreamSynchronize) sees them. */
-static inline cudaError_t cp_recombine_async(void *dst, const void *err_dev, size_t bytes,
-                                             cudaStream_t stream) {
-  if (bytes % sizeof(float) != 0)
+static inline cudaError_t cp_detail_recombine_async(void *dst, const void *err_dev, size_t bytes,
+                                                    cudaStream_t stream, int is_double) {
+  size_t elem = is_double ? sizeof(double) : sizeof(float);
+  if (bytes % elem != 0)
     return cudaErrorInvalidValue;
   cp_detail_recombine_job *job = (cp_detail_recombine_job *)malloc(sizeof *job);
-  float *tmp = (float *)malloc(bytes ? bytes : 1);
+  void *tmp = malloc(bytes ? bytes : 1);
   if (!job || !tmp) {
     free(job);
     free(tmp);
     return cudaErrorMemoryAllocation;
   }
-  job->dst = (float *)dst;
+  job->dst = dst;
   job->tmp = tmp;
-  job->n = bytes / sizeof(float);
+  job->n = bytes / elem;
+  job->is_double = is_double;
   cudaError_t e = cudaMemcpyAsync(tmp, err_dev, bytes, cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess)
     e = cudaLaunchHostFunc(stream, cp_detail_recombine_cb, job);
@@ -77,6 +89,29 @@ static inline cudaError_t cp_recombine_async(void *dst, const void *err_dev, siz
     free(job);
     free(tmp);
   }
+  return e;
+}
+
+static inline cudaError_t cp_recombine_async(void *dst, const void *err_dev, size_t bytes,
+                                             cudaStream_t stream) {
+  return cp_detail_recombine_async(dst, err_dev, bytes, stream, 0);
+}
+
+static inline cudaError_t cp_recombine_double_async(void *dst, const void *err_dev, size_t bytes,
+                                                    cudaStream_t stream) {
+  return cp_detail_recombine_async(dst, err_dev, bytes, stream, 1);
+}
+/* cp_recombine for double data (buffers of converted double kernels). */
+static inline cudaError_t cp_recombine_double(void *dst, const void *err_dev, size_t bytes) {
+  if (bytes % sizeof(double) != 0)
+    return cudaErrorInvalidValue;
+  double *tmp = (double *)malloc(bytes ? bytes : 1);
+  if (!tmp)
+    return cudaErrorMemoryAllocation;
+  cudaError_t e = cudaMemcpy(tmp, err_dev, bytes, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess)
+    cp_recombine_host_double((double *)dst, tmp, bytes / sizeof(double));
+  free(tmp);
   return e;
 }
 #endif

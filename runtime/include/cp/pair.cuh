@@ -62,4 +62,41 @@ CP_FUNC void cp_store_float4(float4 *v, float4 *e, cp_float4 x) {
 }
 #endif
 
+
+/* ---- the same for converted kernels written in double (cp_double) ---- */
+
+/* Double-double add/sub/mul/div of two exact doubles (exact for add, sub and mul). */
+CP_FUNC cp_double cp_dd_add_dd(double a, double b) { return cp_dd_add_cd(cp_dd_from_double(a), b); }
+CP_FUNC cp_double cp_dd_sub_dd(double a, double b) { return cp_dd_sub_cd(cp_dd_from_double(a), b); }
+CP_FUNC cp_double cp_dd_mul_dd(double a, double b) { return cp_dd_mul_cd(cp_dd_from_double(a), b); }
+CP_FUNC cp_double cp_dd_div_dd(double a, double b) { return cp_dd_div_cd(cp_dd_from_double(a), b); }
+
+/* Stores both halves of x into a paired double element. Exact. */
+CP_FUNC void cp_dd_store(double *hi, double *lo, cp_double x) {
+  *hi = x.hi;
+  *lo = x.lo;
+}
+
+/* {*hi, *lo} += x, not atomic. */
+CP_FUNC void cp_dd_add_to(double *hi, double *lo, cp_double x) {
+  cp_dd_store(hi, lo, cp_dd_add(cp_make_double(*hi, *lo), x));
+}
+
+#if defined(__CUDACC__) || defined(__VECTOR_TYPES_H__)
+CP_FUNC cp_double2 cp_pair_double2(double2 v, double2 e) {
+  return cp_make_double2(cp_make_double(v.x, e.x), cp_make_double(v.y, e.y));
+}
+CP_FUNC cp_double3 cp_pair_double3(double3 v, double3 e) {
+  return cp_make_double3(cp_make_double(v.x, e.x), cp_make_double(v.y, e.y), cp_make_double(v.z, e.z));
+}
+CP_FUNC void cp_store_double2(double2 *v, double2 *e, cp_double2 x) {
+  v->x = x.x.hi; v->y = x.y.hi;
+  e->x = x.x.lo; e->y = x.y.lo;
+}
+CP_FUNC void cp_store_double3(double3 *v, double3 *e, cp_double3 x) {
+  v->x = x.x.hi; v->y = x.y.hi; v->z = x.z.hi;
+  e->x = x.x.lo; e->y = x.y.lo; e->z = x.z.lo;
+}
+#endif
+
 #endif /* CP_PAIR_CUH */

@@ -47,6 +47,11 @@ CP_DEVICE_FUNC cp_double cp_dd_shfl_down_sync(unsigned mask, cp_double x, unsign
   return cp_make_double(__shfl_down_sync(mask, x.hi, delta, width),
                         __shfl_down_sync(mask, x.lo, delta, width));
 }
+CP_DEVICE_FUNC cp_double cp_dd_shfl_up_sync(unsigned mask, cp_double x, unsigned delta, int width = 32)
+{
+  return cp_make_double(__shfl_up_sync(mask, x.hi, delta, width),
+                        __shfl_up_sync(mask, x.lo, delta, width));
+}
 CP_DEVICE_FUNC cp_double cp_dd_shfl_xor_sync(unsigned mask, cp_double x, int lane_mask, int width = 32)
 {
   return cp_make_double(__shfl_xor_sync(mask, x.hi, lane_mask, width),
