@@ -155,6 +155,56 @@ static int is_atomic(const char *name) {
   return strncmp(name, "atomic", 6) == 0;
 }
 
+cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n) {
+  for (;;) {
+    switch (n->kind) {
+    case CXCursor_DeclRefExpr:
+      return cp_var_of(f, clang_getCursorReferenced(n->cur));
+    case CXCursor_MemberRefExpr:
+      return cp_var_of(&run->structs, clang_getCursorReferenced(n->cur));
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXReinterpretCastExpr:
+    case CXCursor_UnaryOperator:
+    case CXCursor_ArraySubscriptExpr:
+      if (n->nkids < 1)
+        return NULL;
+      n = n->kids[n->kind == CXCursor_CStyleCastExpr ? n->nkids - 1 : 0];
+      break;
+    case CXCursor_BinaryOperator:
+      if (n->nkids != 2)
+        return NULL;
+      n = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind == CXType_Pointer
+              ? n->kids[0]
+              : n->kids[1];
+      break;
+    default:
+      return NULL;
+    }
+  }
+}
+
+/* Float and double pointer fields of the structs the file sees: host code keeps device
+ * buffers there (atoms->pos), so they pair like variables. */
+static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  cp_run *run = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_FieldDecl) {
+    cp_var *v = add_var(run, &run->structs, c, 0);
+    if (v)
+      v->is_field = 1;
+    return CXChildVisit_Continue;
+  }
+  if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_Namespace ||
+      k == CXCursor_LinkageSpec)
+    return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) ? CXChildVisit_Continue
+                                                                       : CXChildVisit_Recurse;
+  return CXChildVisit_Continue;
+}
+
 /* Pass 2: calls between converted functions. */
 static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
@@ -180,7 +230,7 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
         continue;
       }
     }
-    cp_var *buf = var_of_node(f, cp_node_root(text, arg));
+    cp_var *buf = f->is_host ? cp_host_buffer(run, f, arg) : var_of_node(f, cp_node_root(text, arg));
     if (buf && buf->group >= 0)
       join_groups(run, buf->group, param->group);
   }
@@ -307,6 +357,9 @@ void cp_analyse(cp_run *run) {
     collect_locals(run, f, f->body);
     apply_clauses(run, f);
   }
+  run->structs.is_host = 1; /* fields hold float and double buffers alike */
+  if (run->n_funcs)
+    clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_fields, run);
   run->group_parent = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   run->group_paired = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   for (unsigned g = 0; g < run->n_groups; g++) {
@@ -328,6 +381,7 @@ void cp_analyse(cp_run *run) {
       find_writes(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, &run->funcs[i]);
+  resolve_pairs(run, &run->structs);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
     if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)

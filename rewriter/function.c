@@ -346,5 +346,6 @@ void cp_convert_functions(cp_run *run) {
     else
       walk(&c, f->body);
   }
+  cp_convert_fields(run);
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
 }

@@ -29,7 +29,6 @@
 typedef struct {
   cp_run *run;
   cp_func *f;
-  int *allocated; /* per variable of f: an allocation of it was seen */
 } host;
 
 static cp_arena *arena(host *h) { return h->run->r->arena; }
@@ -62,36 +61,7 @@ static const char *err_name(host *h, const cp_var *v) {
   return cp_arena_printf(arena(h), "%s_err", v->name);
 }
 
-/* The variable a host pointer expression is rooted at (&p, (void **)&p, p + k, p): by
- * cursors alone, so that it works inside macro arguments. */
-static cp_var *root_of(host *h, const cp_node *n) {
-  for (;;) {
-    switch (n->kind) {
-    case CXCursor_DeclRefExpr:
-      return cp_var_of(h->f, clang_getCursorReferenced(n->cur));
-    case CXCursor_UnexposedExpr:
-    case CXCursor_ParenExpr:
-    case CXCursor_CStyleCastExpr:
-    case CXCursor_CXXStaticCastExpr:
-    case CXCursor_CXXReinterpretCastExpr:
-    case CXCursor_UnaryOperator:
-    case CXCursor_ArraySubscriptExpr:
-      if (n->nkids < 1)
-        return NULL;
-      n = n->kids[n->kind == CXCursor_CStyleCastExpr ? n->nkids - 1 : 0];
-      break;
-    case CXCursor_BinaryOperator:
-      if (n->nkids != 2)
-        return NULL;
-      n = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind == CXType_Pointer
-              ? n->kids[0]
-              : n->kids[1];
-      break;
-    default:
-      return NULL;
-    }
-  }
-}
+static cp_var *root_of(host *h, const cp_node *n) { return cp_host_buffer(h->run, h->f, n); }
 
 static int is_paired(const cp_var *v) { return v && v->role == CP_VAR_PAIRED; }
 
@@ -132,9 +102,24 @@ static const char *line_end(host *h) {
   return nl && nl > text(h) && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
+/* Where a new line goes after `offset`: the end of the line when the rest of it is blank
+ * or a // comment (which stays with its line), else `offset`. */
+static unsigned line_insert_point(host *h, unsigned offset) {
+  const char *t = text(h);
+  unsigned i = offset, n = (unsigned)h->run->opt->input_len;
+  while (i < n && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  if (i + 1 < n && t[i] == '/' && t[i + 1] == '/')
+    while (i < n && t[i] != '\n')
+      i++;
+  if (i < n && t[i] == '\n')
+    return i > offset && t[i - 1] == '\r' ? i - 1 : i;
+  return offset;
+}
+
 /* Adds `stmts` (each a complete statement) as new lines after statement `s`. */
 static void insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule) {
-  unsigned at = statement_end(h, s);
+  unsigned at = line_insert_point(h, statement_end(h, s));
   const char *t = cp_arena_printf(arena(h), "%s%s%s", line_end(h), indent_of(h, s->begin), stmts);
   cp_apply_edit(h->run, at, 0, t, rule);
 }
@@ -229,22 +214,41 @@ static const cp_node *statement_for(host *h, const cp_node *call, const char *ap
   return s;
 }
 
+/* The pointer an allocation's first argument points at: `&p` -> `p`, `(void **)&s->pos`
+ * -> `s->pos`. */
+static const char *pointer_of(host *h, const char *addr) {
+  const char *amp = strrchr(addr, '&');
+  if (!amp)
+    return addr;
+  const char *p = amp + 1;
+  size_t n = strlen(p);
+  int depth = 0;
+  for (size_t i = 0; i < n; i++)
+    depth += p[i] == '(' ? 1 : p[i] == ')' ? -1 : 0;
+  while (depth < 0 && n > 0 && p[n - 1] == ')') { /* (&p) */
+    n--;
+    depth++;
+  }
+  return trim(h, p, n);
+}
+
 /* cudaMalloc(&p, n) and its kin: the same for p_err, then zero it. */
 static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
   cp_var *v = root_of(h, call_arg(call, nargs, 0));
   if (!is_paired(v))
     return;
-  h->allocated[v - h->f->vars] = 1;
+  v->allocated = 1;
   call_text ct;
   const cp_node *s = statement_for(h, call, api, &ct);
   if (!s || ct.nargs < 2)
     return;
   const char *call_src = cp_arena_strndup(arena(h), ct.stmt + ct.b, ct.e - ct.b);
   const char *alloc = replace_word(h, call_src, v->name, err_name(h, v));
+  const char *ptr = pointer_of(h, replace_word(h, ct.arg[0], v->name, err_name(h, v)));
   const char *zero = strcmp(api, "cudaMallocAsync") == 0 && ct.nargs >= 3
-                         ? cp_arena_printf(arena(h), "cudaMemsetAsync(%s, 0, %s, %s)",
-                                           err_name(h, v), ct.arg[1], ct.arg[2])
-                         : cp_arena_printf(arena(h), "cudaMemset(%s, 0, %s)", err_name(h, v), ct.arg[1]);
+                         ? cp_arena_printf(arena(h), "cudaMemsetAsync(%s, 0, %s, %s)", ptr,
+                                           ct.arg[1], ct.arg[2])
+                         : cp_arena_printf(arena(h), "cudaMemset(%s, 0, %s)", ptr, ct.arg[1]);
   insert_after(h, s, cp_arena_printf(arena(h), "%s%s%s%s", with_call(h, &ct, alloc), line_end(h),
                                       indent_of(h, s->begin), with_call(h, &ct, zero)),
                CP_RULE_HOST_PAIR);
@@ -476,9 +480,7 @@ static void declare_companion(host *h, const cp_var *v) {
 }
 
 void cp_convert_host(cp_run *run, cp_func *f) {
-  int *allocated = cp_arena_alloc(run->r->arena, (f->n_vars + 1) * sizeof *allocated);
-  memset(allocated, 0, (f->n_vars + 1) * sizeof *allocated);
-  host h = {run, f, allocated};
+  host h = {run, f};
   walk(&h, f->body);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
@@ -486,10 +488,74 @@ void cp_convert_host(cp_run *run, cp_func *f) {
       continue;
     declare_companion(&h, v);
     const cp_node *d = decl_of(f->body, v->decl);
-    if (!allocated[i])
+    if (!v->allocated)
       cp_diag_at(run, CP_ERROR, d ? d->begin : f->body->begin,
                  "'%s' is paired (a converted kernel writes it) but '%s' does not allocate it "
                  "with cudaMalloc: allocate '%s_err' the same size, zeroed, and pass it with it "
                  "[%s]", v->name, f->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+  }
+}
+
+/* A paired pointer field gets its companion field on the next line of its struct; if
+ * the struct already has a field named NAME_err (added by hand, e.g. in a header), that
+ * one is used. A struct outside the input file cannot be edited: the error says what to
+ * add there. */
+static int struct_has_field(CXCursor field, const char *name) {
+  CXCursor rec = clang_getCursorSemanticParent(field);
+  CXType t = clang_getCursorType(rec);
+  return clang_Type_getOffsetOf(t, name) >= 0;
+}
+
+void cp_convert_fields(cp_run *run) {
+  cp_func *s = &run->structs;
+  for (unsigned i = 0; i < s->n_vars; i++) {
+    cp_var *v = &s->vars[i];
+    if (!is_paired(v))
+      continue;
+    unsigned b, at, end;
+    CXFile file;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(v->decl)), &file, NULL,
+                               NULL, &b);
+    clang_getExpansionLocation(clang_getCursorLocation(v->decl), NULL, NULL, NULL, &at);
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(v->decl)), NULL, NULL,
+                               NULL, &end);
+    const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
+    const char *type = NULL;
+    if (!struct_has_field(v->decl, err)) {
+      CXString t = clang_getTypeSpelling(clang_getCursorType(v->decl));
+      type = cp_arena_strdup(run->r->arena, clang_getCString(t));
+      clang_disposeString(t);
+    }
+    if (type && !clang_File_isEqual(file, run->p->main_file)) {
+      CXString fn = clang_getFileName(file);
+      unsigned line, col, off;
+      clang_getExpansionLocation(clang_getCursorLocation(v->decl), NULL, &line, &col, &off);
+      size_t size = 0;
+      const char *contents = clang_getFileContents(run->p->tu, file, &size);
+      cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(fn)), line,
+                  col, cp_line_at(run->r->arena, contents, size, off),
+                  "field '%s' is paired, but its struct is not in the converted file: add "
+                  "'%s%s%s;' after it here, then convert again [%s]",
+                  v->name, type, type[strlen(type) - 1] == '*' ? "" : " ", err,
+                  cp_rule_name(CP_RULE_HOST_PAIR));
+      clang_disposeString(fn);
+      continue;
+    }
+    if (type) {
+      host h = {run, s};
+      const char *t = text(&h);
+      unsigned semi = end;
+      while (semi < run->opt->input_len && t[semi] != ';')
+        semi++;
+      cp_apply_edit(run, line_insert_point(&h, semi < run->opt->input_len ? semi + 1 : end), 0,
+                    cp_arena_printf(run->r->arena, "%s%s%s%s%s;", line_end(&h), indent_of(&h, b),
+                                    type, type[strlen(type) - 1] == '*' ? "" : " ", err),
+                    CP_RULE_HOST_PAIR);
+    }
+    if (!v->allocated)
+      cp_diag_at(run, CP_ERROR, b,
+                 "field '%s' is paired (a converted kernel writes its buffer) but no cudaMalloc "
+                 "of it is in this file: allocate '%s' the same size, zeroed, and copy it with "
+                 "it [%s]", v->name, err, cp_rule_name(CP_RULE_HOST_PAIR));
   }
 }

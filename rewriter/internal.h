@@ -99,6 +99,8 @@ typedef struct cp_var_s {
   int group; /* pairing group of a buffer parameter (union-find index) */
   cp_accum accum; /* CP_VAR_ACCUM: how it is carried */
   int dbl;        /* a double (not float) variable or buffer */
+  int is_field;   /* a pointer field of a struct (host code keeps buffers there) */
+  int allocated;  /* host: an allocation of it was seen */
 } cp_var;
 
 /* Every runtime name the rewriter emits, for one base type: cp_float for kernels written
@@ -137,6 +139,7 @@ typedef struct {
   cp_parse *p;
   cp_func *funcs;
   unsigned n_funcs;
+  cp_func structs; /* the float/double pointer fields of the file's structs, as vars */
   cp_macros macros;
   int *group_parent; /* union-find over buffer parameters */
   int *group_paired;
@@ -230,6 +233,12 @@ void cp_convert_host(cp_run *run, cp_func *f);
 
 cp_func *cp_func_of(cp_run *run, CXCursor decl);
 cp_var *cp_var_of(cp_func *f, CXCursor decl);
+/* The buffer a host pointer expression designates (&p, (void **)&p, p + k, s->pos,
+ * &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By cursors
+ * alone, so that it works inside macro arguments. */
+cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
+/* host.c: companion fields next to paired pointer fields. */
+void cp_convert_fields(cp_run *run);
 
 /* Adds an edit that is itself one application of `rule` (a declaration, a signature, a
  * host statement), counted in result->applied. Expression edits are counted where the
