@@ -23,10 +23,13 @@ __global__ void energy(const double *r2, double *e, double *e_err, double *total
 
 int main() {
   const int n = 1024;
-  double *d_r2, *d_e, *d_total, total = 0;
+  double h_r2[n], *d_r2, *d_e, *d_total, total = 0;
   double *d_e_err = nullptr;
   double *d_total_err = nullptr;
+  for (int i = 0; i < n; i++)
+    h_r2[i] = 0.9 + 0.01 * i;
   cudaMalloc(&d_r2, n * sizeof(double));
+  cudaMemcpy(d_r2, h_r2, sizeof h_r2, cudaMemcpyHostToDevice);
   cudaMalloc(&d_e, n * sizeof(double));
   cudaMalloc(&d_e_err, n * sizeof(double));
   cudaMemset(d_e_err, 0, n * sizeof(double));
