@@ -28,7 +28,7 @@ typedef struct {
 } acc_ctx;
 
 static cp_var *local_of(acc_ctx *a, const cp_node *n) {
-  const cp_node *root = cp_node_root(a->run->opt->input_text, n);
+  const cp_node *root = cp_node_root(n, 0);
   if (!root)
     return NULL;
   cp_var *v = cp_var_of(a->f, clang_getCursorReferenced(root->cur));

@@ -156,34 +156,11 @@ static int is_atomic(const char *name) {
 }
 
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n) {
-  for (;;) {
-    switch (n->kind) {
-    case CXCursor_DeclRefExpr:
-      return cp_var_of(f, clang_getCursorReferenced(n->cur));
-    case CXCursor_MemberRefExpr:
-      return cp_var_of(&run->structs, clang_getCursorReferenced(n->cur));
-    case CXCursor_UnexposedExpr:
-    case CXCursor_ParenExpr:
-    case CXCursor_CStyleCastExpr:
-    case CXCursor_CXXStaticCastExpr:
-    case CXCursor_CXXReinterpretCastExpr:
-    case CXCursor_UnaryOperator:
-    case CXCursor_ArraySubscriptExpr:
-      if (n->nkids < 1)
-        return NULL;
-      n = n->kids[n->kind == CXCursor_CStyleCastExpr ? n->nkids - 1 : 0];
-      break;
-    case CXCursor_BinaryOperator:
-      if (n->nkids != 2)
-        return NULL;
-      n = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind == CXType_Pointer
-              ? n->kids[0]
-              : n->kids[1];
-      break;
-    default:
-      return NULL;
-    }
-  }
+  const cp_node *root = cp_node_root(n, 1);
+  if (!root)
+    return NULL;
+  CXCursor decl = clang_getCursorReferenced(root->cur);
+  return root->kind == CXCursor_MemberRefExpr ? cp_var_of(&run->structs, decl) : cp_var_of(f, decl);
 }
 
 /* Float and double pointer fields of the structs the file sees: host code keeps device
@@ -230,7 +207,7 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
         continue;
       }
     }
-    cp_var *buf = f->is_host ? cp_host_buffer(run, f, arg) : var_of_node(f, cp_node_root(text, arg));
+    cp_var *buf = f->is_host ? cp_host_buffer(run, f, arg) : var_of_node(f, cp_node_root(arg, 0));
     if (buf && buf->group >= 0)
       join_groups(run, buf->group, param->group);
   }
@@ -261,7 +238,7 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   if (!target)
     return;
   const cp_node *direct = cp_node_strip(target);
-  cp_var *v = var_of_node(f, cp_node_root(text, target));
+  cp_var *v = var_of_node(f, cp_node_root(target, 0));
   if (!v)
     return;
   if (direct->kind == CXCursor_DeclRefExpr && v->group >= 0 && !through_pointer) {

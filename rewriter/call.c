@@ -34,7 +34,7 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
 }
 
 static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
-  *root = cp_node_root(c->run->opt->input_text, n);
+  *root = cp_node_root(n, 0);
   return *root ? cp_var_of(c->f, clang_getCursorReferenced((*root)->cur)) : NULL;
 }
 

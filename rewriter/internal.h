@@ -56,9 +56,11 @@ const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]);
  * and the operator's spelling. */
 int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
                        const cp_node **rhs, char op[4]);
-/* The variable at the root of an lvalue or pointer expression (a[i], a[i].x, *p, p + k,
- * p->x), as its DeclRefExpr node; NULL when the root is not a plain variable. */
-const cp_node *cp_node_root(const char *text, const cp_node *n);
+/* The node an lvalue or pointer expression is rooted at: the DeclRefExpr of its variable
+ * (a[i], a[i].x, *p, &p, (void **)&p, p + k, p->x), or, with `fields`, the MemberRefExpr
+ * of the struct field it reads (s->pos, &s.pos); NULL otherwise. Cursor kinds only, so it
+ * works inside macro arguments, where offsets say nothing. */
+const cp_node *cp_node_root(const cp_node *n, int fields);
 
 /* ---- a conversion run ------------------------------------------------------------- */
 

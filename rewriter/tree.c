@@ -197,34 +197,39 @@ const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]) {
   return buf;
 }
 
-const cp_node *cp_node_root(const char *text, const cp_node *n) {
-  char op[4];
+const cp_node *cp_node_root(const cp_node *n, int fields) {
   for (;;) {
-    n = cp_node_strip(n);
     switch (n->kind) {
     case CXCursor_DeclRefExpr:
       return n;
-    case CXCursor_ArraySubscriptExpr:
-    case CXCursor_MemberRefExpr:
+    case CXCursor_MemberRefExpr: /* a[i].x and p->x are rooted at a and p */
+      if (fields)
+        return n;
       if (n->nkids < 1)
         return NULL;
       n = n->kids[0];
       break;
-    case CXCursor_UnaryOperator:
-      if (strcmp(cp_node_operator(text, n, op), "*") != 0)
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXReinterpretCastExpr:
+    case CXCursor_UnaryOperator: /* *p, &p, &a[i] */
+    case CXCursor_ArraySubscriptExpr:
+      if (n->nkids < 1)
         return NULL;
       n = n->kids[0];
       break;
+    case CXCursor_CStyleCastExpr: /* (void **)&p: the operand is the last child */
+      if (n->nkids < 1)
+        return NULL;
+      n = n->kids[n->nkids - 1];
+      break;
     case CXCursor_BinaryOperator: /* p + k, k + p, p - k */
-      cp_node_operator(text, n, op);
-      if (strcmp(op, "+") != 0 && strcmp(op, "-") != 0)
+      if (n->nkids != 2)
         return NULL;
-      if (clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind == CXType_Pointer)
-        n = n->kids[0];
-      else if (clang_getCanonicalType(clang_getCursorType(n->kids[1]->cur)).kind == CXType_Pointer)
-        n = n->kids[1];
-      else
-        return NULL;
+      n = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind == CXType_Pointer
+              ? n->kids[0]
+              : n->kids[1];
       break;
     default:
       return NULL;
