@@ -172,11 +172,13 @@ __device__ int __any_sync(unsigned mask, int pred);
 __device__ int __all_sync(unsigned mask, int pred);
 __device__ unsigned __activemask(void);
 
-/* float and double math: the host and device names kernels use. */
-#define CP_PRELUDE_MATH1(fn) extern "C" __host__ __device__ float fn##f(float); \
-                             extern "C" __host__ __device__ double fn(double);
-#define CP_PRELUDE_MATH2(fn) extern "C" __host__ __device__ float fn##f(float, float); \
-                             extern "C" __host__ __device__ double fn(double, double);
+/* float and double math, device side: declared as device-only overloads (as clang's own
+ * CUDA headers do), so that they coexist with the host declarations of <cmath> and
+ * <cstdlib> in files that include those. */
+#define CP_PRELUDE_MATH1(fn) static __device__ float fn##f(float); \
+                             static __device__ double fn(double);
+#define CP_PRELUDE_MATH2(fn) static __device__ float fn##f(float, float); \
+                             static __device__ double fn(double, double);
 CP_PRELUDE_MATH1(sqrt) CP_PRELUDE_MATH1(rsqrt) CP_PRELUDE_MATH1(cbrt)
 CP_PRELUDE_MATH1(fabs) CP_PRELUDE_MATH1(floor) CP_PRELUDE_MATH1(ceil)
 CP_PRELUDE_MATH1(rint) CP_PRELUDE_MATH1(round) CP_PRELUDE_MATH1(trunc)
@@ -191,10 +193,20 @@ CP_PRELUDE_MATH2(fmod) CP_PRELUDE_MATH2(atan2) CP_PRELUDE_MATH2(hypot)
 CP_PRELUDE_MATH2(copysign)
 #undef CP_PRELUDE_MATH1
 #undef CP_PRELUDE_MATH2
-extern "C" __host__ __device__ float fmaf(float, float, float);
-extern "C" __host__ __device__ double fma(double, double, double);
-extern "C" __host__ __device__ void sincosf(float, float *, float *);
-extern "C" __host__ __device__ int abs(int);
+static __device__ float fmaf(float, float, float);
+static __device__ double fma(double, double, double);
+static __device__ void sincosf(float, float *, float *);
+static __device__ int abs(int);
+/* C++ overloads of the double names for float arguments, as CUDA provides them */
+static __device__ float sqrt(float);
+static __device__ float rsqrt(float);
+static __device__ float fabs(float);
+static __device__ float floor(float);
+static __device__ float ceil(float);
+static __device__ float rint(float);
+static __device__ float fmin(float, float);
+static __device__ float fmax(float, float);
+static __device__ float fma(float, float, float);
 __device__ float __fdividef(float, float);
 __device__ float __frcp_rn(float);
 __device__ float __fsqrt_rn(float);

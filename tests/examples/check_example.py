@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""An example program converts with the installed CUDA headers and with the built-in
+prelude to the same output, and nvcc builds the converted program (when nvcc is given)."""
+import argparse, os, subprocess, sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--nvcc")
+    ap.add_argument("--runtime-include")
+    ap.add_argument("source")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    name = os.path.splitext(os.path.basename(a.source))[0]
+    outs = []
+    for mode in ([], ["-nocudainc"]):
+        out = os.path.join(a.work, "%s_cp%s.cu" % (name, "_prelude" if mode else ""))
+        p = subprocess.run([a.tool, a.source, "-o", out] + mode, capture_output=True)
+        if p.returncode != 0:
+            sys.stdout.write(p.stderr.decode())
+            sys.exit("FAIL: conversion %s failed" % (" ".join(mode) or "with CUDA headers"))
+        outs.append(open(out, "rb").read())
+    if outs[0] != outs[1]:
+        sys.exit("FAIL: -nocudainc output differs from the output with CUDA headers")
+    if a.nvcc:
+        exe = os.path.join(a.work, name + "_cp")
+        p = subprocess.run([a.nvcc, "-arch=sm_90", "-I" + a.runtime_include, "-o", exe,
+                            os.path.join(a.work, name + "_cp.cu")], capture_output=True)
+        if p.returncode != 0:
+            sys.stdout.write(p.stdout.decode() + p.stderr.decode())
+            sys.exit("FAIL: nvcc could not build the converted program")
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
