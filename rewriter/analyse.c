@@ -213,6 +213,29 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
   }
 }
 
+/* Pass 2b: pointer copies in host code (tmp = d_a; float *p = s->pos) put both pointers
+ * in one group: they designate the same buffers. */
+static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    follow_copies(run, f, n->kids[i]);
+  const cp_node *lhs = NULL, *rhs = NULL;
+  char op[4];
+  cp_var *l = NULL;
+  if (n->kind == CXCursor_VarDecl && n->nkids > 0 && clang_isExpression(n->kids[n->nkids - 1]->kind)) {
+    l = cp_var_of(f, n->cur);
+    rhs = n->kids[n->nkids - 1];
+  } else if (cp_node_assignment(run->opt->input_text, n, &lhs, &rhs, op) && strcmp(op, "=") == 0) {
+    const cp_node *s = cp_node_strip(lhs);
+    if (s->kind == CXCursor_DeclRefExpr || s->kind == CXCursor_MemberRefExpr)
+      l = cp_host_buffer(run, f, lhs);
+  }
+  cp_var *r = rhs && clang_getCanonicalType(clang_getCursorType(rhs->cur)).kind == CXType_Pointer
+                  ? cp_host_buffer(run, f, rhs)
+                  : NULL;
+  if (l && r && l->group >= 0 && r->group >= 0)
+    join_groups(run, l->group, r->group);
+}
+
 /* Pass 3: writes into buffers. */
 static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
@@ -353,6 +376,9 @@ void cp_analyse(cp_run *run) {
   }
   for (unsigned i = 0; i < run->n_funcs; i++)
     follow_calls(run, &run->funcs[i], run->funcs[i].body);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (run->funcs[i].is_host)
+      follow_copies(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
       find_writes(run, &run->funcs[i], run->funcs[i].body);

@@ -427,9 +427,43 @@ static void on_other_call(host *h, cp_node *call, const char *name) {
   }
 }
 
+/* p = q between paired pointers (a swap of double buffers), or p = nullptr: the same for
+ * the companions. Any other value for a paired pointer cannot be followed. */
+static void on_pointer_assignment(host *h, cp_node *n) {
+  const cp_node *lhs, *rhs;
+  char op[4];
+  if (n->kind == CXCursor_CallExpr ||
+      !cp_node_assignment(text(h), n, &lhs, &rhs, op) || strcmp(op, "=") != 0)
+    return;
+  const cp_node *target = cp_node_strip(lhs);
+  if (target->kind != CXCursor_DeclRefExpr && target->kind != CXCursor_MemberRefExpr)
+    return;
+  cp_var *l = root_of(h, lhs);
+  if (!is_paired(l))
+    return;
+  cp_var *r = root_of(h, rhs);
+  const cp_node *value = cp_node_strip(rhs);
+  int null = value->kind == CXCursor_CXXNullPtrLiteralExpr || value->kind == CXCursor_IntegerLiteral ||
+             value->kind == CXCursor_GNUNullExpr;
+  const cp_node *s = statement_of(n);
+  if (!s || (!is_paired(r) && !null)) {
+    error(h, n, "paired pointer '%s' is assigned a value cpconvert cannot follow to a buffer "
+                "with a companion: assign '%s_err' by hand too", l->name, l->name);
+    return;
+  }
+  unsigned end = statement_end(h, s);
+  const char *stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
+  stmt = replace_word(h, stmt, l->name, err_name(h, l));
+  if (is_paired(r) && r != l)
+    stmt = replace_word(h, stmt, r->name, err_name(h, r));
+  insert_after(h, s, stmt[strlen(stmt) - 1] == ';' ? stmt : cp_arena_printf(arena(h), "%s;", stmt),
+               CP_RULE_HOST_PAIR);
+}
+
 static void walk(host *h, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     walk(h, n->kids[i]);
+  on_pointer_assignment(h, n);
   if (n->kind != CXCursor_CallExpr)
     return;
   CXCursor ref = clang_getCursorReferenced(n->cur);
@@ -462,7 +496,7 @@ static const cp_node *decl_of(const cp_node *n, CXCursor var) {
   return NULL;
 }
 
-static void declare_companion(host *h, const cp_var *v) {
+static void declare_companion(host *h, cp_var *v) {
   const cp_node *d = decl_of(h->f->body, v->decl);
   if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro) {
     cp_diag_at(h->run, CP_ERROR, d ? d->begin : h->f->body->begin,
@@ -473,8 +507,23 @@ static void declare_companion(host *h, const cp_var *v) {
   CXString t = clang_getTypeSpelling(clang_getCursorType(v->decl));
   const char *type = clang_getCString(t);
   size_t n = strlen(type);
-  const char *decl = cp_arena_printf(arena(h), "%s%s%s_err = nullptr;", type,
-                                     n && type[n - 1] == '*' ? "" : " ", v->name);
+  const char *init = "nullptr"; /* float *p = q: p's companion starts as q's */
+  CXCursor value = clang_Cursor_getVarDeclInitializer(v->decl);
+  if (!clang_Cursor_isNull(value)) {
+    const cp_node *vd = NULL;
+    for (unsigned i = 0; i < d->nkids && !vd; i++)
+      if (clang_equalCursors(d->kids[i]->cur, v->decl))
+        vd = d->kids[i];
+    cp_var *r = vd && vd->nkids ? root_of(h, vd->kids[vd->nkids - 1]) : NULL;
+    if (is_paired(r)) {
+      const cp_node *e = vd->kids[vd->nkids - 1];
+      init = replace_word(h, cp_arena_strndup(arena(h), text(h) + e->begin, e->end - e->begin),
+                          r->name, err_name(h, r));
+      v->allocated = 1; /* a copy of an allocated pointer */
+    }
+  }
+  const char *decl = cp_arena_printf(arena(h), "%s%s%s_err = %s;", type,
+                                     n && type[n - 1] == '*' ? "" : " ", v->name, init);
   clang_disposeString(t);
   insert_after(h, d, decl, CP_RULE_HOST_PAIR);
 }
