@@ -160,19 +160,26 @@ cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n) {
   if (!root)
     return NULL;
   CXCursor decl = clang_getCursorReferenced(root->cur);
-  return root->kind == CXCursor_MemberRefExpr ? cp_var_of(&run->structs, decl) : cp_var_of(f, decl);
+  if (root->kind == CXCursor_MemberRefExpr)
+    return cp_var_of(&run->structs, decl);
+  cp_var *v = cp_var_of(f, decl);
+  return v ? v : cp_var_of(&run->structs, decl); /* a file-scope pointer */
 }
 
-/* Float and double pointer fields of the structs the file sees: host code keeps device
- * buffers there (atoms->pos), so they pair like variables. */
+/* Float and double pointer fields of the structs the file sees, and file-scope pointer
+ * variables: host code keeps device buffers there (atoms->pos, d_x), so they pair like
+ * local variables. */
 static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   cp_run *run = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_FieldDecl) {
-    cp_var *v = add_var(run, &run->structs, c, 0);
+  if (k == CXCursor_FieldDecl || (k == CXCursor_VarDecl && !clang_Location_isInSystemHeader(
+                                                                 clang_getCursorLocation(c)))) {
+    CXType t = clang_getCursorType(c);
+    cp_var *v = cp_pointee_width(t, 0) || cp_pointee_width(t, 1) ? add_var(run, &run->structs, c, 0)
+                                                                 : NULL;
     if (v)
-      v->is_field = 1;
+      v->is_field = k == CXCursor_FieldDecl;
     return CXChildVisit_Continue;
   }
   if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_Namespace ||
@@ -339,6 +346,27 @@ static void decide_precision(cp_func *f) {
   f->returns_width = cp_type_width(clang_getResultType(clang_getCursorType(f->cursor)), f->dbl);
 }
 
+/* --pair NAME: host pointers (variables, file-scope pointers, fields) of that name are
+ * paired, and their companions NAME_err exist outside this file. */
+static void mark_external(cp_run *run, cp_func *f, const char *name) {
+  for (unsigned k = 0; k < f->n_vars; k++) {
+    cp_var *v = &f->vars[k];
+    if (v->group >= 0 && strcmp(v->name, name) == 0) {
+      v->external = 1;
+      run->group_paired[v->group] = 1;
+    }
+  }
+}
+
+static void trust_pair_names(cp_run *run) {
+  for (int i = 0; i < run->opt->n_pair_names; i++) {
+    mark_external(run, &run->structs, run->opt->pair_names[i]);
+    for (unsigned k = 0; k < run->n_funcs; k++)
+      if (run->funcs[k].is_host)
+        mark_external(run, &run->funcs[k], run->opt->pair_names[i]);
+  }
+}
+
 void cp_analyse(cp_run *run) {
   cp_macros_collect(run->r->arena, run->p->tu, &run->macros);
   for (unsigned i = 0; i < run->n_funcs; i++) {
@@ -366,6 +394,7 @@ void cp_analyse(cp_run *run) {
     run->group_parent[g] = (int)g;
     run->group_paired[g] = 0;
   }
+  trust_pair_names(run);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
     for (unsigned k = 0; f->pragma && k < f->pragma->n_pair; k++) {

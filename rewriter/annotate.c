@@ -287,18 +287,31 @@ static int is_function_definition(CXCursor c) {
 static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned cap);
 
 /* Host functions of the main file that call converted functions (launches) or such host
- * functions, found until none is added: their buffer pointers join the pairing analysis
+ * functions, found until none is added, and those that use file-scope pointers or pointer
+ * fields (where allocations often are): their buffer pointers join the pairing analysis
  * so that companions follow the buffers into host code. */
 typedef struct {
   cp_run *run;
   int found;
 } host_ctx;
 
+/* A float or double pointer that lives outside the function: a file-scope variable or a
+ * struct field (where host code keeps device buffers). */
+static int outside_buffer(CXCursor ref) {
+  enum CXCursorKind k = clang_getCursorKind(ref);
+  if (k != CXCursor_FieldDecl && !(k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(ref)))
+    return 0;
+  CXType t = clang_getCursorType(ref);
+  return cp_pointee_width(t, 0) || cp_pointee_width(t, 1);
+}
+
 static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   host_ctx *ctx = data;
-  if (clang_getCursorKind(c) == CXCursor_CallExpr &&
-      cp_func_of(ctx->run, clang_getCursorReferenced(c))) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  CXCursor ref = clang_getCursorReferenced(c);
+  if ((k == CXCursor_CallExpr && cp_func_of(ctx->run, ref)) ||
+      ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && outside_buffer(ref))) {
     ctx->found = 1;
     return CXChildVisit_Break;
   }

@@ -533,7 +533,7 @@ void cp_convert_host(cp_run *run, cp_func *f) {
   walk(&h, f->body);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
-    if (!is_paired(v) || v->is_param)
+    if (!is_paired(v) || v->is_param || v->external)
       continue;
     declare_companion(&h, v);
     const cp_node *d = decl_of(f->body, v->decl);
@@ -548,7 +548,9 @@ void cp_convert_host(cp_run *run, cp_func *f) {
 /* A paired pointer field gets its companion field on the next line of its struct; if
  * the struct already has a field named NAME_err (added by hand, e.g. in a header), that
  * one is used. A struct outside the input file cannot be edited: the error says what to
- * add there. */
+ * add there. A paired file-scope pointer gets its companion variable the same way; an
+ * extern one is defined elsewhere, so it needs --pair. Names given with --pair are
+ * trusted: their companions exist, nothing is declared or required here. */
 static int struct_has_field(CXCursor field, const char *name) {
   CXCursor rec = clang_getCursorSemanticParent(field);
   CXType t = clang_getCursorType(rec);
@@ -559,7 +561,7 @@ void cp_convert_fields(cp_run *run) {
   cp_func *s = &run->structs;
   for (unsigned i = 0; i < s->n_vars; i++) {
     cp_var *v = &s->vars[i];
-    if (!is_paired(v))
+    if (!is_paired(v) || v->external)
       continue;
     unsigned b, at, end;
     CXFile file;
@@ -570,7 +572,14 @@ void cp_convert_fields(cp_run *run) {
                                NULL, &end);
     const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
     const char *type = NULL;
-    if (!struct_has_field(v->decl, err)) {
+    if (!v->is_field && clang_Cursor_getStorageClass(v->decl) == CX_SC_Extern) {
+      cp_diag_at(run, CP_ERROR, b,
+                 "'%s' is paired but defined in another file: define '%s' there (same type, "
+                 "allocated and zeroed with it) and convert with --pair %s [%s]",
+                 v->name, err, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+      continue;
+    }
+    if (!v->is_field || !struct_has_field(v->decl, err)) {
       CXString t = clang_getTypeSpelling(clang_getCursorType(v->decl));
       type = cp_arena_strdup(run->r->arena, clang_getCString(t));
       clang_disposeString(t);
@@ -583,9 +592,10 @@ void cp_convert_fields(cp_run *run) {
       const char *contents = clang_getFileContents(run->p->tu, file, &size);
       cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(fn)), line,
                   col, cp_line_at(run->r->arena, contents, size, off),
-                  "field '%s' is paired, but its struct is not in the converted file: add "
-                  "'%s%s%s;' after it here, then convert again [%s]",
-                  v->name, type, type[strlen(type) - 1] == '*' ? "" : " ", err,
+                  "%s '%s' is paired, but it is declared outside the converted file: add "
+                  "'%s%s%s;' after it here, then convert again (or name it with --pair) [%s]",
+                  v->is_field ? "field" : "pointer", v->name, type,
+                  type[strlen(type) - 1] == '*' ? "" : " ", err,
                   cp_rule_name(CP_RULE_HOST_PAIR));
       clang_disposeString(fn);
       continue;
@@ -597,14 +607,16 @@ void cp_convert_fields(cp_run *run) {
       while (semi < run->opt->input_len && t[semi] != ';')
         semi++;
       cp_apply_edit(run, line_insert_point(&h, semi < run->opt->input_len ? semi + 1 : end), 0,
-                    cp_arena_printf(run->r->arena, "%s%s%s%s%s;", line_end(&h), indent_of(&h, b),
-                                    type, type[strlen(type) - 1] == '*' ? "" : " ", err),
+                    cp_arena_printf(run->r->arena, "%s%s%s%s%s%s;", line_end(&h), indent_of(&h, b),
+                                    type, type[strlen(type) - 1] == '*' ? "" : " ", err,
+                                    v->is_field ? "" : " = nullptr"),
                     CP_RULE_HOST_PAIR);
     }
     if (!v->allocated)
       cp_diag_at(run, CP_ERROR, b,
-                 "field '%s' is paired (a converted kernel writes its buffer) but no cudaMalloc "
+                 "%s '%s' is paired (a converted kernel writes its buffer) but no cudaMalloc "
                  "of it is in this file: allocate '%s' the same size, zeroed, and copy it with "
-                 "it [%s]", v->name, err, cp_rule_name(CP_RULE_HOST_PAIR));
+                 "it, then name it with --pair [%s]", v->is_field ? "field" : "pointer",
+                 v->name, err, cp_rule_name(CP_RULE_HOST_PAIR));
   }
 }

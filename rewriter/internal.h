@@ -102,6 +102,7 @@ typedef struct cp_var_s {
   cp_accum accum; /* CP_VAR_ACCUM: how it is carried */
   int dbl;        /* a double (not float) variable or buffer */
   int is_field;   /* a pointer field of a struct (host code keeps buffers there) */
+  int external;   /* named with --pair: its companion exists elsewhere, trust the user */
   int allocated;  /* host: an allocation of it was seen */
 } cp_var;
 
@@ -141,7 +142,7 @@ typedef struct {
   cp_parse *p;
   cp_func *funcs;
   unsigned n_funcs;
-  cp_func structs; /* the float/double pointer fields of the file's structs, as vars */
+  cp_func structs; /* float/double pointer fields of structs and file-scope pointers */
   cp_macros macros;
   int *group_parent; /* union-find over buffer parameters */
   int *group_paired;

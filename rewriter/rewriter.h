@@ -88,6 +88,8 @@ typedef struct {
   const char *cuda_path;         /* CUDA installation to parse against; NULL: prelude */
   cp_algo algo;
   int all;                       /* --all: convert every kernel, annotated or not */
+  const char *const *pair_names; /* --pair: externally owned buffers whose _err exists */
+  int n_pair_names;
   const char *header_options;    /* the options echoed in the output's header comment */
   const char *version;
 } cp_options;

@@ -28,6 +28,9 @@ static const char usage_text[] =
     "  --cuda-path DIR       CUDA installation to parse against (default: $CUDA_PATH,\n"
     "                        $CUDA_HOME, the one holding nvcc on PATH, /usr/local/cuda)\n"
     "  -nocudainc            parse against the built-in CUDA prelude, not installed headers\n"
+    "  --pair NAME           a host pointer (variable or struct field) whose NAME_err\n"
+    "                        companion is owned elsewhere: pass it, do not declare it\n"
+    "                        (repeat for several)\n"
     "  --all                 convert every kernel, annotated or not, and the __device__\n"
     "                        functions they call\n"
     "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
@@ -47,6 +50,8 @@ typedef struct {
   cp_algo algo;
   const char **clang_args;
   int n_clang_args;
+  const char **pair_names;
+  int n_pair_names;
   char header_options[4096];
 } cli;
 
@@ -86,6 +91,7 @@ static void append_header_option(cli *c, const char *flag, const char *value) {
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, cli *c) {
   c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
+  c->pair_names = calloc((size_t)argc + 1, sizeof *c->pair_names);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     if (strcmp(a, "--") == 0) {
@@ -99,6 +105,11 @@ static int parse_args(int argc, char **argv, cli *c) {
       return CP_EXIT_OK;
     } else if (strcmp(a, "--list-rules") == 0) {
       c->list_rules = 1;
+    } else if (strncmp(a, "--pair", 6) == 0 && (a[6] == '=' || !a[6])) {
+      if (!(v = option_value(argc, argv, &i, a[6] ? a + 7 : NULL)) || !*v)
+        return usage_error("%s needs a name", "--pair");
+      c->pair_names[c->n_pair_names++] = v;
+      append_header_option(c, "--pair ", v);
     } else if (strcmp(a, "--stats") == 0) {
       c->stats = 1;
     } else if (strcmp(a, "--dump-edits") == 0) {
@@ -200,7 +211,8 @@ static int run(cli *c) {
       .input = c->input, .input_text = text, .input_len = len,
       .clang_args = c->clang_args, .n_clang_args = c->n_clang_args,
       .cuda_path = cuda,
-      .algo = c->algo, .all = c->all, .header_options = header, .version = CPCONVERT_VERSION,
+      .algo = c->algo, .all = c->all, .header_options = header,
+      .pair_names = c->pair_names, .n_pair_names = c->n_pair_names, .version = CPCONVERT_VERSION,
   };
   cp_result *r = cp_convert(&opt);
   for (size_t i = 0; i < r->n_diags; i++)
@@ -244,5 +256,6 @@ int main(int argc, char **argv) {
       status = run(&c);
   }
   free(c.clang_args);
+  free(c.pair_names);
   return status;
 }

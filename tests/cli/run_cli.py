@@ -84,6 +84,14 @@ def usage_no_output(c):
 
 
 @case
+def usage_pair_needs_name(c):
+    c.write("k.cu", KERNEL)
+    r = c.run("k.cu", "-o", "out.cu", "--pair")
+    expect_exit(r, 2)
+    expect("--pair needs a name" in r[2], r[2])
+
+
+@case
 def output_is_input(c):
     c.write("k.cu", KERNEL)
     r = c.run("k.cu", "-o", "./k.cu")
