@@ -601,9 +601,8 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
     return cp_made(c, cp_demote(c, k), CP_V_OTHER, 0, CP_RULE_CONVERT);
   }
   cp_val *v = cp_pass(c, n);
-  if (k->kind == CP_V_PAIRED_ADDR || (k->kind == CP_V_COMPOSITE && !to)) {
-    *v = *k; /* array-to-pointer decay and the like keep what the child is */
-  }
+  if (k->kind == CP_V_PAIRED_ADDR)
+    *v = *k; /* &buf[i] converted to another pointer type still names the element */
   return v;
 }
 

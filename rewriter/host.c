@@ -21,6 +21,7 @@
  * What cannot be completed (an allocation elsewhere, a buffer passed where it cannot be
  * followed) is an error that says what to write by hand.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -193,9 +194,15 @@ static const char *spelling_of(host *h, CXCursor c) {
   return r;
 }
 
-static void error(host *h, const cp_node *n, const char *fmt, const char *a, const char *b) {
+static void error(host *h, const cp_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void error(host *h, const cp_node *n, const char *fmt, ...) {
   char msg[512];
-  snprintf(msg, sizeof msg, fmt, a, b ? b : "");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
   cp_diag_at(h->run, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
@@ -208,7 +215,7 @@ static const cp_node *statement_for(host *h, const cp_node *call, const char *ap
   const cp_node *s = statement_of(call);
   if (!s || !find_call(h, s, api, ct)) {
     error(h, call, "cannot add the companion's %s here: put this call in a statement of its "
-                   "own inside braces%s", api, NULL);
+                   "own inside braces", api);
     return NULL;
   }
   return s;
@@ -312,12 +319,12 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0) {
     error(h, call, "this copies paired buffer '%s' into a buffer without a companion, which "
                    "loses its error: pass the destination to a converted kernel too, or copy "
-                   "the recombined values%s", sv->name, NULL);
+                   "the recombined values", sv->name);
     return;
   } else {
     error(h, call, "cannot tell the direction of this copy of paired buffer '%s'; give "
                    "cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost or cudaMemcpyDeviceToDevice "
-                   "as a constant%s", (dv && is_paired(dv) ? dv : sv)->name, NULL);
+                   "as a constant", (dv && is_paired(dv) ? dv : sv)->name);
     return;
   }
   insert_after(h, s, with_call(h, &ct, call2), CP_RULE_HOST_PAIR);
@@ -386,7 +393,7 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
     cp_var *v = root_of(h, a);
     if (a->macro || call->macro) {
       error(h, a, "the launch of '%s' is inside a macro; its companion argument cannot be "
-                  "added: write the launch out%s", g->name, NULL);
+                  "added: write the launch out", g->name);
     } else if (!is_paired(v)) {
       error(h, a, "parameter '%s' of '%s' is paired, but this argument is not a buffer variable "
                   "of this function that cpconvert can follow: pass a pointer variable, or add "
