@@ -183,7 +183,7 @@ static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Continue;
   }
   if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_Namespace ||
-      k == CXCursor_LinkageSpec)
+      k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
     return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) ? CXChildVisit_Continue
                                                                        : CXChildVisit_Recurse;
   return CXChildVisit_Continue;

@@ -232,7 +232,8 @@ static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClie
   if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+      k == CXCursor_UnexposedDecl) /* libclang 16 shows extern "C" { } as unexposed */
     return CXChildVisit_Recurse;
   if (!clang_isDeclaration(k))
     return CXChildVisit_Continue;

@@ -326,7 +326,8 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
   enum CXCursorKind k = clang_getCursorKind(c);
   if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
-  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+      k == CXCursor_UnexposedDecl) /* libclang 16 shows extern "C" { } as unexposed */
     return CXChildVisit_Recurse;
   if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
       clang_isCursorDefinition(c) && !cp_func_of(run, c)) {
