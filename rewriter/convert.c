@@ -137,6 +137,7 @@ cp_result *cp_convert(const cp_options *opt) {
     record_stats(r, &run);
     if (r->n_errors == 0)
       add_header(r, opt);
+    cp_parse_deps(&p, r);
   }
   cp_parse_close(&p);
   sort_diags(r, opt->input);

@@ -138,6 +138,42 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
   return r->n_errors == before ? 0 : -1;
 }
 
+/* The files the input includes, for -MD: user headers only (system headers, the CUDA
+ * headers among them, and the built-in prelude are not dependencies a build tracks). */
+typedef struct {
+  CXTranslationUnit tu;
+  cp_result *r;
+  size_t cap;
+} deps_ctx;
+
+static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  deps_ctx *ctx = data;
+  cp_result *r = ctx->r;
+  (void)stack;
+  if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(ctx->tu, file, 1, 1)))
+    return; /* the main file itself, or a system header */
+  CXString name = clang_getFileName(file);
+  const char *path = clang_getCString(name);
+  if (strncmp(path, CP_VIRTUAL_DIR, sizeof CP_VIRTUAL_DIR - 1) != 0) {
+    if (r->n_deps == ctx->cap) {
+      ctx->cap = ctx->cap ? 2 * ctx->cap : 16;
+      const char **d = cp_arena_alloc(r->arena, ctx->cap * sizeof *d);
+      if (r->n_deps)
+        memcpy(d, r->deps, r->n_deps * sizeof *d);
+      r->deps = d;
+    }
+    while (path[0] == '.' && path[1] == '/') /* ./local.h, found beside the input */
+      path += 2;
+    r->deps[r->n_deps++] = cp_arena_strdup(r->arena, path);
+  }
+  clang_disposeString(name);
+}
+
+void cp_parse_deps(cp_parse *p, cp_result *r) {
+  deps_ctx ctx = {p->tu, r, 0};
+  clang_getInclusions(p->tu, add_inclusion, &ctx);
+}
+
 void cp_parse_close(cp_parse *p) {
   if (p->tu)
     clang_disposeTranslationUnit(p->tu);

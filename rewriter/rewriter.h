@@ -110,6 +110,8 @@ typedef struct {
   unsigned applied[CP_RULE_COUNT]; /* how often each rule was applied (or refused) */
   cp_func_stat *funcs;             /* the converted functions, in source order */
   size_t n_funcs;
+  const char **deps;               /* files the input includes, outside system headers */
+  size_t n_deps;
   char *output; /* the converted text, NULL when there were errors */
   size_t output_len;
 } cp_result;

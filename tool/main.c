@@ -5,6 +5,7 @@
  * found, and writes the output atomically when the run had no error. Exit status: 0
  * converted, 1 errors (in the input or with files), 2 usage.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,12 @@ static const char usage_text[] =
     "                        functions they call\n"
     "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
     "                        paper (the Saponaro/Taufer formulas) or fast\n"
+    "  --diff                print a unified diff of the input and the output instead of\n"
+    "                        writing it (nothing changes on disk)\n"
+    "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
+    "                        written now (nothing changes on disk)\n"
+    "  -MD                   also write a make dependency file (OUTPUT with .d); -MF FILE\n"
+    "                        names it\n"
     "  --dump-edits          print the edits, one per line, instead of writing the output\n"
     "  --stats               print what was converted: functions, paired buffers, rules\n"
     "  --list-rules          print the rewrite rules and exit\n"
@@ -46,7 +53,8 @@ static const char usage_text[] =
 
 typedef struct {
   const char *input, *output, *cuda_path;
-  int no_cuda, dump_edits, list_rules, all, stats;
+  int no_cuda, dump_edits, list_rules, all, stats, diff, check, md;
+  const char *mf;
   cp_algo algo;
   const char **clang_args;
   int n_clang_args;
@@ -110,6 +118,17 @@ static int parse_args(int argc, char **argv, cli *c) {
         return usage_error("%s needs a name", "--pair");
       c->pair_names[c->n_pair_names++] = v;
       append_header_option(c, "--pair ", v);
+    } else if (strcmp(a, "--diff") == 0) {
+      c->diff = 1;
+    } else if (strcmp(a, "--check") == 0) {
+      c->check = 1;
+    } else if (strcmp(a, "-MD") == 0) {
+      c->md = 1;
+    } else if (strcmp(a, "-MF") == 0) {
+      if (!(v = option_value(argc, argv, &i, NULL)))
+        return usage_error("%s needs a file name", "-MF");
+      c->mf = v;
+      c->md = 1;
     } else if (strcmp(a, "--stats") == 0) {
       c->stats = 1;
     } else if (strcmp(a, "--dump-edits") == 0) {
@@ -189,6 +208,68 @@ static void print_stats(const char *input, const cp_result *r) {
   printf("  %u warning%s\n", r->n_warnings, r->n_warnings == 1 ? "" : "s");
 }
 
+/* A path as make reads it: spaces escaped, $ doubled. */
+static void put_make_path(FILE *f, const char *p) {
+  for (; *p; p++) {
+    if (*p == ' ' || *p == '#')
+      fputc('\\', f);
+    else if (*p == '$')
+      fputc('$', f);
+    fputc(*p, f);
+  }
+}
+
+/* -MD: `OUTPUT: INPUT HEADERS...`, and an empty rule per header so that make does not stop
+ * when a header is deleted. Written atomically like the output. */
+static int write_depfile(const cli *c, const cp_result *r) {
+  char path[4096];
+  if (c->mf) {
+    snprintf(path, sizeof path, "%s", c->mf);
+  } else {
+    const char *slash = strrchr(c->output, '/'), *dot = strrchr(c->output, '.');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->output) : strlen(c->output);
+    snprintf(path, sizeof path, "%.*s.d", (int)stem, c->output);
+  }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return -1;
+  put_make_path(f, c->output);
+  fputs(":", f);
+  fputs(" ", f);
+  put_make_path(f, c->input);
+  for (size_t i = 0; i < r->n_deps; i++) {
+    fputs(" \\\n ", f);
+    put_make_path(f, r->deps[i]);
+  }
+  fputc('\n', f);
+  for (size_t i = 0; i < r->n_deps; i++) {
+    fputc('\n', f);
+    put_make_path(f, r->deps[i]);
+    fputs(":\n", f);
+  }
+  fclose(f);
+  char err[4096 + 256];
+  int rc = cp_write_atomic(path, text, len, err, sizeof err);
+  if (rc != 0)
+    cp_tool_error("%s", err);
+  free(text);
+  return rc;
+}
+
+/* --check: 0 when the output on disk is what this run would write. */
+static int check_output(const cli *c, const cp_result *r) {
+  size_t len = 0;
+  char *old = cp_read_file(c->output, &len);
+  int fresh = old && len == r->output_len && memcmp(old, r->output, len) == 0;
+  free(old);
+  if (!fresh)
+    fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", c->output,
+            old ? "out of date" : "missing", c->input);
+  return fresh ? CP_EXIT_OK : CP_EXIT_ERRORS;
+}
+
 static int run(cli *c) {
   size_t len = 0;
   char *text = cp_read_file(c->input, &len);
@@ -224,12 +305,18 @@ static int run(cli *c) {
     status = CP_EXIT_ERRORS;
   } else if (c->dump_edits) {
     dump_edits(&r->edits);
+  } else if (c->diff) {
+    cp_print_diff(stdout, c->input, c->output ? c->output : c->input, text, len, &r->edits);
+  } else if (c->check) {
+    status = check_output(c, r);
   } else {
     if (c->stats)
       print_stats(c->input, r);
     char err[4096 + 256];
     if (cp_write_atomic(c->output, r->output, r->output_len, err, sizeof err) != 0) {
       cp_tool_error("%s", err);
+      status = CP_EXIT_ERRORS;
+    } else if (c->md && write_depfile(c, r) != 0) {
       status = CP_EXIT_ERRORS;
     }
   }
@@ -248,8 +335,10 @@ int main(int argc, char **argv) {
   if (status < 0) {
     if (!c.input)
       status = usage_error("%s", "no input file");
-    else if (!c.output && !c.dump_edits)
-      status = usage_error("no output file; give -o FILE (or --dump-edits)%s", "");
+    else if (!c.output && !c.dump_edits && !c.diff)
+      status = usage_error("no output file; give -o FILE (or --diff, --dump-edits)%s", "");
+    else if (c.check && !c.output)
+      status = usage_error("%s needs -o FILE, the output to check", "--check");
     else if (c.output && cp_same_file(c.input, c.output))
       status = usage_error("the output '%s' is the input file; choose another output", c.output);
     else

@@ -16,6 +16,10 @@ void cp_print_diag(FILE *out, const cp_diag *d);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
 void cp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* diff.c: the unified diff of `in` and `in` with `edits` applied (nothing if no edit). */
+void cp_print_diff(FILE *out, const char *old_label, const char *new_label, const char *in,
+                   size_t in_len, const cp_edit_list *edits);
+
 /* files.c */
 /* Reads a whole file; returns NULL and sets errno on failure. The caller frees. */
 char *cp_read_file(const char *path, size_t *len);

@@ -164,7 +164,8 @@ def help(c):
     r = c.run("--help")
     expect_exit(r, 0)
     expect(r[1].startswith("usage: cpconvert INPUT.cu -o OUTPUT.cu"), r[1])
-    for opt in ("-o FILE", "--cuda-path", "-nocudainc", "--algo", "--dump-edits", "--list-rules"):
+    for opt in ("-o FILE", "--cuda-path", "-nocudainc", "--algo", "--dump-edits", "--list-rules",
+                "--diff", "--check", "-MD", "--pair", "--stats", "--all"):
         expect(opt in r[1], "--help does not mention " + opt)
 
 
@@ -199,6 +200,79 @@ def stats(c):
     expect(rows.get("buffer-write") == ["1", "1"], r[1])
     expect(lines[-1].strip() == "0 warnings", r[1])
     expect(os.path.exists(os.path.join(c.d, "out.cu")), "--stats did not write the output")
+
+
+def apply_unified_diff(old, diff):
+    """The text a unified diff turns `old` into (bytes in, bytes out)."""
+    lines = old.splitlines(True)
+    out, pos = [], 0
+    body = diff.splitlines(True)[2:]
+    i = 0
+    while i < len(body):
+        head = body[i].decode()
+        expect(head.startswith("@@ -"), "bad hunk header %r" % head)
+        start = int(head.split()[1][1:].split(",")[0]) - 1
+        out += lines[pos:start]
+        pos = start
+        i += 1
+        while i < len(body) and not body[i].startswith(b"@@"):
+            mark, text = body[i][:1], body[i][1:]
+            if i + 1 < len(body) and body[i + 1].startswith(b"\\"):
+                text = text[:-1]  # no newline at end of file
+            if mark in (b" ", b"-"):
+                expect(lines[pos] == text, "context mismatch at line %d" % (pos + 1))
+                pos += 1
+            if mark in (b" ", b"+"):
+                out.append(text)
+            i += 2 if i + 1 < len(body) and body[i + 1].startswith(b"\\") else 1
+    return b"".join(out + lines[pos:])
+
+
+@case
+def diff_applies_to_the_output(c):
+    src = (b"// a kernel\n" + b"#pragma cp composite\n" + KERNEL + b"\n" * 10 +
+           b"#pragma cp composite\n__global__ void twice(float *y) { y[0] = 2 * y[0]; }")
+    for name, text in (("k.cu", src), ("crlf.cu", src.replace(b"\n", b"\r\n"))):
+        c.write(name, text)
+        r = subprocess.run([c.tool, name, "--diff"], cwd=c.d, capture_output=True)
+        expect(r.returncode == 0, r.stderr.decode())
+        expect(r.stdout.startswith(b"--- %s\n+++ %s\n@@ -1," % (name.encode(), name.encode())),
+               r.stdout)
+        expect_exit(c.run(name, "-o", "out.cu"), 0)
+        expect(apply_unified_diff(text, r.stdout) == c.read("out.cu"),
+               "the diff of %s does not turn the input into the output" % name)
+    expect(sorted(os.listdir(c.d)) == ["crlf.cu", "k.cu", "out.cu"], "--diff wrote a file")
+
+
+@case
+def depfile(c):
+    os.mkdir(os.path.join(c.d, "inc"))
+    c.write("inc/params.h", b"#define SCALE 2.0f\n")
+    c.write("local.h", b"#include <cstdio>\n")
+    c.write("k.cu", b'#include "local.h"\n#include "params.h"\n' + KERNEL)
+    expect_exit(c.run("k.cu", "-o", "k_cp.cu", "-MD", "-Iinc"), 0)
+    expect(c.read("k_cp.d") == b"k_cp.cu: k.cu \\\n local.h \\\n inc/params.h\n\nlocal.h:\n\ninc/params.h:\n",
+           c.read("k_cp.d"))
+    expect_exit(c.run("k.cu", "-o", "k_cp.cu", "-MF", "deps/k.dep", "-Iinc"), 1)
+    os.mkdir(os.path.join(c.d, "deps"))
+    expect_exit(c.run("k.cu", "-o", "k_cp.cu", "-MF", "deps/k.dep", "-Iinc"), 0)
+    expect(c.read("deps/k.dep").startswith(b"k_cp.cu: k.cu"), c.read("deps/k.dep"))
+
+
+@case
+def check_stale_output(c):
+    c.write("k.cu", KERNEL)
+    r = c.run("k.cu", "-o", "out.cu", "--check")
+    expect_exit(r, 1)
+    expect("'out.cu' is missing" in r[2], r[2])
+    expect_exit(c.run("k.cu", "-o", "out.cu"), 0)
+    expect_exit(c.run("k.cu", "-o", "out.cu", "--check"), 0)
+    c.write("k.cu", KERNEL + b"// edited\n")
+    r = c.run("k.cu", "-o", "out.cu", "--check")
+    expect_exit(r, 1)
+    expect("'out.cu' is out of date" in r[2], r[2])
+    expect(not c.read("out.cu").endswith(b"// edited\n"), "--check wrote the output")
+    expect_exit(c.run("k.cu", "--check"), 2)
 
 
 @case
