@@ -160,10 +160,21 @@ cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n) {
   if (!root)
     return NULL;
   CXCursor decl = clang_getCursorReferenced(root->cur);
-  if (root->kind == CXCursor_MemberRefExpr)
-    return cp_var_of(&run->structs, decl);
-  cp_var *v = cp_var_of(f, decl);
-  return v ? v : cp_var_of(&run->structs, decl); /* a file-scope pointer */
+  if (root->kind != CXCursor_MemberRefExpr) {
+    cp_var *v = cp_var_of(f, decl);
+    if (v)
+      return v;
+  }
+  if (!run->structs.n_vars) /* a field or a file-scope pointer: one per USR */
+    return NULL;
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  if (k != CXCursor_FieldDecl && k != CXCursor_VarDecl)
+    return NULL;
+  const char *usr = cp_usr(run, decl);
+  for (unsigned i = 0; i < run->structs.n_vars; i++)
+    if (strcmp(run->structs.vars[i].usr, usr) == 0)
+      return &run->structs.vars[i];
+  return NULL;
 }
 
 /* Float and double pointer fields of the structs the file sees, and file-scope pointer
@@ -176,10 +187,28 @@ static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXCli
   if (k == CXCursor_FieldDecl || (k == CXCursor_VarDecl && !clang_Location_isInSystemHeader(
                                                                  clang_getCursorLocation(c)))) {
     CXType t = clang_getCursorType(c);
-    cp_var *v = cp_pointee_width(t, 0) || cp_pointee_width(t, 1) ? add_var(run, &run->structs, c, 0)
-                                                                 : NULL;
-    if (v)
+    if (!cp_pointee_width(t, 0) && !cp_pointee_width(t, 1))
+      return CXChildVisit_Continue;
+    /* one variable per USR: the same field or pointer seen from several units, an extern
+     * declaration and its definition, are one buffer with several declaration sites */
+    const char *usr = cp_usr(run, c);
+    cp_var *v = NULL;
+    for (unsigned i = 0; i < run->structs.n_vars && !v; i++)
+      if (strcmp(run->structs.vars[i].usr, usr) == 0)
+        v = &run->structs.vars[i];
+    if (!v && (v = add_var(run, &run->structs, c, 0))) {
       v->is_field = k == CXCursor_FieldDecl;
+      v->usr = usr;
+    }
+    if (v) {
+      cp_site *sites = cp_arena_alloc(run->r->arena, (v->n_sites + 1) * sizeof *sites);
+      if (v->n_sites)
+        memcpy(sites, v->sites, v->n_sites * sizeof *sites);
+      sites[v->n_sites++] = (cp_site){run->unit, c};
+      v->sites = sites;
+      if (clang_isCursorDefinition(c) || v->is_field)
+        v->decl = c; /* the definition, when a unit has it */
+    }
     return CXChildVisit_Continue;
   }
   if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_Namespace ||
@@ -367,27 +396,39 @@ static void trust_pair_names(cp_run *run) {
   }
 }
 
+/* The i-th function, with its unit made current (its text, macros and edits). */
+static cp_func *func(cp_run *run, unsigned i) {
+  cp_use_unit(run, run->funcs[i].unit);
+  return &run->funcs[i];
+}
+
+static void collect_function(cp_run *run, cp_func *f) {
+  CXCursor body = clang_getNullCursor();
+  clang_visitChildren(f->cursor, find_body, &body);
+  f->body = cp_tree_build(run->r->arena, body, &run->macros);
+  decide_precision(f);
+  if (f->dbl && f->pragma && f->pragma->accum != CP_ACC_COMPOSITE)
+    cp_diag_at(run, CP_ERROR, f->pragma->offset,
+               "'%s' is written in double and converts to cp_double; accumulate() applies to "
+               "kernels written in float", f->name);
+  int nargs = clang_Cursor_getNumArguments(f->cursor);
+  for (int k = 0; k < nargs; k++)
+    add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);
+  collect_locals(run, f, f->body);
+  apply_clauses(run, f);
+}
+
 void cp_analyse(cp_run *run) {
-  cp_macros_collect(run->r->arena, run->p->tu, &run->macros);
-  for (unsigned i = 0; i < run->n_funcs; i++) {
-    cp_func *f = &run->funcs[i];
-    CXCursor body = clang_getNullCursor();
-    clang_visitChildren(f->cursor, find_body, &body);
-    f->body = cp_tree_build(run->r->arena, body, &run->macros);
-    decide_precision(f);
-    if (f->dbl && f->pragma && f->pragma->accum != CP_ACC_COMPOSITE)
-      cp_diag_at(run, CP_ERROR, f->pragma->offset,
-                 "'%s' is written in double and converts to cp_double; accumulate() applies to "
-                 "kernels written in float", f->name);
-    int nargs = clang_Cursor_getNumArguments(f->cursor);
-    for (int k = 0; k < nargs; k++)
-      add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);
-    collect_locals(run, f, f->body);
-    apply_clauses(run, f);
-  }
   run->structs.is_host = 1; /* fields hold float and double buffers alike */
-  if (run->n_funcs)
-    clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_fields, run);
+  for (unsigned u = 0; u < run->n_inputs; u++) {
+    cp_unit *unit = run->units[u];
+    cp_macros_collect(run->r->arena, unit->p.tu, &unit->macros);
+    cp_use_unit(run, unit);
+    if (run->n_funcs)
+      clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), collect_fields, run);
+  }
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    collect_function(run, func(run, i));
   run->group_parent = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   run->group_paired = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   for (unsigned g = 0; g < run->n_groups; g++) {
@@ -404,18 +445,18 @@ void cp_analyse(cp_run *run) {
     }
   }
   for (unsigned i = 0; i < run->n_funcs; i++)
-    follow_calls(run, &run->funcs[i], run->funcs[i].body);
+    follow_calls(run, func(run, i), run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (run->funcs[i].is_host)
-      follow_copies(run, &run->funcs[i], run->funcs[i].body);
+      follow_copies(run, func(run, i), run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
-      find_writes(run, &run->funcs[i], run->funcs[i].body);
+      find_writes(run, func(run, i), run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
-    resolve_pairs(run, &run->funcs[i]);
+    resolve_pairs(run, func(run, i));
   resolve_pairs(run, &run->structs);
   for (unsigned i = 0; i < run->n_funcs; i++) {
-    cp_func *f = &run->funcs[i];
+    cp_func *f = func(run, i);
     if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
       cp_find_accumulators(run, f);
     if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE)

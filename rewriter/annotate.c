@@ -272,11 +272,19 @@ static int cuda_kind(CXCursor fn) {
 }
 
 cp_func *cp_func_of(cp_run *run, CXCursor decl) {
-  CXCursor def = clang_getCursorDefinition(decl);
-  if (clang_Cursor_isNull(def))
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
     return NULL;
-  for (unsigned i = 0; i < run->n_funcs; i++)
+  CXCursor def = clang_getCursorDefinition(decl);
+  for (unsigned i = 0; !clang_Cursor_isNull(def) && i < run->n_funcs; i++)
     if (clang_equalCursors(run->funcs[i].cursor, def))
+      return &run->funcs[i];
+  if (run->n_inputs < 2)
+    return NULL;
+  /* defined in another translation unit of the run (a kernel launched from another file) */
+  const char *usr = cp_usr(run, decl);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (strcmp(run->funcs[i].usr, usr) == 0)
       return &run->funcs[i];
   return NULL;
 }
@@ -285,7 +293,7 @@ static int is_function_definition(CXCursor c) {
   return clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c);
 }
 
-static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned cap);
+static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr);
 
 /* Host functions of the main file that call converted functions (launches) or such host
  * functions, found until none is added, and those that use file-scope pointers or pointer
@@ -319,7 +327,7 @@ static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXCl
   return CXChildVisit_Recurse;
 }
 
-static void add_host_functions(cp_run *run, const decl_list *l, unsigned cap) {
+static void add_host_functions(cp_run *run, const decl_list *l) {
   for (int added = 1; added;) {
     added = 0;
     for (unsigned i = 0; i < l->n; i++) {
@@ -329,7 +337,7 @@ static void add_host_functions(cp_run *run, const decl_list *l, unsigned cap) {
       host_ctx ctx = {run, 0};
       clang_visitChildren(d, calls_converted, &ctx);
       if (ctx.found) {
-        cp_func *f = add_func(run, d, NULL, cap);
+        cp_func *f = add_func(run, d, NULL);
         if (f)
           f->is_host = 1;
         added = 1;
@@ -338,12 +346,19 @@ static void add_host_functions(cp_run *run, const decl_list *l, unsigned cap) {
   }
 }
 
-static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned cap) {
-  if (run->n_funcs == cap)
-    return NULL;
+static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
+  if (run->n_funcs == run->cap_funcs) {
+    run->cap_funcs = run->cap_funcs ? 2 * run->cap_funcs : 32;
+    cp_func *f = cp_arena_alloc(run->r->arena, run->cap_funcs * sizeof *f);
+    if (run->n_funcs)
+      memcpy(f, run->funcs, run->n_funcs * sizeof *f);
+    run->funcs = f;
+  }
   cp_func *f = &run->funcs[run->n_funcs++];
   memset(f, 0, sizeof *f);
   f->cursor = fn;
+  f->unit = run->unit;
+  f->usr = cp_usr(run, fn);
   CXString s = clang_getCursorSpelling(fn);
   f->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
   clang_disposeString(s);
@@ -354,7 +369,7 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr, unsigned
 
 
 /* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
-static void bind_pragma(cp_run *run, const decl_list *l, const cp_pragma *pr, unsigned cap) {
+static void bind_pragma(cp_run *run, const decl_list *l, const cp_pragma *pr) {
   unsigned i = 0;
   while (i < l->n && l->offsets[i] < pr->end)
     i++;
@@ -381,7 +396,7 @@ static void bind_pragma(cp_run *run, const decl_list *l, const cp_pragma *pr, un
     cp_diag_at(run, CP_ERROR, pr->offset, "the function after this pragma is already marked");
     return;
   }
-  add_func(run, l->decls[i], pr, cap);
+  add_func(run, l->decls[i], pr);
 }
 
 static int in_skipped_range(const CXSourceRangeList *skipped, unsigned offset) {
@@ -426,7 +441,6 @@ static int starts_line(const cp_options *opt, unsigned offset) {
  * the main file that converted functions call. */
 typedef struct {
   cp_run *run;
-  unsigned cap;
 } call_ctx;
 
 static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClientData data) {
@@ -437,7 +451,7 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
     if (!clang_Cursor_isNull(callee) && is_function_definition(callee) &&
         clang_Location_isFromMainFile(clang_getCursorLocation(callee)) &&
         cuda_kind(callee) == 1 && !cp_func_of(ctx->run, callee))
-      add_func(ctx->run, callee, NULL, ctx->cap);
+      add_func(ctx->run, callee, NULL);
   }
   return CXChildVisit_Recurse;
 }
@@ -445,8 +459,7 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
 void cp_find_functions(cp_run *run) {
   decl_list l = {run, NULL, NULL, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
-  unsigned cap = l.n + 1;
-  run->funcs = cp_arena_alloc(run->r->arena, cap * sizeof *run->funcs);
+  unsigned first = run->n_funcs; /* functions of earlier units come before */
 
   unsigned nt = 0;
   token *t = tokenize_main(run, &nt);
@@ -459,7 +472,7 @@ void cp_find_functions(cp_run *run) {
     pragma_lexer lx = {t, nt, i, logical_line_end(run->opt, t[i].offset)};
     cp_pragma *pr = cp_arena_alloc(run->r->arena, sizeof *pr);
     if (parse_pragma(run, &lx, pr) == 0)
-      bind_pragma(run, &l, pr, cap);
+      bind_pragma(run, &l, pr);
     i = lx.i > i ? lx.i - 1 : i;
   }
   clang_disposeSourceRangeList(skipped);
@@ -468,11 +481,15 @@ void cp_find_functions(cp_run *run) {
     for (unsigned i = 0; i < l.n; i++)
       if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) == 2 &&
           !cp_func_of(run, l.decls[i]))
-        add_func(run, l.decls[i], NULL, cap);
-    call_ctx ctx = {run, cap};
-    for (unsigned i = 0; i < run->n_funcs; i++) /* n_funcs grows as callees are added */
+        add_func(run, l.decls[i], NULL);
+    call_ctx ctx = {run};
+    for (unsigned i = first; i < run->n_funcs; i++) /* n_funcs grows as callees are added */
       clang_visitChildren(run->funcs[i].cursor, add_callees, &ctx);
   }
-  if (run->n_funcs)
-    add_host_functions(run, &l, cap);
+}
+
+void cp_find_host_functions(cp_run *run) {
+  decl_list l = {run, NULL, NULL, 0, 0};
+  clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
+  add_host_functions(run, &l);
 }

@@ -60,15 +60,17 @@ static const char *algo_macro(cp_algo algo) {
   return NULL; /* the runtime's default */
 }
 
-/* Rule `header`: the marker comment, the algorithm selection and the runtime include. */
-static void add_header(cp_result *r, const cp_options *opt) {
+/* Rule `header`: the marker comment, the algorithm selection and the runtime include; a
+ * header that only gains companion declarations gets the marker line alone. */
+static void add_header(cp_result *r, cp_edit_list *edits, const cp_options *opt, int is_header) {
   const char *nl = line_ending(opt->input_text, opt->input_len);
   const char *algo = algo_macro(opt->algo);
   const char *text = cp_arena_printf(
-      r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s%s%s#include <cp/cp.cuh>%s",
-      CP_OUTPUT_MARKER, opt->version, opt->input, opt->header_options, nl,
-      algo ? "#define CP_ALGO " : "", algo ? algo : "", algo ? nl : "", nl);
-  cp_edit_add(r->arena, &r->edits, bom_length(opt->input_text, opt->input_len), 0, text,
+      r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s%s%s%s", CP_OUTPUT_MARKER,
+      opt->version, opt->input, opt->header_options, nl, algo && !is_header ? "#define CP_ALGO " : "",
+      algo && !is_header ? algo : "", algo && !is_header ? nl : "",
+      is_header ? "" : cp_arena_printf(r->arena, "#include <cp/cp.cuh>%s", nl));
+  cp_edit_add(r->arena, edits, bom_length(opt->input_text, opt->input_len), 0, text,
               CP_RULE_HEADER);
   r->applied[CP_RULE_HEADER]++;
 }
@@ -98,7 +100,7 @@ static void sort_diags(cp_result *r, const char *input) {
 }
 
 void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule) {
-  cp_edit_add(run->r->arena, &run->r->edits, offset, length, text, rule);
+  cp_edit_add(run->r->arena, run->edits, offset, length, text, rule);
   run->r->applied[rule]++;
 }
 
@@ -114,44 +116,147 @@ static void record_stats(cp_result *r, const cp_run *run) {
   }
 }
 
-cp_result *cp_convert(const cp_options *opt) {
+void cp_use_unit(cp_run *run, cp_unit *u) {
+  run->unit = u;
+  run->opt = &u->opt;
+  run->p = &u->p;
+  run->macros = u->macros;
+  run->edits = &u->edits;
+}
+
+const char *cp_usr(cp_run *run, CXCursor c) {
+  CXString s = clang_getCursorUSR(c);
+  const char *u = cp_arena_strdup(run->r->arena, clang_getCString(s));
+  clang_disposeString(s);
+  return u;
+}
+
+static cp_unit *new_unit(cp_run *run) {
+  if (run->n_units == run->cap_units) {
+    run->cap_units = run->cap_units ? 2 * run->cap_units : 8;
+    cp_unit **u = cp_arena_alloc(run->r->arena, run->cap_units * sizeof *u);
+    if (run->n_units)
+      memcpy(u, run->units, run->n_units * sizeof *u);
+    run->units = u;
+  }
+  cp_unit *u = cp_arena_alloc(run->r->arena, sizeof *u);
+  memset(u, 0, sizeof *u);
+  run->units[run->n_units++] = u;
+  return u;
+}
+
+/* A header's path as the output names it: the parser's, without a leading ./ */
+static const char *header_path(cp_run *run, CXFile file) {
+  CXString fn = clang_getFileName(file);
+  const char *p = clang_getCString(fn);
+  while (p[0] == '.' && p[1] == '/')
+    p += 2;
+  const char *path = cp_arena_strdup(run->r->arena, p);
+  clang_disposeString(fn);
+  return path;
+}
+
+cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
+  for (unsigned i = 0; i < run->n_inputs; i++)
+    if (run->units[i]->p.tu == tu && clang_File_isEqual(run->units[i]->p.main_file, file))
+      return run->units[i];
+  const char *path = header_path(run, file);
+  for (unsigned i = 0; i < run->n_units; i++) /* an input seen from another unit, a header */
+    if (strcmp(run->units[i]->opt.input, path) == 0)
+      return run->units[i];
+  if (!run->units[0]->opt.edit_headers)
+    return NULL;
+  cp_unit *u = new_unit(run);
+  size_t size = 0;
+  const char *text = clang_getFileContents(tu, file, &size);
+  u->opt = run->units[0]->opt;
+  u->opt.input = path;
+  u->opt.input_text = cp_arena_strndup(run->r->arena, text ? text : "", text ? size : 0);
+  u->opt.input_len = text ? size : 0;
+  u->is_header = 1;
+  return u;
+}
+
+/* The stages over every unit; stops after the first stage that reports errors. */
+static void run_stages(cp_run *run) {
+  cp_result *r = run->r;
+  for (unsigned i = 0; i < run->n_inputs; i++) {
+    cp_use_unit(run, run->units[i]);
+    cp_find_functions(run);
+  }
+  for (unsigned i = 0; i < run->n_inputs; i++) {
+    cp_use_unit(run, run->units[i]);
+    cp_find_host_functions(run);
+  }
+  if (r->n_errors == 0)
+    cp_analyse(run);
+  if (r->n_errors == 0)
+    cp_convert_functions(run);
+  record_stats(r, run);
+}
+
+/* Applies each unit's edits; the outputs go to result->files. */
+static void finish_files(cp_run *run) {
+  cp_result *r = run->r;
+  r->files = cp_arena_alloc(r->arena, (run->n_units + 1) * sizeof *r->files);
+  r->n_files = run->n_units;
+  for (unsigned i = 0; i < run->n_units; i++) {
+    cp_unit *u = run->units[i];
+    cp_file_result *f = &r->files[i];
+    memset(f, 0, sizeof *f);
+    f->path = u->opt.input;
+    f->input_text = u->opt.input_text;
+    f->input_len = u->opt.input_len;
+    f->is_header = u->is_header;
+    if (r->n_errors == 0)
+      add_header(r, &u->edits, &u->opt, u->is_header);
+    f->edits = u->edits;
+    const char *why = NULL;
+    if (r->n_errors == 0 && cp_edit_apply(r->arena, &f->edits, f->input_text, f->input_len,
+                                          &f->output, &f->output_len, &why) != 0) {
+      cp_diag_add(r, CP_ERROR, f->path, 0, 0, NULL, "internal error: %s", why);
+      f->output = NULL;
+    }
+  }
+  if (run->n_units) {
+    r->edits = r->files[0].edits;
+    r->output = r->n_errors ? NULL : r->files[0].output;
+    r->output_len = r->files[0].output_len;
+  }
+}
+
+cp_result *cp_convert_files(const cp_options *opts, int n) {
   cp_arena *arena = cp_arena_new();
   cp_result *r = cp_arena_alloc(arena, sizeof *r);
   memset(r, 0, sizeof *r);
   r->arena = arena;
-
-  if (already_converted(opt)) {
-    cp_diag_add(r, CP_ERROR, opt->input, 1, 1,
-                cp_line_at(arena, opt->input_text, opt->input_len, 0),
-                "this file is an output of cpconvert; convert the original file instead");
-    return r;
+  cp_run run;
+  memset(&run, 0, sizeof run);
+  run.r = r;
+  for (int i = 0; i < n; i++) {
+    cp_unit *u = new_unit(&run);
+    u->opt = opts[i];
+    if (already_converted(&opts[i]))
+      cp_diag_add(r, CP_ERROR, opts[i].input, 1, 1,
+                  cp_line_at(arena, opts[i].input_text, opts[i].input_len, 0),
+                  "this file is an output of cpconvert; convert the original file instead");
   }
-  cp_parse p;
-  if (cp_parse_open(&p, opt, r) == 0) {
-    cp_run run = {.opt = opt, .r = r, .p = &p};
-    cp_find_functions(&run);
-    if (r->n_errors == 0)
-      cp_analyse(&run);
-    if (r->n_errors == 0)
-      cp_convert_functions(&run);
-    record_stats(r, &run);
-    if (r->n_errors == 0)
-      add_header(r, opt);
-    cp_parse_deps(&p, r);
+  run.n_inputs = (unsigned)n;
+  for (int i = 0; i < n && r->n_errors == 0; i++)
+    run.units[i]->parsed = cp_parse_open(&run.units[i]->p, &run.units[i]->opt, r) == 0;
+  if (r->n_errors == 0) {
+    run_stages(&run);
+    cp_parse_deps(&run.units[0]->p, r);
   }
-  cp_parse_close(&p);
-  sort_diags(r, opt->input);
-  if (r->n_errors)
-    return r;
-
-  const char *why = NULL;
-  if (cp_edit_apply(arena, &r->edits, opt->input_text, opt->input_len, &r->output,
-                    &r->output_len, &why) != 0) {
-    cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL, "internal error: %s", why);
-    r->output = NULL;
-  }
+  if (r->n_errors == 0)
+    finish_files(&run);
+  for (int i = 0; i < n; i++)
+    cp_parse_close(&run.units[i]->p);
+  sort_diags(r, opts[0].input);
   return r;
 }
+
+cp_result *cp_convert(const cp_options *opt) { return cp_convert_files(opt, 1); }
 
 void cp_result_free(cp_result *r) {
   if (r)

@@ -84,8 +84,8 @@ static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned f
     at = last_word(run, from, to, base);
   if (at < 0)
     return 0; /* auto, or a type the declaration does not spell: nothing to edit */
-  for (size_t i = 0; i < run->r->edits.count; i++)
-    if (run->r->edits.items[i].offset == (size_t)at && run->r->edits.items[i].rule == rule)
+  for (size_t i = 0; i < run->edits->count; i++)
+    if (run->edits->items[i].offset == (size_t)at && run->edits->items[i].rule == rule)
       return 1;
   size_t len = strlen(word);
   if (last_word(run, (unsigned)at, (unsigned)at + (unsigned)len, word) != at)
@@ -136,7 +136,7 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
   if (text == v->text && !v->changed)
     return;
   cp_rule rule = text != v->text ? CP_RULE_CONVERT : v->rule;
-  cp_edit_add(c->run->r->arena, &c->run->r->edits, n->begin, n->end - n->begin, text, rule);
+  cp_edit_add(c->run->r->arena, c->run->edits, n->begin, n->end - n->begin, text, rule);
 }
 
 /* An initializer list for composite elements: each element promoted. */
@@ -153,7 +153,7 @@ static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
   const cp_val *val = cp_rewrite(c, init);
   const char *text = cp_accum_in(c, v, val);
   if (strcmp(text, cp_src(c, init)) != 0)
-    cp_edit_add(c->run->r->arena, &c->run->r->edits, init->begin, init->end - init->begin, text,
+    cp_edit_add(c->run->r->arena, c->run->edits, init->begin, init->end - init->begin, text,
                 CP_RULE_ACCUMULATE);
 }
 
@@ -340,6 +340,7 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
 void cp_convert_functions(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
+    cp_use_unit(run, f->unit);
     cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
     signature(run, f);
     if (f->is_host)
@@ -348,5 +349,8 @@ void cp_convert_functions(cp_run *run) {
       walk(&c, f->body);
   }
   cp_convert_fields(run);
-  clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
+  for (unsigned u = 0; u < run->n_inputs; u++) {
+    cp_use_unit(run, run->units[u]);
+    clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
+  }
 }

@@ -552,78 +552,102 @@ void cp_convert_host(cp_run *run, cp_func *f) {
   }
 }
 
-/* A paired pointer field gets its companion field on the next line of its struct; if
- * the struct already has a field named NAME_err (added by hand, e.g. in a header), that
- * one is used. A struct outside the input file cannot be edited: the error says what to
- * add there. A paired file-scope pointer gets its companion variable the same way; an
- * extern one is defined elsewhere, so it needs --pair. Names given with --pair are
- * trusted: their companions exist, nothing is declared or required here. */
+/* Whether the struct of `field` already has a field called `name` (added by hand). */
 static int struct_has_field(CXCursor field, const char *name) {
   CXCursor rec = clang_getCursorSemanticParent(field);
-  CXType t = clang_getCursorType(rec);
-  return clang_Type_getOffsetOf(t, name) >= 0;
+  return clang_Type_getOffsetOf(clang_getCursorType(rec), name) >= 0;
 }
 
+/* A diagnostic at a declaration site, in whichever file it is (an input or a header). */
+static void site_error(cp_run *run, const cp_site *site, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void site_error(cp_run *run, const cp_site *site, const char *fmt, ...) {
+  CXFile file;
+  unsigned line, col, off;
+  clang_getExpansionLocation(clang_getCursorLocation(site->decl), &file, &line, &col, &off);
+  CXString fn = clang_getFileName(file);
+  size_t size = 0;
+  const char *contents = clang_getFileContents(site->unit->p.tu, file, &size);
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(fn)), line, col,
+              cp_line_at(run->r->arena, contents, size, off), "%s [%s]", msg,
+              cp_rule_name(CP_RULE_HOST_PAIR));
+  clang_disposeString(fn);
+}
+
+/* The companion declared at one site: the next line after the declaration, in its unit. */
+static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, const char *type,
+                            const char *err) {
+  CXFile file;
+  unsigned b, end;
+  CXSourceRange ext = clang_getCursorExtent(site->decl);
+  clang_getExpansionLocation(clang_getRangeStart(ext), &file, NULL, NULL, &b);
+  clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &end);
+  cp_unit *u = cp_unit_for_file(run, site->unit->p.tu, file);
+  const char *sep = type[strlen(type) - 1] == '*' ? "" : " ";
+  int is_extern = !v->is_field && clang_Cursor_getStorageClass(site->decl) == CX_SC_Extern;
+  if (!u) {
+    site_error(run, site, "%s '%s' is paired, but it is declared outside the converted file: "
+               "add '%s%s%s%s;' after it here, then convert again (or convert with --o-dir, "
+               "which writes this file converted, or name it with --pair)", v->is_field ? "field" : "pointer",
+               v->name, is_extern ? "extern " : "", type, sep, err);
+    return;
+  }
+  cp_use_unit(run, u);
+  host h = {run, &run->structs};
+  const char *t = text(&h);
+  unsigned semi = end;
+  while (semi < run->opt->input_len && t[semi] != ';')
+    semi++;
+  unsigned at = line_insert_point(&h, semi < run->opt->input_len ? semi + 1 : end);
+  const char *decl = cp_arena_printf(run->r->arena, "%s%s%s%s%s%s%s;", line_end(&h),
+                                     indent_of(&h, b), is_extern ? "extern " : "", type, sep, err,
+                                     v->is_field || is_extern ? "" : " = nullptr");
+  for (size_t i = 0; i < run->edits->count; i++) /* a header seen from several inputs */
+    if (run->edits->items[i].offset == at && strcmp(run->edits->items[i].text, decl) == 0)
+      return;
+  cp_apply_edit(run, at, 0, decl, CP_RULE_HOST_PAIR);
+}
+
+/* Paired pointer fields and file-scope pointers get their companion at every declaration
+ * site the run can edit: a companion field on the next line of the struct (if the struct
+ * has no field NAME_err yet, added by hand), a companion pointer beside the definition
+ * (`= nullptr`) and beside each extern declaration (`extern`). A site in a file the run
+ * does not write is an error that says what to add there. A pointer defined in no
+ * converted file needs --pair; names given with --pair are trusted and left alone. */
 void cp_convert_fields(cp_run *run) {
   cp_func *s = &run->structs;
   for (unsigned i = 0; i < s->n_vars; i++) {
     cp_var *v = &s->vars[i];
-    if (!is_paired(v) || v->external)
+    if (!is_paired(v) || v->external || !v->n_sites)
       continue;
-    unsigned b, at, end;
-    CXFile file;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(v->decl)), &file, NULL,
-                               NULL, &b);
-    clang_getExpansionLocation(clang_getCursorLocation(v->decl), NULL, NULL, NULL, &at);
-    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(v->decl)), NULL, NULL,
-                               NULL, &end);
     const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
-    const char *type = NULL;
-    if (!v->is_field && clang_Cursor_getStorageClass(v->decl) == CX_SC_Extern) {
-      cp_diag_at(run, CP_ERROR, b,
-                 "'%s' is paired but defined in another file: define '%s' there (same type, "
-                 "allocated and zeroed with it) and convert with --pair %s [%s]",
-                 v->name, err, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+    int defined = v->is_field;
+    for (unsigned k = 0; k < v->n_sites; k++)
+      defined |= clang_Cursor_getStorageClass(v->sites[k].decl) != CX_SC_Extern;
+    if (!defined) {
+      site_error(run, &v->sites[0], "'%s' is paired but defined outside the converted files: "
+                 "define '%s' there (same type, allocated and zeroed with it) and convert with "
+                 "--pair %s", v->name, err, v->name);
       continue;
     }
     if (!v->is_field || !struct_has_field(v->decl, err)) {
       CXString t = clang_getTypeSpelling(clang_getCursorType(v->decl));
-      type = cp_arena_strdup(run->r->arena, clang_getCString(t));
+      const char *type = cp_arena_strdup(run->r->arena, clang_getCString(t));
       clang_disposeString(t);
-    }
-    if (type && !clang_File_isEqual(file, run->p->main_file)) {
-      CXString fn = clang_getFileName(file);
-      unsigned line, col, off;
-      clang_getExpansionLocation(clang_getCursorLocation(v->decl), NULL, &line, &col, &off);
-      size_t size = 0;
-      const char *contents = clang_getFileContents(run->p->tu, file, &size);
-      cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(fn)), line,
-                  col, cp_line_at(run->r->arena, contents, size, off),
-                  "%s '%s' is paired, but it is declared outside the converted file: add "
-                  "'%s%s%s;' after it here, then convert again (or name it with --pair) [%s]",
-                  v->is_field ? "field" : "pointer", v->name, type,
-                  type[strlen(type) - 1] == '*' ? "" : " ", err,
-                  cp_rule_name(CP_RULE_HOST_PAIR));
-      clang_disposeString(fn);
-      continue;
-    }
-    if (type) {
-      host h = {run, s};
-      const char *t = text(&h);
-      unsigned semi = end;
-      while (semi < run->opt->input_len && t[semi] != ';')
-        semi++;
-      cp_apply_edit(run, line_insert_point(&h, semi < run->opt->input_len ? semi + 1 : end), 0,
-                    cp_arena_printf(run->r->arena, "%s%s%s%s%s%s;", line_end(&h), indent_of(&h, b),
-                                    type, type[strlen(type) - 1] == '*' ? "" : " ", err,
-                                    v->is_field ? "" : " = nullptr"),
-                    CP_RULE_HOST_PAIR);
+      for (unsigned k = 0; k < v->n_sites; k++)
+        declare_at_site(run, v, &v->sites[k], type, err);
     }
     if (!v->allocated)
-      cp_diag_at(run, CP_ERROR, b,
-                 "%s '%s' is paired (a converted kernel writes its buffer) but no cudaMalloc "
-                 "of it is in this file: allocate '%s' the same size, zeroed, and copy it with "
-                 "it, then name it with --pair [%s]", v->is_field ? "field" : "pointer",
-                 v->name, err, cp_rule_name(CP_RULE_HOST_PAIR));
+      site_error(run, &v->sites[0],
+                 "%s '%s' is paired (a converted kernel writes its buffer) but no cudaMalloc of "
+                 "it is in the converted files: allocate '%s' the same size, zeroed, and copy "
+                 "it with it, then name it with --pair", v->is_field ? "field" : "pointer",
+                 v->name, err);
   }
 }

@@ -64,6 +64,16 @@ const cp_node *cp_node_root(const cp_node *n, int fields);
 
 /* ---- a conversion run ------------------------------------------------------------- */
 
+typedef struct cp_unit cp_unit;
+
+/* Where a file-scope pointer or a pointer field is declared (there may be several: an
+ * extern declaration in each file, a field seen by each translation unit). */
+typedef struct {
+  cp_unit *unit;
+  CXCursor decl;
+} cp_site;
+
+
 typedef enum { CP_SCOPE_ALL, CP_SCOPE_ACCUMULATORS } cp_scope;
 typedef enum { CP_ACC_COMPOSITE, CP_ACC_FIXED, CP_ACC_KAHAN, CP_ACC_DOUBLE } cp_accum;
 
@@ -100,6 +110,9 @@ typedef struct cp_var_s {
   int is_param;
   int group; /* pairing group of a buffer parameter (union-find index) */
   cp_accum accum; /* CP_VAR_ACCUM: how it is carried */
+  const char *usr; /* file-scope pointers and fields: their identity across files */
+  cp_site *sites;
+  unsigned n_sites;
   int dbl;        /* a double (not float) variable or buffer */
   int is_field;   /* a pointer field of a struct (host code keeps buffers there) */
   int external;   /* named with --pair: its companion exists elsewhere, trust the user */
@@ -125,6 +138,8 @@ extern const cp_prec cp_prec_float, cp_prec_double;
 typedef struct cp_func {
   CXCursor cursor;
   const char *name;
+  const char *usr;       /* identity across the run's translation units */
+  cp_unit *unit;
   int is_kernel;
   int dbl;               /* written in double: converted to cp_double */
   const cp_prec *prec;
@@ -136,12 +151,27 @@ typedef struct cp_func {
   int returns_width; /* width of a float return type, 0 if none */
 } cp_func;
 
+/* One file of a run: an input with its translation unit, or a header that gets
+ * companion declarations (no translation unit of its own; its text comes from one). */
+struct cp_unit {
+  cp_options opt; /* opt.input is its path, opt.input_text its bytes */
+  cp_parse p;
+  int parsed;
+  cp_macros macros;
+  cp_edit_list edits;
+  int is_header;
+};
+
 typedef struct {
-  const cp_options *opt;
+  const cp_options *opt; /* the current unit's */
   cp_result *r;
-  cp_parse *p;
+  cp_parse *p;           /* the current unit's */
+  cp_edit_list *edits;   /* the current unit's */
+  cp_unit *unit;
+  cp_unit **units;
+  unsigned n_units, n_inputs, cap_units;
   cp_func *funcs;
-  unsigned n_funcs;
+  unsigned n_funcs, cap_funcs;
   cp_func structs; /* float/double pointer fields of structs and file-scope pointers */
   cp_macros macros;
   int *group_parent; /* union-find over buffer parameters */
@@ -226,6 +256,10 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
 /* annotate.c: finds the pragmas and the functions they mark (plus, with --all, every
  * kernel and the device functions converted kernels call). */
 void cp_find_functions(cp_run *run);
+/* annotate.c: the host functions of the current unit that launch converted kernels, call
+ * such host functions or use file-scope pointers and pointer fields (after every unit's
+ * cp_find_functions, since a launch may be in another file than its kernel). */
+void cp_find_host_functions(cp_run *run);
 /* analyse.c: the role of every variable and parameter of every converted function. */
 void cp_analyse(cp_run *run);
 /* function.c: edits for declarations, signatures and bodies of converted functions. */
@@ -235,6 +269,13 @@ void cp_convert_functions(cp_run *run);
 void cp_convert_host(cp_run *run, cp_func *f);
 
 cp_func *cp_func_of(cp_run *run, CXCursor decl);
+/* Makes `u` the current unit: opt, p, macros and edits of the run are its own. */
+void cp_use_unit(cp_run *run, cp_unit *u);
+/* The unit of a file the run can edit (an input, or, with edit_headers, a header, made
+ * on first use from `tu`); NULL if it cannot edit that file. */
+cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file);
+/* A cursor's USR, in the run's arena. */
+const char *cp_usr(cp_run *run, CXCursor c);
 cp_var *cp_var_of(cp_func *f, CXCursor decl);
 /* The buffer a host pointer expression designates (&p, (void **)&p, p + k, s->pos,
  * &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By cursors

@@ -90,6 +90,7 @@ typedef struct {
   int all;                       /* --all: convert every kernel, annotated or not */
   const char *const *pair_names; /* --pair: externally owned buffers whose _err exists */
   int n_pair_names;
+  int edit_headers;              /* --o-dir: headers needing companions are written too */
   const char *header_options;    /* the options echoed in the output's header comment */
   const char *version;
 } cp_options;
@@ -100,6 +101,17 @@ typedef struct {
   int kind; /* 0 __device__, 1 __global__, 2 host */
   unsigned paired; /* buffer parameters and host pointers given a companion */
 } cp_func_stat;
+
+/* One output of a run: an input converted, or a header given companion declarations. */
+typedef struct {
+  const char *path;       /* the input's path, or the header's as the parser found it */
+  const char *input_text; /* what it was */
+  size_t input_len;
+  cp_edit_list edits;
+  char *output;           /* what it becomes (NULL when the run had errors) */
+  size_t output_len;
+  int is_header;
+} cp_file_result;
 
 typedef struct {
   cp_arena *arena;
@@ -112,6 +124,8 @@ typedef struct {
   size_t n_funcs;
   const char **deps;               /* files the input includes, outside system headers */
   size_t n_deps;
+  cp_file_result *files;           /* every output: the inputs in order, then headers */
+  size_t n_files;
   char *output; /* the converted text, NULL when there were errors */
   size_t output_len;
 } cp_result;
@@ -119,6 +133,11 @@ typedef struct {
 /* Converts one file. Always returns a result (free it with cp_result_free); the
  * conversion succeeded when result->n_errors == 0 and result->output != NULL. */
 cp_result *cp_convert(const cp_options *opt);
+/* Converts several files in one run, sharing one analysis: a kernel defined in one and
+ * launched in another, a buffer allocated in one and passed in another, pair across
+ * them. opts[i] describes input i (the same flags for all). result->files holds every
+ * output; result->edits/output are those of the first input. */
+cp_result *cp_convert_files(const cp_options *opts, int n);
 void cp_result_free(cp_result *r);
 
 /* Records a diagnostic in the result. `line_text` may be NULL. */
