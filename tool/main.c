@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tool.h"
 
@@ -18,12 +19,18 @@
 
 static const char usage_text[] =
     "usage: cpconvert INPUT.cu -o OUTPUT.cu [options] [-- compiler flags]\n"
+    "       cpconvert INPUT.cu... --o-dir DIR [options] [-- compiler flags]\n"
     "\n"
     "Converts the CUDA functions annotated with `#pragma cp composite` from float to\n"
     "composite precision (value + error pairs) and writes the result to OUTPUT.cu.\n"
+    "Several files convert together in one run (a kernel defined in one and launched in\n"
+    "another, a buffer allocated in one and passed in another) into DIR, with the\n"
+    "headers that gain companion declarations.\n"
     "\n"
     "Options:\n"
     "  -o FILE               write the output to FILE (atomically; never over the input)\n"
+    "  --o-dir DIR           write the outputs to DIR: inputs by their name, headers that\n"
+    "                        gain companion declarations by their relative path\n"
     "  -I DIR                add DIR to the include search path of the parser\n"
     "  -D NAME[=VALUE]       define a macro for the parser (also named in the output header)\n"
     "  --cuda-path DIR       CUDA installation to parse against (default: $CUDA_PATH,\n"
@@ -60,6 +67,9 @@ typedef struct {
   int n_clang_args;
   const char **pair_names;
   int n_pair_names;
+  const char **inputs; /* every input; `input` is the first */
+  int n_inputs;
+  const char *o_dir;
   char header_options[4096];
 } cli;
 
@@ -100,6 +110,7 @@ static void append_header_option(cli *c, const char *flag, const char *value) {
 static int parse_args(int argc, char **argv, cli *c) {
   c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
   c->pair_names = calloc((size_t)argc + 1, sizeof *c->pair_names);
+  c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     if (strcmp(a, "--") == 0) {
@@ -118,6 +129,10 @@ static int parse_args(int argc, char **argv, cli *c) {
         return usage_error("%s needs a name", "--pair");
       c->pair_names[c->n_pair_names++] = v;
       append_header_option(c, "--pair ", v);
+    } else if (strncmp(a, "--o-dir", 7) == 0 && (a[7] == '=' || !a[7])) {
+      if (!(v = option_value(argc, argv, &i, a[7] ? a + 8 : NULL)) || !*v)
+        return usage_error("%s needs a directory", "--o-dir");
+      c->o_dir = v;
     } else if (strcmp(a, "--diff") == 0) {
       c->diff = 1;
     } else if (strcmp(a, "--check") == 0) {
@@ -160,10 +175,10 @@ static int parse_args(int argc, char **argv, cli *c) {
         return usage_error("unknown --algo '%s' (expected paper, accurate or fast)", v);
     } else if (a[0] == '-' && a[1]) {
       return usage_error("unknown option '%s'", a);
-    } else if (c->input) {
-      return usage_error("more than one input file ('%s')", a);
     } else {
-      c->input = a;
+      if (!c->input)
+        c->input = a;
+      c->inputs[c->n_inputs++] = a;
     }
   }
   return -1;
@@ -202,9 +217,13 @@ static void print_stats(const char *input, const cp_result *r) {
     printf("  %-10s %-24s %u paired buffer%s\n", kinds[r->funcs[i].kind], r->funcs[i].name,
            r->funcs[i].paired, r->funcs[i].paired == 1 ? "" : "s");
   printf("  %-20s %8s %8s\n", "rule", "applied", "edits");
-  for (int k = 0; k < CP_RULE_COUNT; k++)
-    if (r->applied[k] || r->edits.per_rule[k])
-      printf("  %-20s %8u %8u\n", cp_rule_name((cp_rule)k), r->applied[k], r->edits.per_rule[k]);
+  for (int k = 0; k < CP_RULE_COUNT; k++) {
+    unsigned edits = 0;
+    for (size_t i = 0; i < r->n_files; i++)
+      edits += r->files[i].edits.per_rule[k];
+    if (r->applied[k] || edits)
+      printf("  %-20s %8u %8u\n", cp_rule_name((cp_rule)k), r->applied[k], edits);
+  }
   printf("  %u warning%s\n", r->n_warnings, r->n_warnings == 1 ? "" : "s");
 }
 
@@ -258,71 +277,194 @@ static int write_depfile(const cli *c, const cp_result *r) {
   return rc;
 }
 
-/* --check: 0 when the output on disk is what this run would write. */
-static int check_output(const cli *c, const cp_result *r) {
-  size_t len = 0;
-  char *old = cp_read_file(c->output, &len);
-  int fresh = old && len == r->output_len && memcmp(old, r->output, len) == 0;
-  free(old);
-  if (!fresh)
-    fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", c->output,
-            old ? "out of date" : "missing", c->input);
-  return fresh ? CP_EXIT_OK : CP_EXIT_ERRORS;
+/* Where a file of the run is written: -o FILE for the one input, or under --o-dir: the
+ * inputs by their base name, headers by their path relative to the working directory.
+ * NULL (with a message) for a header that would land outside the directory. */
+static char *output_path(const cli *c, const cp_file_result *f) {
+  if (!c->o_dir)
+    return strdup(c->output);
+  const char *name = f->path;
+  if (!f->is_header) {
+    const char *slash = strrchr(name, '/');
+    name = slash ? slash + 1 : name;
+  } else if (name[0] == '/' || strncmp(name, "../", 3) == 0 || strstr(name, "/../")) {
+    cp_tool_error("header '%s' needs companions but lies outside the working directory, so it "
+                  "has no place under '%s': add them by hand (see the error it reports without "
+                  "--o-dir)", name, c->o_dir);
+    return NULL;
+  }
+  size_t n = strlen(c->o_dir) + strlen(name) + 2;
+  char *p = malloc(n);
+  snprintf(p, n, "%s/%s", c->o_dir, name);
+  return p;
+}
+
+/* mkdir -p of the directory part of `path`. */
+static int make_parents(const char *path) {
+  char *p = strdup(path);
+  for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+    *s = '\0';
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+      cp_tool_error("cannot create directory '%s': %s", p, strerror(errno));
+      free(p);
+      return -1;
+    }
+    *s = '/';
+  }
+  free(p);
+  return 0;
+}
+
+/* --check: 0 when every output on disk is what this run would write. */
+static int check_outputs(const cli *c, const cp_result *r) {
+  int status = CP_EXIT_OK;
+  for (size_t i = 0; i < r->n_files; i++) {
+    const cp_file_result *f = &r->files[i];
+    char *path = output_path(c, f);
+    if (!path)
+      return CP_EXIT_ERRORS;
+    size_t len = 0;
+    char *old = cp_read_file(path, &len);
+    if (!old || len != f->output_len || memcmp(old, f->output, len) != 0) {
+      fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", path,
+              old ? "out of date" : "missing", f->path);
+      status = CP_EXIT_ERRORS;
+    }
+    free(old);
+    free(path);
+  }
+  return status;
+}
+
+/* Writes every output (after a run without errors), each atomically; every path is
+ * checked before the first is written. */
+static int write_outputs(const cli *c, const cp_result *r) {
+  char **paths = calloc(r->n_files + 1, sizeof *paths);
+  int status = CP_EXIT_OK;
+  for (size_t i = 0; i < r->n_files && status == CP_EXIT_OK; i++) {
+    if (!(paths[i] = output_path(c, &r->files[i])))
+      status = CP_EXIT_ERRORS;
+    else if (c->o_dir && cp_same_file(r->files[i].path, paths[i])) {
+      cp_tool_error("'%s' would be written over its input", paths[i]);
+      status = CP_EXIT_ERRORS;
+    }
+  }
+  for (size_t i = 0; i < r->n_files && status == CP_EXIT_OK; i++) {
+    char err[4096 + 256];
+    if (c->o_dir && make_parents(paths[i]) != 0)
+      status = CP_EXIT_ERRORS;
+    else if (cp_write_atomic(paths[i], r->files[i].output, r->files[i].output_len, err,
+                             sizeof err) != 0) {
+      cp_tool_error("%s", err);
+      status = CP_EXIT_ERRORS;
+    }
+  }
+  for (size_t i = 0; i < r->n_files; i++)
+    free(paths[i]);
+  free(paths);
+  if (status == CP_EXIT_OK && c->md && write_depfile(c, r) != 0)
+    status = CP_EXIT_ERRORS;
+  return status;
+}
+
+/* What the run does with a result without errors. */
+static int deliver(const cli *c, const cp_result *r) {
+  for (size_t i = 0; i < r->n_files; i++) {
+    const cp_file_result *f = &r->files[i];
+    if (c->dump_edits) {
+      if (r->n_files > 1)
+        printf("# %s\n", f->path);
+      dump_edits(&f->edits);
+    } else if (c->diff) {
+      char *path = c->o_dir || c->output ? output_path(c, f) : strdup(f->path);
+      cp_print_diff(stdout, f->path, path ? path : f->path, f->input_text, f->input_len,
+                    &f->edits);
+      free(path);
+    }
+  }
+  if (c->dump_edits || c->diff)
+    return CP_EXIT_OK;
+  if (c->check)
+    return check_outputs(c, r);
+  if (c->stats)
+    print_stats(c->input, r);
+  return write_outputs(c, r);
 }
 
 static int run(cli *c) {
-  size_t len = 0;
-  char *text = cp_read_file(c->input, &len);
-  if (!text) {
-    cp_tool_error("cannot read '%s': %s", c->input, strerror(errno));
-    return CP_EXIT_ERRORS;
-  }
+  char **texts = calloc((size_t)c->n_inputs, sizeof *texts);
+  cp_options *opts = calloc((size_t)c->n_inputs, sizeof *opts);
   char algo_opt[32];
   snprintf(algo_opt, sizeof algo_opt, "--algo %s",
            c->algo == CP_ALGO_PAPER ? "paper" : c->algo == CP_ALGO_FAST ? "fast" : "accurate");
   char header[sizeof c->header_options + sizeof algo_opt];
   snprintf(header, sizeof header, "%s%s", algo_opt, c->header_options);
   const char *cuda = c->no_cuda ? NULL : cp_find_cuda(c->cuda_path);
+  int status = CP_EXIT_OK;
   if (c->cuda_path && !c->no_cuda && !cuda) {
     cp_tool_error("--cuda-path '%s' holds no include/cuda_runtime.h", c->cuda_path);
-    free(text);
-    return CP_EXIT_ERRORS;
-  }
-  cp_options opt = {
-      .input = c->input, .input_text = text, .input_len = len,
-      .clang_args = c->clang_args, .n_clang_args = c->n_clang_args,
-      .cuda_path = cuda,
-      .algo = c->algo, .all = c->all, .header_options = header,
-      .pair_names = c->pair_names, .n_pair_names = c->n_pair_names, .version = CPCONVERT_VERSION,
-  };
-  cp_result *r = cp_convert(&opt);
-  for (size_t i = 0; i < r->n_diags; i++)
-    cp_print_diag(stderr, &r->diags[i]);
-  int status = CP_EXIT_OK;
-  if (r->n_errors || !r->output) {
-    fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
-            r->n_errors == 1 ? "" : "s");
     status = CP_EXIT_ERRORS;
-  } else if (c->dump_edits) {
-    dump_edits(&r->edits);
-  } else if (c->diff) {
-    cp_print_diff(stdout, c->input, c->output ? c->output : c->input, text, len, &r->edits);
-  } else if (c->check) {
-    status = check_output(c, r);
-  } else {
-    if (c->stats)
-      print_stats(c->input, r);
-    char err[4096 + 256];
-    if (cp_write_atomic(c->output, r->output, r->output_len, err, sizeof err) != 0) {
-      cp_tool_error("%s", err);
+  }
+  for (int i = 0; i < c->n_inputs && status == CP_EXIT_OK; i++) {
+    size_t len = 0;
+    if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
+      cp_tool_error("cannot read '%s': %s", c->inputs[i], strerror(errno));
       status = CP_EXIT_ERRORS;
-    } else if (c->md && write_depfile(c, r) != 0) {
+      break;
+    }
+    opts[i] = (cp_options){
+        .input = c->inputs[i], .input_text = texts[i], .input_len = len,
+        .clang_args = c->clang_args, .n_clang_args = c->n_clang_args, .cuda_path = cuda,
+        .algo = c->algo, .all = c->all, .header_options = header, .pair_names = c->pair_names,
+        .n_pair_names = c->n_pair_names, .edit_headers = c->o_dir != NULL,
+        .version = CPCONVERT_VERSION,
+    };
+  }
+  if (status == CP_EXIT_OK) {
+    cp_result *r = cp_convert_files(opts, c->n_inputs);
+    for (size_t i = 0; i < r->n_diags; i++)
+      cp_print_diag(stderr, &r->diags[i]);
+    if (r->n_errors || !r->output) {
+      fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
+              r->n_errors == 1 ? "" : "s");
       status = CP_EXIT_ERRORS;
+    } else {
+      status = deliver(c, r);
+    }
+    cp_result_free(r);
+  }
+  for (int i = 0; i < c->n_inputs; i++)
+    free(texts[i]);
+  free(texts);
+  free(opts);
+  return status;
+}
+
+/* The combinations of inputs and outputs that make sense; -1 if this one does. */
+static int check_usage(const cli *c) {
+  if (!c->n_inputs)
+    return usage_error("%s", "no input file");
+  if (c->output && c->o_dir)
+    return usage_error("%s", "give -o FILE or --o-dir DIR, not both");
+  if (c->n_inputs > 1 && c->output)
+    return usage_error("%s", "-o takes one input; give --o-dir DIR for several");
+  if (!c->output && !c->o_dir && !c->dump_edits && !c->diff)
+    return usage_error("no output file; give -o FILE or --o-dir DIR (or --diff, --dump-edits)%s",
+                       "");
+  if (c->check && !c->output && !c->o_dir)
+    return usage_error("%s needs -o FILE or --o-dir DIR, the output to check", "--check");
+  if (c->md && !c->output)
+    return usage_error("%s needs -o FILE", "-MD");
+  for (int i = 0; i < c->n_inputs; i++) {
+    if (c->output && cp_same_file(c->inputs[i], c->output))
+      return usage_error("the output '%s' is the input file; choose another output", c->output);
+    for (int k = 0; k < i && c->o_dir; k++) {
+      const char *a = strrchr(c->inputs[i], '/'), *b = strrchr(c->inputs[k], '/');
+      if (strcmp(a ? a + 1 : c->inputs[i], b ? b + 1 : c->inputs[k]) == 0)
+        return usage_error("two inputs named '%s' would have the same output", a ? a + 1 : c->inputs[i]);
     }
   }
-  cp_result_free(r);
-  free(text);
-  return status;
+  return -1;
 }
 
 int main(int argc, char **argv) {
@@ -332,19 +474,10 @@ int main(int argc, char **argv) {
     list_rules();
     status = CP_EXIT_OK;
   }
-  if (status < 0) {
-    if (!c.input)
-      status = usage_error("%s", "no input file");
-    else if (!c.output && !c.dump_edits && !c.diff)
-      status = usage_error("no output file; give -o FILE (or --diff, --dump-edits)%s", "");
-    else if (c.check && !c.output)
-      status = usage_error("%s needs -o FILE, the output to check", "--check");
-    else if (c.output && cp_same_file(c.input, c.output))
-      status = usage_error("the output '%s' is the input file; choose another output", c.output);
-    else
-      status = run(&c);
-  }
+  if (status < 0 && (status = check_usage(&c)) < 0)
+    status = run(&c);
   free(c.clang_args);
   free(c.pair_names);
+  free(c.inputs);
   return status;
 }

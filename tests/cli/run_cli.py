@@ -92,6 +92,31 @@ def usage_pair_needs_name(c):
 
 
 @case
+def usage_several_inputs(c):
+    c.write("a.cu", KERNEL)
+    c.write("b.cu", KERNEL)
+    os.mkdir(os.path.join(c.d, "sub"))
+    c.write("sub/a.cu", KERNEL)
+    r = c.run("a.cu", "b.cu", "-o", "out.cu")
+    expect_exit(r, 2)
+    expect("-o takes one input; give --o-dir DIR for several" in r[2], r[2])
+    r = c.run("a.cu", "-o", "out.cu", "--o-dir", "out")
+    expect_exit(r, 2)
+    expect("not both" in r[2], r[2])
+    r = c.run("a.cu", "sub/a.cu", "--o-dir", "out")
+    expect_exit(r, 2)
+    expect("two inputs named 'a.cu' would have the same output" in r[2], r[2])
+    r = c.run("a.cu", "b.cu", "--o-dir", "out/nested")
+    expect_exit(r, 0)
+    expect(sorted(os.listdir(os.path.join(c.d, "out/nested"))) == ["a.cu", "b.cu"],
+           os.listdir(os.path.join(c.d, "out/nested")))
+    r = c.run("a.cu", "b.cu", "--o-dir", ".")
+    expect_exit(r, 1)
+    expect("would be written over its input" in r[2], r[2])
+    expect(c.read("a.cu") == KERNEL, "an input was overwritten")
+
+
+@case
 def output_is_input(c):
     c.write("k.cu", KERNEL)
     r = c.run("k.cu", "-o", "./k.cu")

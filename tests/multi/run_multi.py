@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""One multi-file golden test: every .cu of tests/multi/NAME converts in one run with
+--o-dir; the outputs must equal NAME/expected/ file for file (nothing more, nothing less),
+--check must find them current, and nvcc (when given) must build the converted program."""
+import argparse, difflib, os, shutil, subprocess, sys
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--nvcc")
+    ap.add_argument("--runtime-include")
+    ap.add_argument("dir")
+    a = ap.parse_args()
+    inputs = sorted(f for f in os.listdir(a.dir) if f.endswith(".cu"))
+    out = os.path.abspath(os.path.join(a.work, os.path.basename(a.dir)))
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.run([a.tool] + inputs + ["--o-dir", out], cwd=a.dir, capture_output=True)
+    if p.returncode != 0:
+        sys.stdout.write(p.stderr.decode())
+        fail("cpconvert exited with %d" % p.returncode)
+    expected_dir = os.path.join(a.dir, "expected")
+    want = sorted(os.listdir(expected_dir))
+    got = sorted(os.listdir(out))
+    if want != got:
+        fail("outputs %s, expected %s" % (got, want))
+    for name in want:
+        e = open(os.path.join(expected_dir, name), "rb").read()
+        g = open(os.path.join(out, name), "rb").read()
+        if e != g:
+            sys.stdout.writelines(difflib.unified_diff(e.decode().splitlines(True),
+                                                       g.decode().splitlines(True),
+                                                       "expected/" + name, name))
+            fail(name + " differs from expected/" + name)
+    p = subprocess.run([a.tool] + inputs + ["--o-dir", out, "--check"], cwd=a.dir,
+                       capture_output=True)
+    if p.returncode != 0:
+        fail("--check finds the outputs stale: " + p.stderr.decode())
+    if a.nvcc:
+        p = subprocess.run([a.nvcc, "-arch=sm_90", "-I" + a.runtime_include, "-o",
+                            os.path.join(out, "program")] + inputs, cwd=out, capture_output=True)
+        if p.returncode != 0:
+            sys.stdout.write(p.stdout.decode() + p.stderr.decode())
+            fail("nvcc could not build the converted program")
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
