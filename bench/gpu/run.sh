@@ -21,10 +21,10 @@ mkdir -p build-gpu
 if want runtime; then
 log "runtime device tests"
 cmake -S . -B build-gpu -DCPCONVERT_BUILD_TOOL=OFF -DCPCONVERT_CPU_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=Release > "$out/cmake.log" 2>&1
+  -DCPCONVERT_CONVERTED_DIR="$PWD/$dir" -DCMAKE_BUILD_TYPE=Release > "$out/cmake.log" 2>&1
 cmake --build build-gpu -j 16 >> "$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; }
-(cd build-gpu && timeout 300 ctest -L gpu --output-on-failure) > "$out/ctest_gpu.log" 2>&1
-tail -5 "$out/ctest_gpu.log" | tee -a "$out/summary.txt"
+(cd build-gpu && timeout 300 ctest -L gpu -V) > "$out/ctest_gpu.log" 2>&1
+grep -E "step|composite|PASS|FAIL|tests passed|Passed|Failed" "$out/ctest_gpu.log" | tee -a "$out/summary.txt"
 build-gpu/tests/gpu/gpu_runtime_bitident > "$out/bitident.log" 2>&1; echo "bitident exit $?" | tee -a "$out/summary.txt"
 fi
 
