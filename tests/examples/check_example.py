@@ -3,6 +3,9 @@
 prelude to the same output, and nvcc builds the converted program (when nvcc is given)."""
 import argparse, os, subprocess, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import fail, nvcc_build  # noqa: E402
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -20,17 +23,13 @@ def main():
         p = subprocess.run([a.tool, a.source, "-o", out] + mode, capture_output=True)
         if p.returncode != 0:
             sys.stdout.write(p.stderr.decode())
-            sys.exit("FAIL: conversion %s failed" % (" ".join(mode) or "with CUDA headers"))
+            fail("conversion %s failed" % (" ".join(mode) or "with CUDA headers"))
         outs.append(open(out, "rb").read())
     if outs[0] != outs[1]:
-        sys.exit("FAIL: -nocudainc output differs from the output with CUDA headers")
+        fail("-nocudainc output differs from the output with CUDA headers")
     if a.nvcc:
-        exe = os.path.join(a.work, name + "_cp")
-        p = subprocess.run([a.nvcc, "-arch=sm_90", "-I" + a.runtime_include, "-o", exe,
-                            os.path.join(a.work, name + "_cp.cu")], capture_output=True)
-        if p.returncode != 0:
-            sys.stdout.write(p.stdout.decode() + p.stderr.decode())
-            sys.exit("FAIL: nvcc could not build the converted program")
+        nvcc_build(a.nvcc, a.runtime_include, [os.path.join(a.work, name + "_cp.cu")],
+                   os.path.join(a.work, name + "_cp"))
     print("PASS")
 
 

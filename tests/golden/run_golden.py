@@ -12,24 +12,15 @@ A passing conversion is then checked twice more: converting it again is refused 
 expected output is never an input), and the built-in prelude (-nocudainc) gives the same
 output as the installed CUDA headers. A failing one must leave no output file behind.
 """
-import argparse, difflib, os, shlex, subprocess, sys
+import argparse, os, shlex, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import fail, show_diff  # noqa: E402
 
 
 def run(tool, args, cwd):
     p = subprocess.run([tool] + args, cwd=cwd, capture_output=True)
     return p.returncode, p.stdout, p.stderr
-
-
-def show_diff(expected, actual, name):
-    lines = difflib.unified_diff(expected.decode(errors="replace").splitlines(True),
-                                 actual.decode(errors="replace").splitlines(True),
-                                 name + " (expected)", name + " (actual)")
-    sys.stdout.writelines(lines)
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def main():
@@ -59,7 +50,7 @@ def main():
         if os.path.exists(out):
             fail("a failing conversion wrote " + out)
         if err != expected:
-            show_diff(expected, err, a.name + ".err")
+            show_diff(expected, err, a.name + ".err (expected)", a.name + ".err (actual)")
             fail("standard error differs from " + a.name + ".err")
         print("PASS (fails as expected)")
         return
@@ -69,12 +60,12 @@ def main():
         fail("cpconvert exited with %d" % code)
     warn = open(src + ".warn", "rb").read() if os.path.exists(src + ".warn") else b""
     if err != warn:
-        show_diff(warn, err, a.name + ".warn")
+        show_diff(warn, err, a.name + ".warn (expected)", a.name + ".warn (actual)")
         fail("standard error differs from " + (a.name + ".warn" if warn else "nothing"))
     actual = open(out, "rb").read()
     expected = open(src + ".expected.cu", "rb").read()
     if actual != expected:
-        show_diff(expected, actual, a.name + ".expected.cu")
+        show_diff(expected, actual, a.name + ".expected.cu (expected)", a.name + ".expected.cu (actual)")
         fail("output differs from " + a.name + ".expected.cu")
 
     again = os.path.join(a.work, a.name + ".again.cu")
@@ -88,7 +79,8 @@ def main():
         sys.stdout.write(err.decode(errors="replace"))
         fail("conversion with the built-in prelude (-nocudainc) failed")
     if open(prelude, "rb").read() != actual:
-        show_diff(actual, open(prelude, "rb").read(), a.name + " -nocudainc")
+        show_diff(actual, open(prelude, "rb").read(), a.name + " (CUDA headers)",
+                  a.name + " (-nocudainc)")
         fail("-nocudainc output differs from the output with CUDA headers")
     print("PASS")
 

@@ -2,12 +2,10 @@
 """One multi-file golden test: every .cu of tests/multi/NAME converts in one run with
 --o-dir; the outputs must equal NAME/expected/ file for file (nothing more, nothing less),
 --check must find them current, and nvcc (when given) must build the converted program."""
-import argparse, difflib, os, shutil, subprocess, sys
+import argparse, os, shutil, subprocess, sys
 
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import fail, nvcc_build, show_diff  # noqa: E402
 
 
 def main():
@@ -34,20 +32,14 @@ def main():
         e = open(os.path.join(expected_dir, name), "rb").read()
         g = open(os.path.join(out, name), "rb").read()
         if e != g:
-            sys.stdout.writelines(difflib.unified_diff(e.decode().splitlines(True),
-                                                       g.decode().splitlines(True),
-                                                       "expected/" + name, name))
+            show_diff(e, g, "expected/" + name, name)
             fail(name + " differs from expected/" + name)
     p = subprocess.run([a.tool] + inputs + ["--o-dir", out, "--check"], cwd=a.dir,
                        capture_output=True)
     if p.returncode != 0:
         fail("--check finds the outputs stale: " + p.stderr.decode())
     if a.nvcc:
-        p = subprocess.run([a.nvcc, "-arch=sm_90", "-I" + a.runtime_include, "-o",
-                            os.path.join(out, "program")] + inputs, cwd=out, capture_output=True)
-        if p.returncode != 0:
-            sys.stdout.write(p.stdout.decode() + p.stderr.decode())
-            fail("nvcc could not build the converted program")
+        nvcc_build(a.nvcc, a.runtime_include, inputs, os.path.join(out, "program"), cwd=out)
     print("PASS")
 
 
