@@ -65,7 +65,8 @@ def main():
     actual = open(out, "rb").read()
     expected = open(src + ".expected.cu", "rb").read()
     if actual != expected:
-        show_diff(expected, actual, a.name + ".expected.cu (expected)", a.name + ".expected.cu (actual)")
+        show_diff(expected, actual, a.name + ".expected.cu (expected)",
+                  a.name + ".expected.cu (actual)")
         fail("output differs from " + a.name + ".expected.cu")
 
     again = os.path.join(a.work, a.name + ".again.cu")
