@@ -319,7 +319,7 @@ static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXCl
   host_ctx *ctx = data;
   enum CXCursorKind k = clang_getCursorKind(c);
   CXCursor ref = clang_getCursorReferenced(c);
-  if ((k == CXCursor_CallExpr && cp_func_of(ctx->run, ref)) ||
+  if (((k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr) && cp_func_of(ctx->run, ref)) ||
       ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && outside_buffer(ref))) {
     ctx->found = 1;
     return CXChildVisit_Break;

@@ -290,7 +290,7 @@ typedef struct {
   CXCursor in;
 } outside_ctx;
 
-static int signature_changes(const cp_func *f) {
+int cp_signature_changes(const cp_func *f) {
   if (f->returns_width && composite_signature(f))
     return 1;
   for (unsigned i = 0; i < f->n_vars; i++) {
@@ -308,7 +308,7 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
   cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
-  if (callee && signature_changes(callee)) {
+  if (callee && cp_signature_changes(callee)) {
     CXString caller = clang_getCursorSpelling(ctx->in);
     cp_diag_at(ctx->run, CP_ERROR, extent_begin(c),
                "'%s' is converted and its parameters change, but '%s', which calls it, is not "

@@ -467,10 +467,30 @@ static void on_pointer_assignment(host *h, cp_node *n) {
                CP_RULE_HOST_PAIR);
 }
 
+/* A converted function named other than as the callee of a call: its address taken, for a
+ * launch through a function pointer or cudaLaunchKernel, which are not followed. */
+static void on_function_reference(host *h, const cp_node *n) {
+  cp_func *g;
+  if (n->kind != CXCursor_DeclRefExpr ||
+      !(g = cp_func_of(h->run, clang_getCursorReferenced(n->cur))) || !cp_signature_changes(g))
+    return;
+  const cp_node *k = n, *p = n->parent;
+  while (p && p->kind == CXCursor_UnexposedExpr) {
+    k = p;
+    p = p->parent;
+  }
+  if (p && p->kind == CXCursor_CallExpr && p->nkids > 0 && p->kids[0] == k)
+    return; /* the callee of a call or launch */
+  error(h, n, "converted function '%s' is used other than in a direct call or launch (a function "
+              "pointer, cudaLaunchKernel); cpconvert cannot add its companion arguments there: "
+              "launch it directly with <<<...>>>", g->name);
+}
+
 static void walk(host *h, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     walk(h, n->kids[i]);
   on_pointer_assignment(h, n);
+  on_function_reference(h, n);
   if (n->kind != CXCursor_CallExpr)
     return;
   CXCursor ref = clang_getCursorReferenced(n->cur);

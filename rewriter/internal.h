@@ -264,6 +264,9 @@ void cp_find_host_functions(cp_run *run);
 void cp_analyse(cp_run *run);
 /* function.c: edits for declarations, signatures and bodies of converted functions. */
 void cp_convert_functions(cp_run *run);
+/* function.c: whether converting `f` changes its parameters or result (so that callers
+ * must change too). */
+int cp_signature_changes(const cp_func *f);
 /* host.c: companions of paired buffers in host code: declarations, allocations, copies,
  * frees, launch arguments. */
 void cp_convert_host(cp_run *run, cp_func *f);
