@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -106,6 +107,23 @@ static void append_header_option(cli *c, const char *flag, const char *value) {
   snprintf(c->header_options + n, sizeof c->header_options - n, " %s%s", flag, value);
 }
 
+/* The options without a value: each sets one field of the cli. */
+static int *flag_of(cli *c, const char *a) {
+  static const struct {
+    const char *name;
+    size_t field;
+  } flags[] = {
+      {"--list-rules", offsetof(cli, list_rules)}, {"--diff", offsetof(cli, diff)},
+      {"--check", offsetof(cli, check)},           {"-MD", offsetof(cli, md)},
+      {"--stats", offsetof(cli, stats)},           {"--dump-edits", offsetof(cli, dump_edits)},
+      {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
+  };
+  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+    if (strcmp(a, flags[i].name) == 0)
+      return (int *)((char *)c + flags[i].field);
+  return NULL;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, cli *c) {
   c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
@@ -122,8 +140,10 @@ static int parse_args(int argc, char **argv, cli *c) {
     } else if (strcmp(a, "--version") == 0) {
       printf("cpconvert %s\n", CPCONVERT_VERSION);
       return CP_EXIT_OK;
-    } else if (strcmp(a, "--list-rules") == 0) {
-      c->list_rules = 1;
+    } else if (flag_of(c, a)) {
+      *flag_of(c, a) = 1;
+      if (strcmp(a, "--all") == 0)
+        append_header_option(c, "--all", "");
     } else if (strncmp(a, "--pair", 6) == 0 && (a[6] == '=' || !a[6])) {
       if (!(v = option_value(argc, argv, &i, a[6] ? a + 7 : NULL)) || !*v)
         return usage_error("%s needs a name", "--pair");
@@ -133,26 +153,11 @@ static int parse_args(int argc, char **argv, cli *c) {
       if (!(v = option_value(argc, argv, &i, a[7] ? a + 8 : NULL)) || !*v)
         return usage_error("%s needs a directory", "--o-dir");
       c->o_dir = v;
-    } else if (strcmp(a, "--diff") == 0) {
-      c->diff = 1;
-    } else if (strcmp(a, "--check") == 0) {
-      c->check = 1;
-    } else if (strcmp(a, "-MD") == 0) {
-      c->md = 1;
     } else if (strcmp(a, "-MF") == 0) {
       if (!(v = option_value(argc, argv, &i, NULL)))
         return usage_error("%s needs a file name", "-MF");
       c->mf = v;
       c->md = 1;
-    } else if (strcmp(a, "--stats") == 0) {
-      c->stats = 1;
-    } else if (strcmp(a, "--dump-edits") == 0) {
-      c->dump_edits = 1;
-    } else if (strcmp(a, "--all") == 0) {
-      c->all = 1;
-      append_header_option(c, "--all", "");
-    } else if (strcmp(a, "-nocudainc") == 0) {
-      c->no_cuda = 1;
     } else if (strncmp(a, "-o", 2) == 0) {
       if (!(v = option_value(argc, argv, &i, a + 2)))
         return usage_error("%s needs a file name", "-o");
