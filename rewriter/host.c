@@ -420,13 +420,23 @@ static const api_row api_table[] = {
     {"cudaFreeAsync", on_free},
 };
 
+/* Whether parameter i of the function `call` calls is a pointer to const: the callee can
+ * only read through it, so the companion needs no care. */
+static int reads_only(cp_node *call, int i) {
+  CXCursor fn = clang_getCursorReferenced(call->cur);
+  if (clang_Cursor_isNull(fn) || i >= clang_Cursor_getNumArguments(fn))
+    return 0;
+  CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, i)));
+  return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
 /* Calls that take a paired buffer and are none of the above: cpconvert cannot know what
- * they do with it. */
+ * they do with it, unless the parameter is a pointer to const. */
 static void on_other_call(host *h, cp_node *call, const char *name) {
   int nargs = clang_Cursor_getNumArguments(call->cur);
   for (int i = 0; i < nargs; i++) {
     cp_var *v = root_of(h, call_arg(call, nargs, i));
-    if (is_paired(v))
+    if (is_paired(v) && !reads_only(call, i))
       cp_diag_at(h->run, CP_WARNING, call->begin,
                  "paired buffer '%s' is passed to '%s', which cpconvert does not follow; if it "
                  "writes the buffer, zero %s_err after it [%s]",

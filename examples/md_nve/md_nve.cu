@@ -1,17 +1,24 @@
-// NVE molecular dynamics of a Lennard-Jones fluid, to watch single precision drift.
+// NVE molecular dynamics of ions in a Lennard-Jones solvent, to watch single precision drift.
 //
-// N atoms on a cubic lattice in a periodic box (reduced units, density 0.8, initial
-// temperature 1.0), shifted-force Lennard-Jones with cutoff 2.5 sigma (force and
-// energy go smoothly to zero at the cutoff, so in double the total energy is conserved
-// down to noise and what drifts is the precision's own error), velocity Verlet.
-// All-pairs forces, one thread per atom. Prints the potential, kinetic and total energy
-// every `every` steps with 10 significant digits.
+// N = side^3 atoms on a cubic lattice in a periodic box (reduced units, density 0.8,
+// initial temperature 1.0). Every tenth atom is an ion of charge +1 or -1 (alternating, so
+// the system is neutral); the rest is neutral solvent. Nonbonded forces: shifted-force
+// Lennard-Jones and shifted-force Coulomb (damped shifted force with no damping), both cut
+// at rc = 2.5 sigma, where force and energy go smoothly to zero: in double the total energy
+// is conserved down to the integrator's bounded fluctuation, and what drifts is the
+// precision's own error. Verlet neighbour list (skin 0.4, rebuilt every 10 steps), velocity
+// Verlet with dt = 0.002.
 //
-//   float:      nvcc -arch=sm_90 md_nve.cu -o md_float
-//   double:     nvcc -arch=sm_90 -DREAL_DOUBLE md_nve.cu -o md_double
-//   composite:  cpconvert md_nve.cu -o md_nve_cp.cu
-//               nvcc -arch=sm_90 -I<cpconvert>/runtime/include md_nve_cp.cu -o md_cp
-//   run:        ./md_float [atoms_per_side=10] [steps=10000] [every=1000]
+// Every `every` steps it prints the step, the Lennard-Jones (van der Waals), electrostatic,
+// kinetic and total energy with 12 significant digits; at the end the time per step and of
+// the force kernel alone.
+//
+//   float:      nvcc -O3 -arch=sm_90 md_nve.cu -o md_float
+//   double:     nvcc -O3 -arch=sm_90 -DREAL_DOUBLE md_nve.cu -o md_double
+//   composite:  cpconvert md_nve.cu -o md_nve_cp.cu          (also --scope accumulators,
+//               nvcc -O3 -arch=sm_90 -I<cpconvert>/runtime/include md_nve_cp.cu -o md_cp
+//                                          --accumulate fixed|double for the cheaper modes)
+//   run:        ./md_float [side=10] [steps=10000] [every=1000]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,38 +38,74 @@ typedef float real;
     }                                                                                    \
   } while (0)
 
-// Forces and potential energy: shifted-force Lennard-Jones, minimum image.
-#pragma cp composite
-__global__ void forces(const real *x, const real *y, const real *z, real *fx, real *fy,
-                       real *fz, real *pe, int n, real box, real rc) {
+#define MAX_NEIGHBOURS 160
+
+// Verlet list: the atoms within rc + skin of atom i, stored neighbour-major (nbr[k * n + i])
+// so that the force kernel's loads coalesce. Only selects candidates: left in float.
+__global__ void build_list(const real *x, const real *y, const real *z, int *nbr, int *count,
+                           int *overflow, int n, real box, real rlist) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  real xi = x[i], yi = y[i], zi = z[i];
-  real rc2 = rc * rc;
-  real irc2 = 1 / rc2, irc6 = irc2 * irc2 * irc2;
-  real uc = 4 * irc6 * (irc6 - 1);               // U(rc)
-  real fc = 24 * irc6 * (2 * irc6 - 1) / rc;     // F(rc)
-  real ax = 0, ay = 0, az = 0, e = 0;
+  real ibox = 1 / box, rl2 = rlist * rlist;
+  int k = 0;
   for (int j = 0; j < n; j++) {
     if (j == i) continue;
+    real dx = x[j] - x[i], dy = y[j] - y[i], dz = z[j] - z[i];
+    dx -= box * rint(dx * ibox);
+    dy -= box * rint(dy * ibox);
+    dz -= box * rint(dz * ibox);
+    if (dx * dx + dy * dy + dz * dz < rl2) {
+      if (k < MAX_NEIGHBOURS) nbr[k * n + i] = j;
+      k++;
+    }
+  }
+  count[i] = k < MAX_NEIGHBOURS ? k : MAX_NEIGHBOURS;
+  if (k > MAX_NEIGHBOURS) atomicMax(overflow, k);
+}
+
+// Forces, and when `energy` is set the two potential energies: shifted-force Lennard-Jones
+// (van der Waals) and shifted-force Coulomb, minimum image.
+#pragma cp composite
+__global__ void forces(const real *x, const real *y, const real *z, const real *q,
+                       const int *nbr, const int *count, real *fx, real *fy, real *fz,
+                       real *e_vdw, real *e_coul, int n, real box, real rc, int energy) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  real xi = x[i], yi = y[i], zi = z[i], qi = q[i];
+  real ibox = 1 / box, rc2 = rc * rc, irc = 1 / rc, irc2 = irc * irc;
+  real irc6 = irc2 * irc2 * irc2;
+  real uc = 4 * irc6 * (irc6 - 1);               // U_lj(rc)
+  real fc = 24 * irc6 * (2 * irc6 - 1) * irc;    // F_lj(rc)
+  real ax = 0, ay = 0, az = 0, ev = 0, ec = 0;
+  int m = count[i];
+  for (int k = 0; k < m; k++) {
+    int j = nbr[k * n + i];
     real dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
-    dx -= box * rint(dx / box);
-    dy -= box * rint(dy / box);
-    dz -= box * rint(dz / box);
+    dx -= box * rint(dx * ibox);
+    dy -= box * rint(dy * ibox);
+    dz -= box * rint(dz * ibox);
     real r2 = dx * dx + dy * dy + dz * dz;
     if (r2 >= rc2) continue;
-    real r = sqrt(r2);
-    real i2 = 1 / r2, i6 = i2 * i2 * i2;
-    real fr = (24 * i6 * (2 * i6 - 1) / r - fc) / r;   // |F_sf| / r, attraction < 0
+    real i2 = 1 / r2, ir = sqrt(i2), r = r2 * ir;
+    real i6 = i2 * i2 * i2;
+    real fr = 24 * i6 * (2 * i6 - 1) * i2 - fc * ir;   // |F| / r, attraction < 0
+    ev += 4 * i6 * (i6 - 1) - uc + (r - rc) * fc;
+    real qq = qi * q[j];
+    if (qq != 0) {
+      fr += qq * (i2 - irc2) * ir;
+      ec += qq * (ir - irc + (r - rc) * irc2);
+    }
     ax -= fr * dx;
     ay -= fr * dy;
     az -= fr * dz;
-    e += 4 * i6 * (i6 - 1) - uc + (r - rc) * fc;
   }
   fx[i] = ax;
   fy[i] = ay;
   fz[i] = az;
-  atomicAdd(pe, e / 2);
+  if (energy) {
+    atomicAdd(e_vdw, ev / 2);
+    atomicAdd(e_coul, ec / 2);
+  }
 }
 
 // First half of velocity Verlet: half kick, then drift, wrapped into the box.
@@ -72,33 +115,41 @@ __global__ void kick_drift(real *x, real *y, real *z, real *vx, real *vy, real *
                            real box) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  real ibox = 1 / box;
   vx[i] += dt / 2 * fx[i];
   vy[i] += dt / 2 * fy[i];
   vz[i] += dt / 2 * fz[i];
   x[i] += dt * vx[i];
   y[i] += dt * vy[i];
   z[i] += dt * vz[i];
-  x[i] -= box * floor(x[i] / box);
-  y[i] -= box * floor(y[i] / box);
-  z[i] -= box * floor(z[i] / box);
+  x[i] -= box * floor(x[i] * ibox);
+  y[i] -= box * floor(y[i] * ibox);
+  z[i] -= box * floor(z[i] * ibox);
 }
 
-// Second half kick, and the kinetic energy.
+// Second half kick.
 #pragma cp composite
 __global__ void kick(real *vx, real *vy, real *vz, const real *fx, const real *fy,
-                     const real *fz, real *ke, int n, real dt) {
+                     const real *fz, int n, real dt) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   vx[i] += dt / 2 * fx[i];
   vy[i] += dt / 2 * fy[i];
   vz[i] += dt / 2 * fz[i];
+}
+
+// Kinetic energy (unit masses).
+#pragma cp composite
+__global__ void kinetic(const real *vx, const real *vy, const real *vz, real *ke, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
   atomicAdd(ke, (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]) / 2);
 }
 
-// Lattice positions; velocities uniform in [-1, 1) with zero total momentum, scaled to
-// temperature t0 (so every precision starts from the same rounded-to-real state).
+// Lattice positions, charges, and velocities uniform in [-1, 1) with zero total momentum,
+// scaled to temperature t0 (so every precision starts from the same rounded-to-real state).
 static void initial_state(int side, real box, real t0, real *x, real *y, real *z, real *vx,
-                          real *vy, real *vz) {
+                          real *vy, real *vz, real *q) {
   int n = side * side * side;
   double a = (double)box / side, sum[3] = {0, 0, 0}, ke = 0;
   srand(2026);
@@ -106,6 +157,7 @@ static void initial_state(int side, real box, real t0, real *x, real *y, real *z
     x[i] = (real)((i % side + 0.5) * a);
     y[i] = (real)((i / side % side + 0.5) * a);
     z[i] = (real)((i / (side * side) + 0.5) * a);
+    q[i] = i % 10 != 0 ? 0 : (i / 10) % 2 == 0 ? 1 : -1;
     double v[3];
     for (int k = 0; k < 3; k++) {
       v[k] = 2.0 * rand() / ((double)RAND_MAX + 1) - 1.0;
@@ -133,15 +185,21 @@ int main(int argc, char **argv) {
   int side = argc > 1 ? atoi(argv[1]) : 10;
   long steps = argc > 2 ? atol(argv[2]) : 10000;
   long every = argc > 3 ? atol(argv[3]) : 1000;
-  int n = side * side * side;
-  real box = (real)cbrt(n / 0.8), rc = 2.5f, dt = 0.002f;
-  size_t bytes = n * sizeof(real);
+  if (side < 6 || steps < 1 || every < 1) {
+    fprintf(stderr, "usage: %s [side>=6] [steps>=1] [every>=1]\n", argv[0]);
+    return 2;
+  }
+  int n = side * side * side, list_every = 10;
+  real box = (real)cbrt(n / 0.8), rc = 2.5f, skin = 0.4f, dt = 0.002f;
+  size_t bytes = n * sizeof(real), ibytes = n * sizeof(int);
 
-  real *h = (real *)malloc(6 * bytes);
-  initial_state(side, box, 1.0f, h, h + n, h + 2 * n, h + 3 * n, h + 4 * n, h + 5 * n);
+  real *h = (real *)malloc(7 * bytes);
+  initial_state(side, box, 1.0f, h, h + n, h + 2 * n, h + 3 * n, h + 4 * n, h + 5 * n,
+                h + 6 * n);
 
-  real *d_x, *d_y, *d_z, *d_vx, *d_vy, *d_vz, *d_fx, *d_fy, *d_fz;
-  real *d_pe, *d_ke;
+  real *d_x, *d_y, *d_z, *d_vx, *d_vy, *d_vz, *d_fx, *d_fy, *d_fz, *d_q;
+  real *d_e;  // van der Waals, electrostatic, kinetic
+  int *d_nbr, *d_count, *d_overflow;
   CHECK(cudaMalloc(&d_x, bytes));
   CHECK(cudaMalloc(&d_y, bytes));
   CHECK(cudaMalloc(&d_z, bytes));
@@ -151,39 +209,58 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&d_fx, bytes));
   CHECK(cudaMalloc(&d_fy, bytes));
   CHECK(cudaMalloc(&d_fz, bytes));
-  CHECK(cudaMalloc(&d_pe, sizeof(real)));
-  CHECK(cudaMalloc(&d_ke, sizeof(real)));
+  CHECK(cudaMalloc(&d_q, bytes));
+  CHECK(cudaMalloc(&d_e, 3 * sizeof(real)));
+  CHECK(cudaMalloc(&d_nbr, MAX_NEIGHBOURS * ibytes));
+  CHECK(cudaMalloc(&d_count, ibytes));
+  CHECK(cudaMalloc(&d_overflow, sizeof(int)));
   CHECK(cudaMemcpy(d_x, h, bytes, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(d_y, h + n, bytes, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(d_z, h + 2 * n, bytes, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(d_vx, h + 3 * n, bytes, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(d_vy, h + 4 * n, bytes, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(d_vz, h + 5 * n, bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(d_q, h + 6 * n, bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(d_overflow, 0, sizeof(int)));
 
   int threads = 128, blocks = (n + threads - 1) / threads;
-  CHECK(cudaMemset(d_pe, 0, sizeof(real)));
-  forces<<<blocks, threads>>>(d_x, d_y, d_z, d_fx, d_fy, d_fz, d_pe, n, box, rc);
+  build_list<<<blocks, threads>>>(d_x, d_y, d_z, d_nbr, d_count, d_overflow, n, box,
+                                  rc + skin);
+  forces<<<blocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
+                              d_e + 1, n, box, rc, 0);
   CHECK(cudaGetLastError());
 
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
+  printf("# atoms %d (ions %d), box %.6f, dt %.4f, %s\n", n, (n + 9) / 10, (double)box,
+         (double)dt, sizeof(real) == 8 ? "double" : "float");
+  printf("step,vdw,coulomb,kinetic,total\n");
   CHECK(cudaEventRecord(start));
-  printf("# atoms %d, box %.6f, dt %.4f, %s\n", n, (double)box, (double)dt,
-         sizeof(real) == 8 ? "double" : "float");
-  printf("# step potential kinetic total\n");
   for (long s = 1; s <= steps; s++) {
-    kick_drift<<<blocks, threads>>>(d_x, d_y, d_z, d_vx, d_vy, d_vz, d_fx, d_fy, d_fz, n, dt,
-                                    box);
-    CHECK(cudaMemset(d_pe, 0, sizeof(real)));
-    CHECK(cudaMemset(d_ke, 0, sizeof(real)));
-    forces<<<blocks, threads>>>(d_x, d_y, d_z, d_fx, d_fy, d_fz, d_pe, n, box, rc);
-    kick<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_fx, d_fy, d_fz, d_ke, n, dt);
-    if (s % every == 0) {
-      real pe, ke;
-      CHECK(cudaMemcpy(&pe, d_pe, sizeof(real), cudaMemcpyDeviceToHost));
-      CHECK(cudaMemcpy(&ke, d_ke, sizeof(real), cudaMemcpyDeviceToHost));
-      printf("%ld %.10g %.10g %.10g\n", s, (double)pe, (double)ke, (double)pe + (double)ke);
+    int sample = s % every == 0;
+    kick_drift<<<blocks, threads>>>(d_x, d_y, d_z, d_vx, d_vy, d_vz, d_fx, d_fy, d_fz, n,
+                                    dt, box);
+    if (s % list_every == 0)
+      build_list<<<blocks, threads>>>(d_x, d_y, d_z, d_nbr, d_count, d_overflow, n, box,
+                                      rc + skin);
+    if (sample) CHECK(cudaMemset(d_e, 0, 3 * sizeof(real)));
+    forces<<<blocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
+                                d_e + 1, n, box, rc, sample);
+    kick<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_fx, d_fy, d_fz, n, dt);
+    if (sample) {
+      kinetic<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_e + 2, n);
+      real e[3];
+      int overflow;
+      CHECK(cudaMemcpy(e, d_e, 3 * sizeof(real), cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(&overflow, d_overflow, sizeof(int), cudaMemcpyDeviceToHost));
+      if (overflow) {
+        fprintf(stderr, "neighbour list overflow: %d > %d neighbours\n", overflow,
+                MAX_NEIGHBOURS);
+        return 1;
+      }
+      printf("%ld,%.12e,%.12e,%.12e,%.12e\n", s, (double)e[0], (double)e[1], (double)e[2],
+             (double)e[0] + (double)e[1] + (double)e[2]);
     }
   }
   CHECK(cudaEventRecord(stop));
@@ -191,6 +268,17 @@ int main(int argc, char **argv) {
   float ms = 0;
   CHECK(cudaEventElapsedTime(&ms, start, stop));
   printf("# %ld steps in %.3f s: %.1f steps/s\n", steps, ms / 1e3, steps / (ms / 1e3));
+
+  // The force kernel alone, without energies: the figure the precisions are compared on.
+  int reps = 200;
+  CHECK(cudaEventRecord(start));
+  for (int r = 0; r < reps; r++)
+    forces<<<blocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
+                                d_e + 1, n, box, rc, 0);
+  CHECK(cudaEventRecord(stop));
+  CHECK(cudaEventSynchronize(stop));
+  CHECK(cudaEventElapsedTime(&ms, start, stop));
+  printf("# forces_ms %.5f\n", ms / reps);
 
   CHECK(cudaFree(d_x));
   CHECK(cudaFree(d_y));
@@ -201,8 +289,11 @@ int main(int argc, char **argv) {
   CHECK(cudaFree(d_fx));
   CHECK(cudaFree(d_fy));
   CHECK(cudaFree(d_fz));
-  CHECK(cudaFree(d_pe));
-  CHECK(cudaFree(d_ke));
+  CHECK(cudaFree(d_q));
+  CHECK(cudaFree(d_e));
+  CHECK(cudaFree(d_nbr));
+  CHECK(cudaFree(d_count));
+  CHECK(cudaFree(d_overflow));
   free(h);
   return 0;
 }
