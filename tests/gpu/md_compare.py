@@ -17,8 +17,9 @@ def energies(exe, side, steps, every):
         if "no CUDA-capable device" in p.stderr or "CUDA driver" in p.stderr:
             sys.exit(77)  # no device or driver here: skipped
         sys.exit("FAIL: %s exited with %d: %s" % (exe, p.returncode, p.stderr))
-    rows = [l.split() for l in p.stdout.splitlines() if l and not l.startswith("#")]
-    return {int(r[0]): float(r[3]) for r in rows}
+    rows = [l.split(",") for l in p.stdout.splitlines() if l and not l.startswith("#")]
+    total = rows[0].index("total")
+    return {int(r[0]): float(r[total]) for r in rows[1:]}
 
 
 def main():

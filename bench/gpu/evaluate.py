@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Runs the examples in every precision on the GPU and writes what they measured.
+
+    bench/gpu/evaluate.py --bin BUILD/examples --out DIR [--quick] [--only md,sum,...]
+
+BUILD/examples holds the executables the examples' CMake builds, NAME_VARIANT (float,
+double, cp, and the extra variants each example defines). Writes DIR/results.json (every
+figure, with the GPU, driver, CUDA version and date), DIR/raw/*.csv (each program's output)
+and DIR/*.png (plots); bench/gpu/report.py turns results.json into docs/results.md.
+--quick runs every experiment at a small size, to check the chain end to end.
+"""
+import argparse, datetime, json, os, subprocess, sys, time
+
+import numpy as np
+
+OUT = None
+RAW = None
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True,
+                              timeout=60).stdout.strip()
+    except Exception as e:  # noqa: BLE001 - a missing tool leaves the field empty
+        return "unavailable (%s)" % e
+
+
+def machine():
+    return {
+        "gpu": sh("nvidia-smi --query-gpu=name --format=csv,noheader | head -1"),
+        "driver": sh("nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1"),
+        "cuda": sh("nvcc --version | sed -n 's/.*release \\([0-9.]*\\).*/\\1/p'"),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+class Run:
+    """One program's output: the CSV rows, and the '# key value' comments."""
+
+    def __init__(self, name, text, seconds):
+        self.name, self.seconds = name, seconds
+        self.comments, self.header, self.rows = {}, None, []
+        for line in text.splitlines():
+            if line.startswith("#"):
+                parts = line[1:].split()
+                if len(parts) >= 2:
+                    self.comments.setdefault(parts[0], " ".join(parts[1:]))
+            elif line.strip():
+                cells = line.strip().split(",")
+                if self.header is None:
+                    self.header = cells
+                else:
+                    self.rows.append(cells)
+
+    def column(self, key, kind=float):
+        k = self.header.index(key)
+        return np.array([kind(r[k]) for r in self.rows])
+
+    def value(self, key, default=None):
+        v = self.comments.get(key)
+        if v is None:
+            return default
+        try:
+            return float(v.split()[0])
+        except ValueError:
+            return v
+
+
+def run(bindir, exe, args, tag, timeout):
+    """Runs BINDIR/EXE ARGS, keeps its output in raw/TAG.csv, returns a Run (or None)."""
+    path = os.path.join(bindir, exe)
+    if not os.path.exists(path):
+        print("  missing %s" % exe, flush=True)
+        return None
+    t0 = time.time()
+    try:
+        p = subprocess.run([path] + [str(a) for a in args], capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        print("  %s: timed out after %d s" % (tag, timeout), flush=True)
+        return None
+    dt = time.time() - t0
+    with open(os.path.join(RAW, tag + ".csv"), "w") as f:
+        f.write(p.stdout)
+        if p.stderr:
+            f.write("".join("# stderr: " + l + "\n" for l in p.stderr.splitlines()))
+    print("  %-28s exit %d, %.1f s" % (tag, p.returncode, dt), flush=True)
+    if p.returncode != 0:
+        return None
+    return Run(tag, p.stdout, dt)
+
+
+def registers(bindir, exe):
+    """Registers per thread of each kernel, from cuobjdump's resource report."""
+    text = sh("cuobjdump -res-usage %s 2>/dev/null" % os.path.join(bindir, exe))
+    regs, fn = {}, None
+    for line in text.splitlines():
+        if "Function" in line:
+            fn = line.split("Function")[-1].strip(" :")
+        elif "REG:" in line and fn:
+            regs[fn] = int(line.split("REG:")[1].split()[0])
+    return regs
+
+
+def drift(step, energy):
+    """Slope of the total energy per 10^6 steps relative to |E|, and the RMS deviation
+    about that line relative to |E|."""
+    e = np.asarray(energy, dtype=np.float64)
+    s = np.asarray(step, dtype=np.float64)
+    slope, icpt = np.polyfit(s, e, 1)
+    scale = abs(e.mean())
+    rms = float(np.sqrt(np.mean((e - (slope * s + icpt)) ** 2)) / scale)
+    return float(slope * 1e6 / scale), rms
+
+
+# ---------------------------------------------------------------------------------------
+# Molecular dynamics
+
+MD_VARIANTS = [
+    ("float", "float"),
+    ("double", "double"),
+    ("cp", "composite, scope(all)"),
+    ("acc", "composite, scope(accumulators)"),
+    ("fixed", "scope(accumulators) accumulate(fixed)"),
+    ("dacc", "scope(accumulators) accumulate(double)"),
+]
+
+
+def md(bindir, quick):
+    side_s, steps_s = (10, 20000) if quick else (10, 1000000)
+    side_l, steps_l = (22, 2000) if quick else (22, 100000)
+    res = {"variants": dict(MD_VARIANTS), "small": {}, "large": {}, "registers": {}}
+    for size, side, steps, variants in (
+            ("small", side_s, steps_s, [v for v, _ in MD_VARIANTS]),
+            ("large", side_l, steps_l, [v for v, _ in MD_VARIANTS])):
+        every = max(steps // 1000, 1)
+        res[size]["atoms"] = side ** 3
+        res[size]["steps"] = steps
+        for v in variants:
+            r = run(bindir, "md_nve_" + v, [side, steps, every], "md_%s_%s" % (size, v),
+                    timeout=420)
+            if r is None:
+                continue
+            step, total = r.column("step"), r.column("total")
+            d, rms = drift(step, total)
+            res[size][v] = {
+                "drift_per_1e6": d, "rms": rms,
+                "steps_per_s": r.value("steps_per_s"),
+                "forces_ms": r.value("forces_ms"),
+                "e0": float(total[0]), "e_end": float(total[-1]),
+                "step": step.tolist(), "total": total.tolist(),
+                "vdw": r.column("vdw").tolist(), "coulomb": r.column("coulomb").tolist(),
+            }
+    for v, _ in MD_VARIANTS:
+        res["registers"][v] = registers(bindir, "md_nve_" + v)
+    md_plot(res)
+    return res
+
+
+def md_plot(res):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    small = res["small"]
+    fig, axes = plt.subplots(3, 1, figsize=(8, 10), sharex=True)
+    for key, ax, title in (("total", axes[0], "total energy"),
+                           ("vdw", axes[1], "van der Waals (Lennard-Jones) energy"),
+                           ("coulomb", axes[2], "electrostatic energy")):
+        for v, label in (("float", "float"), ("cp", "composite"), ("double", "double")):
+            if v not in small:
+                continue
+            s = np.array(small[v]["step"])
+            e = np.array(small[v][key])
+            ax.plot(s, (e - e[0]) / abs(small[v]["e0"]), label=label, lw=0.8)
+        ax.set_title(title)
+        ax.set_ylabel("(E - E(0)) / |E_total(0)|")
+        ax.legend()
+    axes[-1].set_xlabel("step")
+    fig.suptitle("NVE MD, %d atoms, dt 0.002" % small["atoms"])
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, "md_energy.png"), dpi=110)
+    plt.close(fig)
+
+
+EXPERIMENTS = {"md": md}
+
+
+def main():
+    global OUT, RAW
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default=",".join(EXPERIMENTS))
+    a = ap.parse_args()
+    OUT, RAW = a.out, os.path.join(a.out, "raw")
+    os.makedirs(RAW, exist_ok=True)
+    results = {"machine": machine(), "quick": a.quick}
+    print(results["machine"], flush=True)
+    for name in a.only.split(","):
+        print("== %s" % name, flush=True)
+        t0 = time.time()
+        try:
+            results[name] = EXPERIMENTS[name](a.bin, a.quick)
+        except Exception as e:  # noqa: BLE001 - one experiment failing keeps the others
+            import traceback
+            traceback.print_exc()
+            results[name] = {"error": repr(e)}
+        print("== %s done in %.0f s" % (name, time.time() - t0), flush=True)
+        with open(os.path.join(OUT, "results.json"), "w") as f:
+            json.dump(results, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
