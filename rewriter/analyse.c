@@ -407,7 +407,7 @@ static void collect_function(cp_run *run, cp_func *f) {
   clang_visitChildren(f->cursor, find_body, &body);
   f->body = cp_tree_build(run->r->arena, body, &run->macros);
   decide_precision(f);
-  if (f->dbl && f->pragma && f->pragma->accum != CP_ACC_COMPOSITE)
+  if (f->dbl && f->pragma && f->pragma->accum_given && f->pragma->accum != CP_ACC_COMPOSITE)
     cp_diag_at(run, CP_ERROR, f->pragma->offset,
                "'%s' is written in double and converts to cp_double; accumulate() applies to "
                "kernels written in float", f->name);
@@ -459,7 +459,7 @@ void cp_analyse(cp_run *run) {
     cp_func *f = func(run, i);
     if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
       cp_find_accumulators(run, f);
-    if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE)
+    if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE && !f->dbl) /* --accumulate: float only */
       cp_mark_carried(run, f);
   }
 }

@@ -9,6 +9,8 @@
  *
  * Clauses: pair(p, ...) nopair(p, ...) keep(v, ...) scope(all|accumulators)
  *          accumulate(composite|fixed|kahan|double)
+ * A pragma without scope() or accumulate() takes the run's defaults (--scope,
+ * --accumulate); a clause written in the pragma wins.
  * Whether the names exist is checked in analyse.c, which knows the function's variables.
  */
 #include <stdarg.h>
@@ -162,6 +164,8 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
   memset(pr, 0, sizeof *pr);
   pr->offset = lx->t[lx->i].offset;
   pr->end = lx->end_offset;
+  pr->scope = run->opt->scope;
+  pr->accum = run->opt->accumulate;
   lx->i += 3; /* # pragma cp */
   const token *t = peek(lx);
   if (!t || strcmp(t->s, "composite") != 0) {
@@ -196,7 +200,7 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
       if (is_scope)
         pr->scope = (cp_scope)k;
       else
-        pr->accum = (cp_accum)k;
+        pr->accum = (cp_accum)k, pr->accum_given = 1;
     } else {
       cp_diag_at(run, CP_ERROR, at,
                  "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, "

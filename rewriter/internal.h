@@ -74,9 +74,6 @@ typedef struct {
 } cp_site;
 
 
-typedef enum { CP_SCOPE_ALL, CP_SCOPE_ACCUMULATORS } cp_scope;
-typedef enum { CP_ACC_COMPOSITE, CP_ACC_FIXED, CP_ACC_KAHAN, CP_ACC_DOUBLE } cp_accum;
-
 typedef struct {
   const char *name;
   unsigned offset; /* of the name in the pragma, for diagnostics */
@@ -85,8 +82,9 @@ typedef struct {
 /* One `#pragma cp composite` and its clauses. */
 typedef struct {
   unsigned offset, end; /* the pragma line */
-  cp_scope scope;
-  cp_accum accum;
+  cp_scope scope;          /* the clause's, or --scope when the pragma names none */
+  cp_accum accum;          /* the clause's, or --accumulate when the pragma names none */
+  int accum_given;         /* accumulate() was written in the pragma */
   cp_clause_name *pair, *nopair, *keep;
   unsigned n_pair, n_nopair, n_keep;
 } cp_pragma;

@@ -78,6 +78,9 @@ int cp_edit_apply(cp_arena *a, cp_edit_list *list, const char *input, size_t inp
 /* ---- a conversion run ----------------------------------------------------------- */
 
 typedef enum { CP_ALGO_PAPER = 1, CP_ALGO_ACCURATE = 2, CP_ALGO_FAST = 3 } cp_algo;
+/* The pragma clauses scope() and accumulate(); cp_options holds the defaults. */
+typedef enum { CP_SCOPE_ALL, CP_SCOPE_ACCUMULATORS } cp_scope;
+typedef enum { CP_ACC_COMPOSITE, CP_ACC_FIXED, CP_ACC_KAHAN, CP_ACC_DOUBLE } cp_accum;
 
 typedef struct {
   const char *input;             /* path of the .cu file, as the user named it */
@@ -88,6 +91,8 @@ typedef struct {
   const char *cuda_path;         /* CUDA installation to parse against; NULL: prelude */
   cp_algo algo;
   int all;                       /* --all: convert every kernel, annotated or not */
+  cp_scope scope;                /* --scope: for pragmas without a scope() clause */
+  cp_accum accumulate;           /* --accumulate: for pragmas without accumulate() */
   const char *const *pair_names; /* --pair: externally owned buffers whose _err exists */
   int n_pair_names;
   int edit_headers;              /* --o-dir: headers needing companions are written too */

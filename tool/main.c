@@ -44,6 +44,10 @@ static const char usage_text[] =
     "                        functions they call\n"
     "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
     "                        paper (the Saponaro/Taufer formulas) or fast\n"
+    "  --scope SCOPE         scope() of the pragmas that name none: all (default) or\n"
+    "                        accumulators\n"
+    "  --accumulate HOW      accumulate() of the pragmas that name none: composite\n"
+    "                        (default), fixed, kahan or double\n"
     "  --diff                print a unified diff of the input and the output instead of\n"
     "                        writing it (nothing changes on disk)\n"
     "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
@@ -64,6 +68,8 @@ typedef struct {
   int no_cuda, dump_edits, list_rules, all, stats, diff, check, md;
   const char *mf;
   cp_algo algo;
+  cp_scope scope;
+  cp_accum accumulate;
   const char **clang_args;
   int n_clang_args;
   const char **pair_names;
@@ -81,16 +87,16 @@ static int usage_error(const char *fmt, const char *arg) {
   return CP_EXIT_USAGE;
 }
 
-static int parse_algo(const char *s, cp_algo *algo) {
-  if (strcmp(s, "accurate") == 0)
-    *algo = CP_ALGO_ACCURATE;
-  else if (strcmp(s, "paper") == 0)
-    *algo = CP_ALGO_PAPER;
-  else if (strcmp(s, "fast") == 0)
-    *algo = CP_ALGO_FAST;
-  else
-    return -1;
-  return 0;
+static const char *const algo_names[] = {"", "paper", "accurate", "fast", NULL};
+static const char *const scope_names[] = {"all", "accumulators", NULL};
+static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
+
+/* The index of `s` in `names`, or -1. */
+static int choice(const char *s, const char *const *names) {
+  for (int k = 0; names[k]; k++)
+    if (*names[k] && strcmp(s, names[k]) == 0)
+      return k;
+  return -1;
 }
 
 /* An option's value: attached (`-Ifoo`, `--algo=x`) or the next argument. */
@@ -100,6 +106,17 @@ static const char *option_value(int argc, char **argv, int *i, const char *attac
   if (*i + 1 < argc)
     return argv[++*i];
   return NULL;
+}
+
+/* Whether `a` is the long option `name` (`--name VALUE` or `--name=VALUE`); if so, `*v`
+ * is its value, NULL when none follows. */
+static int long_option(const char *a, const char *name, int argc, char **argv, int *i,
+                       const char **v) {
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) != 0 || (a[n] != '=' && a[n]))
+    return 0;
+  *v = option_value(argc, argv, i, a[n] ? a + n + 1 : NULL);
+  return 1;
 }
 
 static void append_header_option(cli *c, const char *flag, const char *value) {
@@ -124,6 +141,49 @@ static int *flag_of(cli *c, const char *a) {
   return NULL;
 }
 
+
+/* The options that take one of a few names, each setting one enum field of the cli. */
+static const struct {
+  const char *name, *expected;
+  const char *const *names;
+  size_t field;
+  int in_header; /* named in the output's header line (--algo always is) */
+} choice_options[] = {
+    {"--algo", "paper, accurate or fast", algo_names, offsetof(cli, algo), 0},
+    {"--scope", "all or accumulators", scope_names, offsetof(cli, scope), 1},
+    {"--accumulate", "composite, fixed, kahan or double", accum_names, offsetof(cli, accumulate),
+     1},
+};
+
+/* --algo, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
+ * parsed, or the exit status. */
+static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int *i) {
+  const char *v;
+  for (size_t o = 0; o < sizeof choice_options / sizeof choice_options[0]; o++) {
+    if (!long_option(a, choice_options[o].name, argc, argv, i, &v))
+      continue;
+    int k = v ? choice(v, choice_options[o].names) : -1;
+    if (k < 0) {
+      char msg[256];
+      if (v)
+        snprintf(msg, sizeof msg, "unknown %s '%s' (expected %s)", choice_options[o].name, v,
+                 choice_options[o].expected);
+      else
+        snprintf(msg, sizeof msg, "%s needs %s", choice_options[o].name,
+                 choice_options[o].expected);
+      return usage_error("%s", msg);
+    }
+    *(int *)((char *)c + choice_options[o].field) = k;
+    if (choice_options[o].in_header) {
+      char flag[32];
+      snprintf(flag, sizeof flag, "%s ", choice_options[o].name);
+      append_header_option(c, flag, v);
+    }
+    return -1;
+  }
+  return 0;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, cli *c) {
   c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
@@ -131,6 +191,7 @@ static int parse_args(int argc, char **argv, cli *c) {
   c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
+    int status;
     if (strcmp(a, "--") == 0) {
       while (++i < argc)
         c->clang_args[c->n_clang_args++] = argv[i];
@@ -173,11 +234,9 @@ static int parse_args(int argc, char **argv, cli *c) {
       if (!(v = option_value(argc, argv, &i, a[11] ? a + 12 : NULL)))
         return usage_error("%s needs a directory", "--cuda-path");
       c->cuda_path = v;
-    } else if (strncmp(a, "--algo", 6) == 0 && (a[6] == '=' || !a[6])) {
-      if (!(v = option_value(argc, argv, &i, a[6] ? a + 7 : NULL)))
-        return usage_error("%s needs paper, accurate or fast", "--algo");
-      if (parse_algo(v, &c->algo) != 0)
-        return usage_error("unknown --algo '%s' (expected paper, accurate or fast)", v);
+    } else if ((status = parse_choice_option(c, a, argc, argv, &i)) != 0) {
+      if (status >= 0)
+        return status;
     } else if (a[0] == '-' && a[1]) {
       return usage_error("unknown option '%s'", a);
     } else {
@@ -420,7 +479,7 @@ static int run(cli *c) {
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
         .clang_args = c->clang_args, .n_clang_args = c->n_clang_args, .cuda_path = cuda,
-        .algo = c->algo, .all = c->all, .header_options = header, .pair_names = c->pair_names,
+        .algo = c->algo, .all = c->all, .scope = c->scope, .accumulate = c->accumulate, .header_options = header, .pair_names = c->pair_names,
         .n_pair_names = c->n_pair_names, .edit_headers = c->o_dir != NULL,
         .version = CPCONVERT_VERSION,
     };

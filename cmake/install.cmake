@@ -1,0 +1,28 @@
+# install.cmake: what `cmake --install` adds besides the tool (tool/) and the runtime headers
+# (runtime/): the CMake package, so that other projects can
+#   find_package(CPConvert)   # CPConvert::cpconvert, CPConvert::runtime, cpconvert_sources()
+# and the man page. The package is relocatable: every path in it is relative to its own
+# location (<prefix>/lib/cmake/CPConvert/).
+include(CMakePackageConfigHelpers)
+include(GNUInstallDirs)
+
+set(CPCONVERT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/CPConvert)
+set(CPCONVERT_INSTALL_INCLUDEDIR include) # where runtime/ installs the headers
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/CPConvertConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/CPConvertConfig.cmake
+  INSTALL_DESTINATION ${CPCONVERT_INSTALL_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_BINDIR CPCONVERT_INSTALL_INCLUDEDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/CPConvertConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES ${PROJECT_BINARY_DIR}/CPConvertConfig.cmake
+              ${PROJECT_BINARY_DIR}/CPConvertConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/CPConvert.cmake
+        DESTINATION ${CPCONVERT_INSTALL_CMAKEDIR})
+
+# The man page, docs/cpconvert.1, checked for at install time rather than at configure time,
+# so that a tree configured before the page was written still installs it.
+install(CODE "
+  if(EXISTS \"${PROJECT_SOURCE_DIR}/docs/cpconvert.1\")
+    file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_MANDIR}/man1\"
+         TYPE FILE FILES \"${PROJECT_SOURCE_DIR}/docs/cpconvert.1\")
+  endif()")
