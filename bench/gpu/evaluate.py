@@ -182,7 +182,156 @@ def md_plot(res):
     plt.close(fig)
 
 
-EXPERIMENTS = {"md": md}
+# ---------------------------------------------------------------------------------------
+# Global summation: 24 cells (6 orders x 4 thread counts), and 10^7 values
+
+SUM_VARIANTS = [("float", "float"), ("double", "double"), ("cp", "composite"),
+                ("handff", "hand-written float-float")]
+
+
+def global_sum(bindir, quick):
+    res = {"variants": dict(SUM_VARIANTS), "cells": {}, "worst": {}, "time_ms": {}}
+    for v, _ in SUM_VARIANTS:
+        r = run(bindir, "global_sum_" + v, [1000], "global_sum_" + v, timeout=60)
+        if r is None:
+            continue
+        order, threads = r.column("order", str), r.column("threads", int)
+        err, ms = r.column("abs_sum"), r.column("time_ms")
+        for o, t, e in zip(order, threads, err):
+            res["cells"].setdefault("%s/%d" % (o, t), {})[v] = float(e)
+        res["worst"][v] = float(err.max())
+        res["time_ms"][v] = float(ms.sum())
+    return res
+
+
+SUML_VARIANTS = SUM_VARIANTS + [("acc", "composite, scope(accumulators)")]
+
+
+def global_sum_large(bindir, quick):
+    n = 100000 if quick else 10000000
+    res = {"variants": dict(SUML_VARIANTS), "n": n, "cells": {}}
+    for v, _ in SUML_VARIANTS:
+        r = run(bindir, "global_sum_large_" + v, [n], "global_sum_large_" + v, timeout=120)
+        if r is None:
+            continue
+        for row in zip(r.column("set", str), r.column("threads", int),
+                       r.column("rel_err"), r.column("time_ms")):
+            cell = res["cells"].setdefault("%s/%d" % row[:2], {})
+            cell[v] = {"rel_err": float(row[2]), "time_ms": float(row[3])}
+    return res
+
+
+# ---------------------------------------------------------------------------------------
+# Do/undo
+
+DU_VARIANTS = [("float", "float"), ("double", "double"), ("cp", "composite (accurate)"),
+               ("paper", "composite, --algo paper")]
+
+
+def do_undo(bindir, quick):
+    args = [100000, 1000, 1024] if quick else [1000000, 10000, 4096]
+    res = {"variants": dict(DU_VARIANTS), "iters": args[0], "final": {}, "curves": {}}
+    for v, _ in DU_VARIANTS:
+        r = run(bindir, "do_undo_" + v, args, "do_undo_" + v, timeout=120)
+        if r is None:
+            continue
+        op, rng, it = r.column("op", str), r.column("y_range", str), r.column("iter", int)
+        mean, mx, ms = r.column("mean_drift"), r.column("max_drift"), r.column("time_ms")
+        for key in sorted(set(zip(op, rng))):
+            sel = [(o, g) == key for o, g in zip(op, rng)]
+            k = "%s %s" % key
+            last = np.flatnonzero(sel)[-1]
+            res["final"].setdefault(k, {})[v] = {"mean": float(mean[last]),
+                                                 "max": float(mx[last]),
+                                                 "time_ms": float(ms[last])}
+            res["curves"].setdefault(k, {})[v] = [it[sel].tolist(), mean[sel].tolist()]
+    du_plot(res)
+    return res
+
+
+def du_plot(res):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    keys = sorted(res["curves"])
+    fig, axes = plt.subplots(2, (len(keys) + 1) // 2, figsize=(13, 7), squeeze=False)
+    for ax, k in zip(axes.flat, keys):
+        for v, label in DU_VARIANTS:
+            if v in res["curves"][k]:
+                it, d = res["curves"][k][v]
+                ax.plot(it, np.maximum(d, 1e-20), label=label, lw=0.9)
+        ax.set_yscale("log")
+        ax.set_title(k, fontsize=9)
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("mean |x - x0| / |x0|")
+    axes.flat[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, "do_undo.png"), dpi=100)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------
+# Mandelbrot deep zoom
+
+MB_VARIANTS = [("float", "float"), ("double", "double"), ("cp", "composite (accurate)"),
+               ("fast", "composite, --algo fast")]
+
+
+def read_pgm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos)
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    w, h, maxval = int(fields[1]), int(fields[2]), int(fields[3])
+    pos += 1
+    if fields[0] == b"P5":
+        dt = np.uint8 if maxval < 256 else np.dtype(">u2")
+        return np.frombuffer(data[pos:], dtype=dt, count=w * h).reshape(h, w)
+    return np.array(data[pos:].split(), dtype=np.int64)[:w * h].reshape(h, w)
+
+
+def mandelbrot(bindir, quick):
+    width, maxit = (256, 2000) if quick else (1024, 10000)
+    res = {"variants": dict(MB_VARIANTS), "width": width, "maxit": maxit, "rows": {}}
+    images = {}
+    for v, _ in MB_VARIANTS:
+        pgm = os.path.join(RAW, "mandelbrot_%s.pgm" % v)
+        r = run(bindir, "mandelbrot_" + v, [pgm, width, maxit], "mandelbrot_" + v,
+                timeout=120)
+        if r is None:
+            continue
+        res["rows"][v] = {k: float(r.column(k)[0]) for k in
+                          ("mean_iter", "inside", "samples", "avg_rel_err_z100",
+                           "max_rel_err_z100", "time_ms")}
+        if os.path.exists(pgm):
+            images[v] = read_pgm(pgm)
+    if images:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, axes = plt.subplots(1, len(images), figsize=(4 * len(images), 4.3))
+        for ax, (v, img) in zip(np.atleast_1d(axes), images.items()):
+            ax.imshow(img, cmap="magma")
+            ax.set_title(dict(MB_VARIANTS)[v], fontsize=9)
+            ax.axis("off")
+        fig.tight_layout()
+        fig.savefig(os.path.join(OUT, "mandelbrot.png"), dpi=90)
+        plt.close(fig)
+    return res
+
+
+EXPERIMENTS = {"sum": global_sum, "sum_large": global_sum_large, "do_undo": do_undo,
+               "mandelbrot": mandelbrot, "md": md}
 
 
 def main():
