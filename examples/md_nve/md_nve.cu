@@ -64,21 +64,25 @@ __global__ void build_list(const real *x, const real *y, const real *z, int *nbr
 }
 
 // Forces, and when `energy` is set the two potential energies: shifted-force Lennard-Jones
-// (van der Waals) and shifted-force Coulomb, minimum image.
+// (van der Waals) and shifted-force Coulomb, minimum image. TPA threads share an atom: each
+// takes every TPA-th neighbour, then a warp-shuffle tree sums their partial forces (a
+// short dependent chain per thread keeps the loads of a small system in flight).
+#define TPA 8
 #pragma cp composite
 __global__ void forces(const real *x, const real *y, const real *z, const real *q,
                        const int *nbr, const int *count, real *fx, real *fy, real *fz,
                        real *e_vdw, real *e_coul, int n, real box, real rc, int energy) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  real xi = x[i], yi = y[i], zi = z[i], qi = q[i];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = t / TPA, lane = t % TPA;
+  int m = i < n ? count[i] : 0;  // no early return: every lane takes part in the shuffles
+  int ii = i < n ? i : n - 1;
+  real xi = x[ii], yi = y[ii], zi = z[ii], qi = q[ii];
   real ibox = 1 / box, rc2 = rc * rc, irc = 1 / rc, irc2 = irc * irc;
   real irc6 = irc2 * irc2 * irc2;
   real uc = 4 * irc6 * (irc6 - 1);               // U_lj(rc)
   real fc = 24 * irc6 * (2 * irc6 - 1) * irc;    // F_lj(rc)
   real ax = 0, ay = 0, az = 0, ev = 0, ec = 0;
-  int m = count[i];
-  for (int k = 0; k < m; k++) {
+  for (int k = lane; k < m; k += TPA) {
     int j = nbr[k * n + i];
     real dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
     dx -= box * rint(dx * ibox);
@@ -99,6 +103,16 @@ __global__ void forces(const real *x, const real *y, const real *z, const real *
     ay -= fr * dy;
     az -= fr * dz;
   }
+  for (int offset = TPA / 2; offset > 0; offset /= 2) {
+    ax += __shfl_down_sync(0xffffffff, ax, offset, TPA);
+    ay += __shfl_down_sync(0xffffffff, ay, offset, TPA);
+    az += __shfl_down_sync(0xffffffff, az, offset, TPA);
+    if (energy) {
+      ev += __shfl_down_sync(0xffffffff, ev, offset, TPA);
+      ec += __shfl_down_sync(0xffffffff, ec, offset, TPA);
+    }
+  }
+  if (lane != 0 || i >= n) return;
   fx[i] = ax;
   fy[i] = ay;
   fz[i] = az;
@@ -224,10 +238,11 @@ int main(int argc, char **argv) {
   CHECK(cudaMemset(d_overflow, 0, sizeof(int)));
 
   int threads = 128, blocks = (n + threads - 1) / threads;
+  int fblocks = (n * TPA + threads - 1) / threads;  // the force kernel: TPA threads an atom
   build_list<<<blocks, threads>>>(d_x, d_y, d_z, d_nbr, d_count, d_overflow, n, box,
                                   rc + skin);
-  forces<<<blocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
-                              d_e + 1, n, box, rc, 0);
+  forces<<<fblocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
+                               d_e + 1, n, box, rc, 0);
   CHECK(cudaGetLastError());
 
   cudaEvent_t start, stop;
@@ -245,8 +260,8 @@ int main(int argc, char **argv) {
       build_list<<<blocks, threads>>>(d_x, d_y, d_z, d_nbr, d_count, d_overflow, n, box,
                                       rc + skin);
     if (sample) CHECK(cudaMemset(d_e, 0, 3 * sizeof(real)));
-    forces<<<blocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
-                                d_e + 1, n, box, rc, sample);
+    forces<<<fblocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz,
+                                 d_e, d_e + 1, n, box, rc, sample);
     kick<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_fx, d_fy, d_fz, n, dt);
     if (sample) {
       kinetic<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_e + 2, n);
@@ -273,8 +288,8 @@ int main(int argc, char **argv) {
   int reps = 200;
   CHECK(cudaEventRecord(start));
   for (int r = 0; r < reps; r++)
-    forces<<<blocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
-                                d_e + 1, n, box, rc, 0);
+    forces<<<fblocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz, d_e,
+                                 d_e + 1, n, box, rc, 0);
   CHECK(cudaEventRecord(stop));
   CHECK(cudaEventSynchronize(stop));
   CHECK(cudaEventElapsedTime(&ms, start, stop));
