@@ -9,7 +9,7 @@ figure, with the GPU, driver, CUDA version and date), DIR/raw/*.csv (each progra
 and DIR/*.png (plots); bench/gpu/report.py turns results.json into docs/results.md.
 --quick runs every experiment at a small size, to check the chain end to end.
 """
-import argparse, datetime, json, os, subprocess, sys, time
+import argparse, datetime, json, os, re, subprocess, sys, time
 
 import numpy as np
 
@@ -97,6 +97,9 @@ def registers(bindir, exe):
     for line in text.splitlines():
         if "Function" in line:
             fn = line.split("Function")[-1].strip(" :")
+            m = re.match(r"_Z(\d+)", fn)  # the plain name of a mangled one
+            if m:
+                fn = fn[m.end():m.end() + int(m.group(1))]
         elif "REG:" in line and fn:
             regs[fn] = int(line.split("REG:")[1].split()[0])
     return regs
@@ -104,9 +107,11 @@ def registers(bindir, exe):
 
 def drift(step, energy):
     """Slope of the total energy per 10^6 steps relative to |E|, and the RMS deviation
-    about that line relative to |E|."""
-    e = np.asarray(energy, dtype=np.float64)
-    s = np.asarray(step, dtype=np.float64)
+    about that line relative to |E|; the first 10% of the run (the lattice melting) is
+    left out."""
+    skip = len(step) // 10
+    e = np.asarray(energy[skip:], dtype=np.float64)
+    s = np.asarray(step[skip:], dtype=np.float64)
     slope, icpt = np.polyfit(s, e, 1)
     scale = abs(e.mean())
     rms = float(np.sqrt(np.mean((e - (slope * s + icpt)) ** 2)) / scale)

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Turns the evaluation's results.json (bench/gpu/evaluate.py) into docs/results.md and
+copies its plots into docs/img/.
+
+    bench/gpu/report.py RESULTS_DIR [--docs docs]
+
+Every figure on the page comes from results.json; the page states the machine, the date
+and the command that reproduces it. bench/gpu/analysis.md (written by hand: why a target
+is missed and what would close it) is appended as it is.
+"""
+import argparse, json, os, shutil, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def e(x):
+    return "—" if x is None else "%.2e" % x
+
+
+def ratio(a, b):
+    return "—" if not a or not b else "%.2fx" % (a / b)
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if i else "---"
+                                                          for i in range(len(head))) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def met(ok):
+    return "met" if ok else "**missed**"
+
+
+class Page:
+    def __init__(self, r):
+        self.r, self.lines, self.targets = r, [], []
+
+    def add(self, *text):
+        self.lines.extend(text)
+
+    def target(self, what, value, goal, ok):
+        self.targets.append((what, value, goal, met(ok)))
+
+
+def sum_section(p, s):
+    v = [k for k in s["variants"] if k in s["worst"]]
+    rows = [[cell] + [e(s["cells"][cell].get(k)) for k in v] for cell in s["cells"]]
+    rows.append(["**worst**"] + ["**%s**" % e(s["worst"][k]) for k in v])
+    rows.append(["time, 24 cells (ms)"] + ["%.3f" % s["time_ms"][k] for k in v])
+    p.add("## 1. Global summation, 1000 values (Saponaro/Taufer tables 2-5)", "",
+          "1000 values of magnitude 1e6 and 1e-6 in +/- pairs (exact sum 0), six orders, "
+          "1-1000 threads; each thread sums a strided slice and adds it to one total with "
+          "atomicAdd. |sum| per cell (`examples/global_sum`):", "",
+          table(["order/threads"] + [s["variants"][k] for k in v], rows))
+    w, h = s["worst"].get("cp"), s["worst"].get("handff")
+    p.target("global sum: worst abs(sum) over 24 cells, composite", e(w), "<= 2e-6",
+             w is not None and w <= 2e-6)
+    p.target("global sum: composite against hand-written float-float (worst cell)",
+             "%s vs %s" % (e(w), e(h)), "no worse", w is not None and h is not None and
+             w <= h * 1.0001)
+
+
+def sum_large_section(p, s):
+    v = [k for k in s["variants"]]
+    rows = []
+    for cell, c in s["cells"].items():
+        rows.append([cell] + ["%s (%.2f ms)" % (e(c[k]["rel_err"]), c[k]["time_ms"])
+                              if k in c else "—" for k in v])
+    p.add("## 1b. Global summation, %d values" % s["n"], "",
+          "Data sets small (1e-1, 1e0), large (1e6, 1e7) and mixed, summed by 1, 1024 and "
+          "2^20 threads; relative error against a long double reference computed on the "
+          "host, and kernel time (`examples/global_sum_large`):", "",
+          table(["set/threads"] + [s["variants"][k] for k in v], rows))
+    worst = 0
+    for cell, c in s["cells"].items():
+        if cell.endswith("/1048576") and "acc" in c and "float" in c:
+            worst = max(worst, c["acc"]["time_ms"] / c["float"]["time_ms"])
+    if worst:
+        p.add("With 2^20 threads every thread ends with an atomicAdd to the one total, so "
+              "those cells are bound by the atomics on one address, which composite "
+              "doubles (value and error cell): `scope(accumulators)` takes up to %.2fx "
+              "float's time there. The memory-bound target is measured on the block "
+              "reduction of section 6." % worst, "")
+
+
+def do_undo_section(p, s):
+    v = [k for k in s["variants"]]
+    rows = []
+    worst = {}
+    for key, c in s["final"].items():
+        rows.append([key] + ["%s (%.1f ms)" % (e(c[k]["max"]), c[k]["time_ms"]) if k in c
+                             else "—" for k in v])
+        for k in c:
+            worst[k] = max(worst.get(k, 0), c[k]["max"])
+    rows.append(["**worst**"] + ["**%s**" % e(worst.get(k)) for k in v])
+    p.add("## 2. Do/undo (thesis table 6, figure 12)", "",
+          "x = (x*y)/y or (x/y)*y for %d iterations, y from three ranges; largest "
+          "|x - x0|/|x0| over the trials at the end, and kernel time (`examples/do_undo`):"
+          % s["iters"], "",
+          table(["op y-range"] + [s["variants"][k] for k in v], rows),
+          "![do/undo drift](img/do_undo.png)", "")
+    p.target("do/undo: drift after %d iterations, composite" % s["iters"],
+             e(worst.get("cp")), "<= 1e-9", worst.get("cp") is not None and worst["cp"] <= 1e-9)
+
+
+def mandelbrot_section(p, s):
+    v = [k for k in s["variants"] if k in s["rows"]]
+    rows = [[s["variants"][k], e(s["rows"][k]["avg_rel_err_z100"]),
+             e(s["rows"][k]["max_rel_err_z100"]), "%.1f" % s["rows"][k]["mean_iter"],
+             "%.3f" % s["rows"][k]["time_ms"],
+             ratio(s["rows"][k]["time_ms"], s["rows"]["float"]["time_ms"]),
+             ratio(s["rows"][k]["time_ms"], s["rows"]["double"]["time_ms"])] for k in v]
+    p.add("## 4. Mandelbrot deep zoom (Narumi et al.)", "",
+          "Centre (-0.7677000147655, 0.09478599420880), zoom 3.2e12, %dx%d pixels, at most "
+          "%d iterations; average relative error of |Z_100| against a long double "
+          "reference (`examples/mandelbrot`):" % (s["width"], s["width"], s["maxit"]), "",
+          table(["precision", "avg rel. error |Z_100|", "max", "mean iterations",
+                 "time (ms)", "vs float", "vs double"], rows),
+          "![Mandelbrot at zoom 3.2e12](img/mandelbrot.png)", "")
+
+
+def md_section(p, m):
+    names = m["variants"]
+    p.add("## 3. Molecular dynamics: ions in a Lennard-Jones solvent, NVE", "",
+          "`examples/md_nve`: shifted-force Lennard-Jones and shifted-force Coulomb "
+          "(cutoff 2.5), 10% ions (+/-1), density 0.8, T0 = 1.0, dt = 0.002, Verlet list, "
+          "velocity Verlet. Drift: slope of a straight line fitted to the total energy "
+          "(after the first 10% of the run), per 10^6 steps, relative to |E|; RMS: the "
+          "deviation about that line, relative to |E|. Force kernel: the time of one launch "
+          "without energies (mean of 200).", "")
+    for size in ("small", "large"):
+        s = m.get(size, {})
+        v = [k for k in names if k in s]
+        if not v:
+            continue
+        f, d = s.get("float", {}), s.get("double", {})
+        rows = [[names[k], "%+.2e" % s[k]["drift_per_1e6"], "%.1e" % s[k]["rms"],
+                 "%.0f" % s[k]["steps_per_s"], "%.4f" % s[k]["forces_ms"],
+                 ratio(s[k]["forces_ms"], f.get("forces_ms")),
+                 ratio(s[k]["forces_ms"], d.get("forces_ms")),
+                 str(m["registers"].get(k, {}).get("forces", "—"))] for k in v]
+        p.add("### %d atoms, %d steps" % (s["atoms"], s["steps"]), "",
+              table(["precision", "drift / 10^6 steps", "RMS", "steps/s",
+                     "force kernel (ms)", "vs float", "vs double", "registers"], rows))
+    p.add("![MD energies](img/md_energy.png)", "")
+    s = m.get("small", {})
+    if all(k in s for k in ("float", "double", "cp")):
+        df, dd, dc = (abs(s[k]["drift_per_1e6"]) for k in ("float", "double", "cp"))
+        p.target("MD drift: composite within 2x of double's", "%.2e vs %.2e" % (dc, dd),
+                 "<= 2x double", dc <= 2 * max(dd, s["double"]["rms"] / 10))
+        p.target("MD drift: composite at least 100x below float's",
+                 "%.2e vs %.2e" % (dc, df), ">= 100x", dc * 100 <= df)
+        f = s["float"]["forces_ms"]
+        for k, goal in (("acc", 1.5), ("cp", 4.0)):
+            if k in s:
+                rr = s[k]["forces_ms"] / f
+                p.target("MD force kernel, %s" % names[k], "%.2fx float" % rr,
+                         "<= %.1fx float" % goal, rr <= goal)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("--docs", default=os.path.join(HERE, "..", "..", "docs"))
+    a = ap.parse_args()
+    with open(os.path.join(a.results, "results.json")) as f:
+        r = json.load(f)
+    mach = r["machine"]
+    p = Page(r)
+    sections = (("sum", sum_section), ("sum_large", sum_large_section),
+                ("do_undo", do_undo_section), ("md", md_section),
+                ("mandelbrot", mandelbrot_section))
+    for key, fn in sections:
+        if key in r and "error" not in r[key]:
+            fn(p, r[key])
+        elif key in r:
+            p.add("## %s" % key, "", "Not measured: %s" % r[key]["error"], "")
+    head = ["# Results on the GPU", "",
+            "Measured on an %s (driver %s, CUDA %s) on %s%s. Every figure on this page "
+            "comes from one command, on a machine with nvcc, a GPU and libclang 16:" %
+            (mach["gpu"], mach["driver"], mach["cuda"], mach["date"],
+             " (quick sizes: not the evaluation)" if r.get("quick") else ""), "",
+            "```", "bench/gpu/run.sh             # builds every variant, runs the gpu tests "
+            "and bench/gpu/evaluate.py", "bench/gpu/report.py gpu-out  # this page", "```",
+            "",
+            "Where the GPU machine has no libclang, `bench/gpu/prepare.sh` converts the "
+            "examples first on one that has it, and `bench/gpu/run.sh .device` takes them "
+            "from there. Every example is built three ways from one annotated source: as "
+            "written (float), with `-DREAL_DOUBLE` (double), and converted by cpconvert at "
+            "build time (composite), plus the variants named in its table.", "",
+            "## Targets", ""]
+    head.append(table(["what", "measured", "target", ""], p.targets))
+    body = head + p.lines
+    extra = os.path.join(HERE, "analysis.md")
+    if os.path.exists(extra):
+        with open(extra) as f:
+            body += ["", f.read()]
+    os.makedirs(os.path.join(a.docs, "img"), exist_ok=True)
+    for png in ("md_energy.png", "do_undo.png", "mandelbrot.png", "matmul.png"):
+        src = os.path.join(a.results, png)
+        if os.path.exists(src):
+            shutil.copy(src, os.path.join(a.docs, "img", png))
+    with open(os.path.join(a.docs, "results.md"), "w") as f:
+        f.write("\n".join(body).rstrip() + "\n")
+    print("wrote %s" % os.path.join(a.docs, "results.md"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
