@@ -335,8 +335,62 @@ def mandelbrot(bindir, quick):
     return res
 
 
+# ---------------------------------------------------------------------------------------
+# Matrix product with growing inner dimension; sum-product
+
+MK_VARIANTS = [("float", "float"), ("kahan", "Kahan (accumulate(kahan))"),
+               ("cp", "composite"), ("double", "double")]
+
+
+def matmul(bindir, quick):
+    args = [64, 64, 16384] if quick else [256, 256, 65536]
+    res = {"variants": dict(MK_VARIANTS), "m": args[0], "n": args[1], "rows": {}}
+    for v, _ in MK_VARIANTS:
+        r = run(bindir, "matmul_kahan_" + v, args, "matmul_kahan_" + v, timeout=180)
+        if r is None:
+            continue
+        for k, mean, mx, ms in zip(r.column("K", int), r.column("mean_rel_err"),
+                                   r.column("max_rel_err"), r.column("time_ms")):
+            res["rows"].setdefault(str(k), {})[v] = {"mean": float(mean), "max": float(mx),
+                                                     "time_ms": float(ms)}
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ks = sorted(res["rows"], key=int)
+    for v, label in MK_VARIANTS:
+        pts = [(int(k), res["rows"][k][v]["mean"]) for k in ks if v in res["rows"][k]]
+        if pts:
+            ax.loglog([p[0] for p in pts], [max(p[1], 1e-20) for p in pts], "o-", label=label)
+    ax.set_xlabel("inner dimension K")
+    ax.set_ylabel("mean relative error of C")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, "matmul.png"), dpi=100)
+    plt.close(fig)
+    return res
+
+
+SP_VARIANTS = [("float", "float"), ("acc", "composite, scope(accumulators)"),
+               ("cp", "composite, scope(all)"), ("double", "double")]
+
+
+def sum_product(bindir, quick):
+    n = 2048 if quick else 8192
+    res = {"variants": dict(SP_VARIANTS), "n": n, "rows": {}}
+    for v, _ in SP_VARIANTS:
+        r = run(bindir, "sum_product_" + v, [n], "sum_product_" + v, timeout=120)
+        if r is None:
+            continue
+        res["rows"][v] = {k: float(r.column(k)[0]) for k in
+                          ("phi_rel_err", "energy", "energy_ref", "energy_rel_err",
+                           "matrix_ms", "matvec_ms", "energy_ms")}
+    return res
+
+
 EXPERIMENTS = {"sum": global_sum, "sum_large": global_sum_large, "do_undo": do_undo,
-               "mandelbrot": mandelbrot, "md": md}
+               "mandelbrot": mandelbrot, "matmul": matmul, "sum_product": sum_product,
+               "md": md}
 
 
 def main():
