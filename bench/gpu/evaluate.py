@@ -133,7 +133,7 @@ MD_VARIANTS = [
 
 def md(bindir, quick):
     side_s, steps_s = (10, 20000) if quick else (10, 1000000)
-    side_l, steps_l = (22, 2000) if quick else (22, 100000)
+    side_l, steps_l = (22, 2000) if quick else (22, 20000)
     res = {"variants": dict(MD_VARIANTS), "small": {}, "large": {}, "registers": {}}
     for size, side, steps, variants in (
             ("small", side_s, steps_s, [v for v, _ in MD_VARIANTS]),

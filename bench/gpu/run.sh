@@ -38,3 +38,5 @@ if [ "$tests" = 1 ]; then
   grep -E "tests passed|Passed|Failed|\*\*\*" "$out/ctest_gpu.log"
 fi
 python3 bench/gpu/evaluate.py --bin build-gpu/examples --out "$out" "${eval_args[@]}" 2>&1 | tee "$out/evaluate.log"
+# the programs' own outputs, in one file
+tar czf "$out/raw.tgz" -C "$out" raw && rm -rf "$out/raw"
