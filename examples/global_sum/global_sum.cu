@@ -23,6 +23,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#if defined(HAND_FF) && defined(REAL_DOUBLE)
+#error "HAND_FF is the float-float variant: build it without REAL_DOUBLE"
+#endif
 #ifdef REAL_DOUBLE
 typedef double real;
 #else
