@@ -273,6 +273,8 @@ static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
 }
 
 /* Pass 3: writes into buffers. */
+static void defer_store(cp_run *run, cp_func *f, int group, const cp_node *rhs);
+
 static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     find_writes(run, f, n->kids[i]);
@@ -280,7 +282,7 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   char op[4];
   const cp_node *target = NULL;
   int through_pointer = 0; /* atomics take the element's address: total, &x[i], x + i */
-  const cp_node *rhs;
+  const cp_node *rhs = NULL;
   if (cp_node_assignment(text, n, &target, &rhs, op))
     ;
   else if (n->kind == CXCursor_UnaryOperator &&
@@ -316,10 +318,60 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
                  "(write through the buffer parameter instead) [%s]", v->name,
                  cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
-    else if (!(f->pragma && names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name)))
-      run->group_paired[find_group(run, v->group)] = 1;
-    else
+    else if (f->pragma && names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name))
       v->role = CP_VAR_UNPAIRED;
+    else if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS && rhs &&
+             strcmp(op, "=") == 0 && !through_pointer)
+      defer_store(run, f, v->group, rhs);
+    else
+      run->group_paired[find_group(run, v->group)] = 1;
+  }
+}
+
+/* In scope(accumulators) a plain store pairs its buffer only if the value stored is
+ * composite (settle_stores decides, once the accumulators are known): a buffer that only
+ * ever receives float values needs no companion. Sums into a buffer (+=, ++, atomics)
+ * pair it at once. */
+static void defer_store(cp_run *run, cp_func *f, int group, const cp_node *rhs) {
+  if (run->n_stores == run->cap_stores) {
+    run->cap_stores = run->cap_stores ? 2 * run->cap_stores : 16;
+    cp_store *s = cp_arena_alloc(run->r->arena, run->cap_stores * sizeof *s);
+    if (run->n_stores)
+      memcpy(s, run->stores, run->n_stores * sizeof *s);
+    run->stores = s;
+  }
+  run->stores[run->n_stores++] = (cp_store){f, group, rhs};
+}
+
+/* Whether a value reads a composite local or a paired buffer. */
+static int reads_composite(cp_run *run, cp_func *f, const cp_node *n) {
+  if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) {
+    cp_var *v = var_of_node(f, n);
+    if (v && (v->role == CP_VAR_COMPOSITE ||
+              (v->group >= 0 && run->group_paired[find_group(run, v->group)])))
+      return 1;
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (reads_composite(run, f, n->kids[i]))
+      return 1;
+  return 0;
+}
+
+/* Pairs the buffers of the deferred stores that store composites, until nothing changes
+ * (pairing one buffer makes its reads composite elsewhere). */
+static void settle_stores(cp_run *run) {
+  int changed = 1;
+  while (changed) {
+    changed = 0;
+    for (unsigned i = 0; i < run->n_stores; i++) {
+      cp_store *st = &run->stores[i];
+      int *paired = &run->group_paired[find_group(run, st->group)];
+      if (*paired)
+        continue;
+      cp_use_unit(run, st->f->unit);
+      if (reads_composite(run, st->f, st->rhs))
+        *paired = changed = 1;
+    }
   }
 }
 
@@ -452,13 +504,17 @@ void cp_analyse(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
       find_writes(run, func(run, i), run->funcs[i].body);
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    cp_func *f = func(run, i);
+    if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
+      cp_find_accumulators(run, f);
+  }
+  settle_stores(run);
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, func(run, i));
   resolve_pairs(run, &run->structs);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = func(run, i);
-    if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
-      cp_find_accumulators(run, f);
     if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE && !f->dbl) /* --accumulate: float only */
       cp_mark_carried(run, f);
   }

@@ -175,7 +175,16 @@ typedef struct {
   int *group_parent; /* union-find over buffer parameters */
   int *group_paired;
   unsigned n_groups;
+  struct cp_store *stores; /* scope(accumulators): plain stores that pair their buffer */
+  unsigned n_stores, cap_stores; /* only if they store a composite value */
 } cp_run;
+
+/* `buffer[...] = rhs` in a function converted with scope(accumulators). */
+typedef struct cp_store {
+  cp_func *f;
+  int group;
+  const cp_node *rhs;
+} cp_store;
 
 /* ---- converted values (expr.c) ------------------------------------------------------ */
 
