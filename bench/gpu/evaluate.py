@@ -155,6 +155,7 @@ def md(bindir, quick):
                 "e0": float(total[0]), "e_end": float(total[-1]),
                 "step": step.tolist(), "total": total.tolist(),
                 "vdw": r.column("vdw").tolist(), "coulomb": r.column("coulomb").tolist(),
+                "total_err": r.column("total_err").tolist(),
             }
     for v, _ in MD_VARIANTS:
         res["registers"][v] = registers(bindir, "md_nve_" + v)
@@ -167,7 +168,13 @@ def md_plot(res):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     small = res["small"]
-    fig, axes = plt.subplots(3, 1, figsize=(8, 10), sharex=True)
+    fig, axes = plt.subplots(4, 1, figsize=(8, 12.5), sharex=True)
+    for v, label in (("cp", "composite"), ("double", "double")):
+        if v in small:
+            axes[3].plot(small[v]["step"], small[v]["total_err"], label=label, lw=0.6)
+    axes[3].set_title("error term of the total energy: total - RN_float(total)")
+    axes[3].set_ylabel("energy (reduced units)")
+    axes[3].legend()
     for key, ax, title in (("total", axes[0], "total energy"),
                            ("vdw", axes[1], "van der Waals (Lennard-Jones) energy"),
                            ("coulomb", axes[2], "electrostatic energy")):

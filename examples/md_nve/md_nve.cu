@@ -160,6 +160,16 @@ __global__ void kinetic(const real *vx, const real *vy, const real *vz, real *ke
   atomicAdd(ke, (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]) / 2);
 }
 
+// The error term of the total energy, which the thesis plots for composite precision: the
+// total less its value rounded to float (kept in float by keep(hi)). Zero in float; in
+// composite, what the error halves carry; in double, the digits below float's.
+#pragma cp composite keep(hi)
+__global__ void total_error(const real *e, real *err) {
+  real total = e[0] + e[1] + e[2];
+  float hi = total;
+  err[0] = total - hi;
+}
+
 // Lattice positions, charges, and velocities uniform in [-1, 1) with zero total momentum,
 // scaled to temperature t0 (so every precision starts from the same rounded-to-real state).
 static void initial_state(int side, real box, real t0, real *x, real *y, real *z, real *vx,
@@ -212,7 +222,7 @@ int main(int argc, char **argv) {
                 h + 6 * n);
 
   real *d_x, *d_y, *d_z, *d_vx, *d_vy, *d_vz, *d_fx, *d_fy, *d_fz, *d_q;
-  real *d_e;  // van der Waals, electrostatic, kinetic
+  real *d_e;  // van der Waals, electrostatic, kinetic, error term of the total
   int *d_nbr, *d_count, *d_overflow;
   CHECK(cudaMalloc(&d_x, bytes));
   CHECK(cudaMalloc(&d_y, bytes));
@@ -224,7 +234,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&d_fy, bytes));
   CHECK(cudaMalloc(&d_fz, bytes));
   CHECK(cudaMalloc(&d_q, bytes));
-  CHECK(cudaMalloc(&d_e, 3 * sizeof(real)));
+  CHECK(cudaMalloc(&d_e, 4 * sizeof(real)));
   CHECK(cudaMalloc(&d_nbr, MAX_NEIGHBOURS * ibytes));
   CHECK(cudaMalloc(&d_count, ibytes));
   CHECK(cudaMalloc(&d_overflow, sizeof(int)));
@@ -250,7 +260,7 @@ int main(int argc, char **argv) {
   CHECK(cudaEventCreate(&stop));
   printf("# atoms %d (ions %d), box %.6f, dt %.4f, %s\n", n, (n + 9) / 10, (double)box,
          (double)dt, sizeof(real) == 8 ? "double" : "float");
-  printf("step,vdw,coulomb,kinetic,total\n");
+  printf("step,vdw,coulomb,kinetic,total,total_err\n");
   CHECK(cudaEventRecord(start));
   for (long s = 1; s <= steps; s++) {
     int sample = s % every == 0;
@@ -259,23 +269,24 @@ int main(int argc, char **argv) {
     if (s % list_every == 0)
       build_list<<<blocks, threads>>>(d_x, d_y, d_z, d_nbr, d_count, d_overflow, n, box,
                                       rc + skin);
-    if (sample) CHECK(cudaMemset(d_e, 0, 3 * sizeof(real)));
+    if (sample) CHECK(cudaMemset(d_e, 0, 4 * sizeof(real)));
     forces<<<fblocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz,
                                  d_e, d_e + 1, n, box, rc, sample);
     kick<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_fx, d_fy, d_fz, n, dt);
     if (sample) {
       kinetic<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_e + 2, n);
-      real e[3];
+      total_error<<<1, 1>>>(d_e, d_e + 3);
+      real e[4];
       int overflow;
-      CHECK(cudaMemcpy(e, d_e, 3 * sizeof(real), cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(e, d_e, 4 * sizeof(real), cudaMemcpyDeviceToHost));
       CHECK(cudaMemcpy(&overflow, d_overflow, sizeof(int), cudaMemcpyDeviceToHost));
       if (overflow) {
         fprintf(stderr, "neighbour list overflow: %d > %d neighbours\n", overflow,
                 MAX_NEIGHBOURS);
         return 1;
       }
-      printf("%ld,%.12e,%.12e,%.12e,%.12e\n", s, (double)e[0], (double)e[1], (double)e[2],
-             (double)e[0] + (double)e[1] + (double)e[2]);
+      printf("%ld,%.12e,%.12e,%.12e,%.12e,%.6e\n", s, (double)e[0], (double)e[1],
+             (double)e[2], (double)e[0] + (double)e[1] + (double)e[2], (double)e[3]);
     }
   }
   CHECK(cudaEventRecord(stop));
