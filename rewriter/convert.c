@@ -112,7 +112,11 @@ static void record_stats(cp_result *r, const cp_run *run) {
     unsigned paired = 0;
     for (unsigned k = 0; k < f->n_vars; k++)
       paired += f->vars[k].role == CP_VAR_PAIRED;
-    r->funcs[i] = (cp_func_stat){f->name, f->is_host ? 2 : f->is_kernel ? 1 : 0, paired};
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(f->cursor), NULL, &line, NULL, NULL);
+    r->funcs[i] = (cp_func_stat){f->name, f->is_host ? 2 : f->is_kernel ? 1 : 0, paired,
+                                 f->unit->opt.input, line, {0}};
+    memcpy(r->funcs[i].applied, f->applied, sizeof f->applied);
   }
 }
 

@@ -147,6 +147,7 @@ typedef struct cp_func {
   cp_var *vars;
   unsigned n_vars, cap_vars;
   int returns_width; /* width of a float return type, 0 if none */
+  unsigned applied[CP_RULE_COUNT]; /* rules applied while converting it, for --stats */
 } cp_func;
 
 /* One file of a run: an input with its translation unit, or a header that gets

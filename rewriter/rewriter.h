@@ -96,6 +96,7 @@ typedef struct {
   const char *const *pair_names; /* --pair: externally owned buffers whose _err exists */
   int n_pair_names;
   int edit_headers;              /* --o-dir: headers needing companions are written too */
+  int line_directives;           /* --line-directives: #line markers map to the input */
   const char *header_options;    /* the options echoed in the output's header comment */
   const char *version;
 } cp_options;
@@ -105,6 +106,10 @@ typedef struct {
   const char *name;
   int kind; /* 0 __device__, 1 __global__, 2 host */
   unsigned paired; /* buffer parameters and host pointers given a companion */
+  const char *file; /* the input that defines it */
+  unsigned line;    /* of its name */
+  unsigned applied[CP_RULE_COUNT]; /* applications of each rule inside it (float-call:
+                                      calls left in float) */
 } cp_func_stat;
 
 /* One output of a run: an input converted, or a header given companion declarations. */

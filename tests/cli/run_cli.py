@@ -221,7 +221,8 @@ def help(c):
     expect_exit(r, 0)
     expect(r[1].startswith("usage: cpconvert INPUT.cu -o OUTPUT.cu"), r[1])
     for opt in ("-o FILE", "--cuda-path", "-nocudainc", "--algo", "--dump-edits", "--list-rules",
-                "--diff", "--check", "-MD", "--pair", "--stats", "--all", "--scope", "--accumulate"):
+                "--diff", "--check", "-MD", "--pair", "--stats", "--all", "--scope", "--accumulate",
+                "--stats-csv", "--line-directives", "--suggest", "-p BUILD_DIR", "-U"):
         expect(opt in r[1], "--help does not mention " + opt)
 
 
@@ -243,19 +244,120 @@ def dump_edits(c):
     expect(os.listdir(c.d) == ["k.cu"], "--dump-edits wrote a file")
 
 
+TWO_KERNELS = (b"#pragma cp composite\n" + KERNEL +
+               b"#pragma cp composite\n__global__ void decay(float *y, float t) {\n"
+               b"  y[0] = y[0] * expf(-t) + 1.0f;\n}\n")
+
+
 @case
 def stats(c):
-    c.write("k.cu", b"#pragma cp composite\n" + KERNEL)
+    c.write("k.cu", TWO_KERNELS)
     r = c.run("k.cu", "-o", "out.cu", "--stats")
     expect_exit(r, 0)
     lines = r[1].splitlines()
-    expect(lines[0] == "k.cu: 1 function converted", r[1])
-    expect(lines[1].split() == ["__global__", "scale", "1", "paired", "buffer"], r[1])
-    rows = {l.split()[0]: l.split()[1:] for l in lines[3:-1]}
-    expect(rows.get("pair-param") == ["1", "1"], r[1])
-    expect(rows.get("buffer-write") == ["1", "1"], r[1])
-    expect(lines[-1].strip() == "0 warnings", r[1])
+    expect(lines[0] == "k.cu: 2 functions converted", r[1])
+    expect(lines[1].split() == ["__global__", "scale", "line", "2", "1", "paired", "buffer,", "0",
+                                "calls", "left", "in", "float"], r[1])
+    expect(lines[2].strip() == "pair-param 1, buffer-write 1", r[1])
+    expect(lines[3].split()[:3] == ["__global__", "decay", "line"] and
+           lines[3].endswith("1 paired buffer, 1 call left in float"), r[1])
+    expect("float-call 1" in lines[4] and "arith 2" in lines[4], r[1])
+    expect(lines[5] == "all files:", r[1])
+    rows = {l.split()[0]: l.split()[1:] for l in lines[7:-1]}
+    expect(rows.get("pair-param") == ["2", "2"], r[1])
+    expect(rows.get("float-call") == ["1", "0"], r[1])
+    expect(lines[-1].strip() == "1 warning", r[1])
     expect(os.path.exists(os.path.join(c.d, "out.cu")), "--stats did not write the output")
+
+
+@case
+def stats_several_files(c):
+    c.write("a.cu", b"#pragma cp composite\n" + KERNEL)
+    c.write("b.cu", b"int main() { return 0; }\n")
+    r = c.run("a.cu", "b.cu", "--o-dir", "out", "--stats")
+    expect_exit(r, 0)
+    lines = r[1].splitlines()
+    expect(lines[0] == "a.cu: 1 function converted", r[1])
+    expect(lines[3] == "b.cu: 0 functions converted", r[1])
+
+
+@case
+def stats_csv(c):
+    c.write("k,1.cu", TWO_KERNELS)
+    r = c.run("k,1.cu", "-o", "out.cu", "--stats-csv", "stats.csv")
+    expect_exit(r, 0)
+    expect(r[1] == "", "--stats-csv printed on stdout: " + r[1])
+    rows = c.read("stats.csv").decode().splitlines()
+    expect(rows[0] == "file,function,kind,line,paired,rule,count", rows)
+    expect('"k,1.cu",scale,__global__,2,1,pair-param,1' in rows, rows)
+    expect('"k,1.cu",decay,__global__,4,1,float-call,1' in rows, rows)
+    expect(rows[-1] == ",,,,,header,1", rows)
+    c.write("bad.cu", BROKEN)
+    expect_exit(c.run("bad.cu", "-o", "out2.cu", "--stats-csv", "bad.csv"), 1)
+    expect(not os.path.exists(os.path.join(c.d, "bad.csv")), "CSV written for a failed run")
+    expect_exit(c.run("k,1.cu", "-o", "out.cu", "--stats-csv"), 2)
+
+
+NEEDS_BUILD_FLAGS = (b'#include "params.h"\n#ifndef WIDTH\n#error WIDTH must come from the build\n'
+                     b'#endif\n#pragma cp composite\n'
+                     b'__global__ void scale(float *x) { x[threadIdx.x] *= SCALE * WIDTH; }\n')
+
+
+def write_compdb(c, entries):
+    import json
+    os.makedirs(os.path.join(c.d, "build"), exist_ok=True)
+    c.write("build/compile_commands.json", json.dumps(entries).encode())
+
+
+@case
+def compdb_flags(c):
+    # One input compiled by nvcc (CMake's "command" form, relative -I, nvcc-only flags), one
+    # by clang (bear's "arguments" form, a relative "file"); converted together with -p.
+    os.makedirs(os.path.join(c.d, "src/inc"))
+    os.makedirs(os.path.join(c.d, "src/inc2"))
+    c.write("src/inc/params.h", b"#define SCALE 2.0f\n")
+    c.write("src/inc2/params.h", b"#define SCALE 3.0f\n")
+    c.write("src/a.cu", NEEDS_BUILD_FLAGS)
+    c.write("src/b.cu", NEEDS_BUILD_FLAGS.replace(b"scale", b"scale_b"))
+    build = os.path.join(c.d, "build")
+    write_compdb(c, [
+        {"directory": build, "file": os.path.join(c.d, "src/a.cu"),
+         "command": "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -I../src/inc "
+                    "-DWIDTH=4 -O3 -std=c++17 \"--generate-code=arch=compute_90,code=[sm_90]\" "
+                    "-Xcompiler=-fPIC --keep-going -x cu -c %s -o a.o" % os.path.join(c.d, "src/a.cu")},
+        {"directory": c.d, "file": "src/b.cu",
+         "arguments": ["clang++", "-x", "cuda", "--cuda-gpu-arch=sm_90", "-isystem", "src/inc2",
+                       "--define-macro", "WIDTH=2", "-c", "src/b.cu", "-o", "b.o"]}])
+    r = c.run("-p", "build", "src/a.cu", "src/b.cu", "--o-dir", "out")
+    expect_exit(r, 0)
+    expect("src/a.cu: ignoring '--keep-going' of its compile command" in r[2], r[2])
+    expect(r[2].count("warning") == 1, "a flag cpconvert understands was warned about:\n" + r[2])
+    expect(b"float *x_err" in c.read("out/a.cu") and b"float *x_err" in c.read("out/b.cu"),
+           "not converted")
+    # without -p the flags are missing and the parse fails
+    expect_exit(c.run("src/a.cu", "-o", "a.cu"), 1)
+    # flags of the command line come after the database's and win
+    r = c.run("-p", "build", "src/a.cu", "-o", "a2.cu", "-UWIDTH")
+    expect_exit(r, 1)
+    expect("WIDTH must come from the build" in r[2], r[2])
+
+
+@case
+def compdb_errors(c):
+    c.write("k.cu", KERNEL)
+    r = c.run("-p", "nowhere", "k.cu", "-o", "out.cu")
+    expect_exit(r, 1)
+    expect("-p 'nowhere': no readable 'nowhere/compile_commands.json'" in r[2], r[2])
+    expect("LIBCLANG" not in r[2], r[2])
+    c.write("other.cu", KERNEL)
+    write_compdb(c, [{"directory": c.d, "file": "other.cu", "command": "nvcc -c other.cu"}])
+    r = c.run("-p", "build", "k.cu", "-o", "out.cu")
+    expect_exit(r, 1)
+    expect("'k.cu' has no compile command in 'build/compile_commands.json'" in r[2], r[2])
+    expect(not os.path.exists(os.path.join(c.d, "out.cu")), "output written without flags")
+    r = c.run("k.cu", "-o", "out.cu", "-p")
+    expect_exit(r, 2)
+    expect("-p needs a build directory" in r[2], r[2])
 
 
 def apply_unified_diff(old, diff):
