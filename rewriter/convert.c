@@ -214,6 +214,9 @@ static void finish_files(cp_run *run) {
     f->is_header = u->is_header;
     if (r->n_errors == 0)
       add_header(r, &u->edits, &u->opt, u->is_header);
+    if (r->n_errors == 0 && u->opt.line_directives)
+      cp_add_line_directives(r->arena, &u->edits, f->input_text, f->input_len, f->path,
+                             line_ending(f->input_text, f->input_len));
     f->edits = u->edits;
     const char *why = NULL;
     if (r->n_errors == 0 && cp_edit_apply(r->arena, &f->edits, f->input_text, f->input_len,

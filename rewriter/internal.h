@@ -291,6 +291,11 @@ void cp_convert_fields(cp_run *run);
  * expression is rewritten (cp_made) and use cp_edit_add directly. */
 void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule);
 
+/* lines.c: --line-directives: `#line N "path"` markers, added to `list` (and into the text
+ * of its edits), wherever the output's lines would stop matching the input's. */
+void cp_add_line_directives(cp_arena *a, cp_edit_list *list, const char *input, size_t len,
+                            const char *path, const char *nl);
+
 /* Records a diagnostic at a byte offset of the main file. */
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

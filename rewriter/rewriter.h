@@ -70,6 +70,10 @@ typedef struct {
 void cp_edit_add(cp_arena *a, cp_edit_list *list, size_t offset, size_t length,
                  const char *text, cp_rule rule);
 
+/* The edits in the order cp_edit_apply applies them (by offset; at one offset insertions
+ * first, in the order they were added). */
+const cp_edit **cp_edit_sorted(cp_arena *a, const cp_edit_list *list);
+
 /* Applies every edit to `input` in one pass. Returns 0, or -1 when two edits overlap
  * or one reaches past the end (an internal error: `*why` says which). */
 int cp_edit_apply(cp_arena *a, cp_edit_list *list, const char *input, size_t input_len,

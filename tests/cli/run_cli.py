@@ -360,6 +360,65 @@ def compdb_errors(c):
     expect("-p needs a build directory" in r[2], r[2])
 
 
+RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
+# Compiles under nvcc only (cpconvert's parser never sees the error) at input line 14, after
+# the lines host conversion adds.
+WRONG_LINE_14 = b"""#pragma cp composite
+__global__ void k(float *out, int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    s += 1.0f;
+  out[0] = s;
+}
+int main() {
+  float *d_out, h_out;
+  cudaMalloc(&d_out, sizeof(float));
+  k<<<1, 1>>>(d_out, 4);
+  cudaMemcpy(&h_out, d_out, sizeof(float), cudaMemcpyDeviceToHost);
+#ifdef __NVCC__
+  int bad = undefined_identifier_xyz;
+#endif
+  cudaFree(d_out);
+  return 0;
+}
+"""
+
+
+@case
+def line_directives_nvcc(c):
+    import shutil
+    c.write("k.cu", WRONG_LINE_14)
+    expect_exit(c.run("k.cu", "-o", "marked.cu", "--line-directives"), 0)
+    expect_exit(c.run("k.cu", "-o", "plain.cu"), 0)
+    expect(c.read("marked.cu").splitlines()[0].endswith(b"(--algo accurate --line-directives); "
+                                                        b"edit the input, not this file."),
+           c.read("marked.cu").splitlines()[0])
+    expect(b"#line" not in c.read("plain.cu"), "markers without --line-directives")
+    if not shutil.which("nvcc"):
+        print("nvcc not found: the compiler's view is not checked")
+        return
+    for out, where in (("marked.cu", "k.cu(14)"), ("plain.cu", "plain.cu(20)")):
+        p = subprocess.run(["nvcc", "-c", "-arch=sm_90", "-I", RUNTIME, out, "-o", "/dev/null"],
+                           cwd=c.d, capture_output=True)
+        err = (p.stdout + p.stderr).decode(errors="replace")
+        expect(p.returncode != 0 and where + ": error: identifier \"undefined_identifier_xyz\"" in err,
+               "%s: expected the error at %s:\n%s" % (out, where, err))
+    p = subprocess.run(["nvcc", "-E", "-I", RUNTIME, "marked.cu"], cwd=c.d, capture_output=True)
+    expect(p.returncode == 0, p.stderr.decode(errors="replace"))
+
+
+@case
+def line_directives_diff_and_edits(c):
+    # The markers are edits: --dump-edits and --diff show them.
+    c.write("k.cu", WRONG_LINE_14)
+    r = c.run("k.cu", "--dump-edits", "--line-directives")
+    expect_exit(r, 0)
+    expect('line "#line 1 \\"k.cu\\"\\n"' in r[1], r[1])
+    r = c.run("k.cu", "--diff", "--line-directives")
+    expect_exit(r, 0)
+    expect('+#line 12 "k.cu"' in r[1], r[1])
+
+
 def apply_unified_diff(old, diff):
     """The text a unified diff turns `old` into (bytes in, bytes out)."""
     lines = old.splitlines(True)
