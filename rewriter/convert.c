@@ -104,6 +104,19 @@ void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, 
   run->r->applied[rule]++;
 }
 
+/* A function's pragma line as written, without its line end; NULL if it has none. */
+static const char *pragma_text(cp_result *r, const cp_func *f) {
+  if (!f->pragma)
+    return NULL;
+  const char *text = f->unit->opt.input_text;
+  unsigned end = f->pragma->end;
+  while (end > f->pragma->offset && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+    end--;
+  return cp_arena_strndup(r->arena, text + f->pragma->offset, end - f->pragma->offset);
+}
+
+/* The functions of the run, for --stats and --suggest (their rule counts come after the
+ * conversion). */
 static void record_stats(cp_result *r, const cp_run *run) {
   r->funcs = cp_arena_alloc(r->arena, (run->n_funcs + 1) * sizeof *r->funcs);
   r->n_funcs = run->n_funcs;
@@ -112,11 +125,10 @@ static void record_stats(cp_result *r, const cp_run *run) {
     unsigned paired = 0;
     for (unsigned k = 0; k < f->n_vars; k++)
       paired += f->vars[k].role == CP_VAR_PAIRED;
-    unsigned line = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(f->cursor), NULL, &line, NULL, NULL);
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(f->cursor), NULL, &line, &col, NULL);
     r->funcs[i] = (cp_func_stat){f->name, f->is_host ? 2 : f->is_kernel ? 1 : 0, paired,
-                                 f->unit->opt.input, line, {0}};
-    memcpy(r->funcs[i].applied, f->applied, sizeof f->applied);
+                                 f->unit->opt.input, line, {0}, col, pragma_text(r, f)};
   }
 }
 
@@ -188,15 +200,22 @@ static void run_stages(cp_run *run) {
     cp_use_unit(run, run->units[i]);
     cp_find_functions(run);
   }
-  for (unsigned i = 0; i < run->n_inputs; i++) {
+  for (unsigned i = 0; i < run->n_inputs && !run->opt->suggest; i++) {
     cp_use_unit(run, run->units[i]);
     cp_find_host_functions(run);
   }
   if (r->n_errors == 0)
     cp_analyse(run);
-  if (r->n_errors == 0)
-    cp_convert_functions(run);
   record_stats(r, run);
+  if (r->n_errors == 0 && run->opt->suggest)
+    for (unsigned i = 0; i < run->n_funcs; i++) {
+      cp_use_unit(run, run->funcs[i].unit);
+      cp_find_hotspots(run, &run->funcs[i], i);
+    }
+  else if (r->n_errors == 0)
+    cp_convert_functions(run);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    memcpy(r->funcs[i].applied, run->funcs[i].applied, sizeof run->funcs[i].applied);
 }
 
 /* Applies each unit's edits; the outputs go to result->files. */
@@ -255,7 +274,7 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
     run_stages(&run);
     cp_parse_deps(&run.units[0]->p, r);
   }
-  if (r->n_errors == 0)
+  if (r->n_errors == 0 && !opts[0].suggest)
     finish_files(&run);
   for (int i = 0; i < n; i++)
     cp_parse_close(&run.units[i]->p);

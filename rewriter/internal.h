@@ -245,6 +245,9 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
 
 /* accum.c: scope(accumulators): which float locals of `f` turn composite. */
 void cp_find_accumulators(cp_run *run, cp_func *f);
+/* accum.c: --suggest: the places of `f` (result->funcs[index]) where float loses most,
+ * added to result->hotspots. */
+void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
 /* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
  * CP_VAR_ACCUM, carried as the clause says. */
 void cp_mark_carried(cp_run *run, cp_func *f);

@@ -101,6 +101,8 @@ typedef struct {
   int n_pair_names;
   int edit_headers;              /* --o-dir: headers needing companions are written too */
   int line_directives;           /* --line-directives: #line markers map to the input */
+  int suggest;                   /* --suggest: analyse every kernel, find hotspots, convert
+                                    nothing */
   const char *header_options;    /* the options echoed in the output's header comment */
   const char *version;
 } cp_options;
@@ -114,7 +116,25 @@ typedef struct {
   unsigned line;    /* of its name */
   unsigned applied[CP_RULE_COUNT]; /* applications of each rule inside it (float-call:
                                       calls left in float) */
+  unsigned col;
+  const char *pragma; /* its `#pragma cp composite ...` line; NULL if not annotated */
 } cp_func_stat;
+
+/* --suggest: a place where single precision loses most. */
+typedef enum {
+  CP_HOT_LOOP_SUM, /* a float local summed into across the iterations of a loop */
+  CP_HOT_TREE,     /* a shared-memory reduction tree */
+  CP_HOT_ATOMIC,   /* a float atomicAdd */
+  CP_HOT_CHAIN     /* a long chain of dependent float additions in one expression */
+} cp_hotspot_kind;
+
+typedef struct {
+  size_t func;          /* index into result->funcs */
+  cp_hotspot_kind kind;
+  unsigned line, col;   /* in result->funcs[func].file */
+  const char *reason;
+  int accumulators;     /* scope(accumulators) converts it; else scope(all) is needed */
+} cp_hotspot;
 
 /* One output of a run: an input converted, or a header given companion declarations. */
 typedef struct {
@@ -136,6 +156,8 @@ typedef struct {
   unsigned applied[CP_RULE_COUNT]; /* how often each rule was applied (or refused) */
   cp_func_stat *funcs;             /* the converted functions, in source order */
   size_t n_funcs;
+  cp_hotspot *hotspots;            /* --suggest: in source order per function */
+  size_t n_hotspots, cap_hotspots;
   const char **deps;               /* files the input includes, outside system headers */
   size_t n_deps;
   cp_file_result *files;           /* every output: the inputs in order, then headers */
@@ -152,6 +174,8 @@ cp_result *cp_convert(const cp_options *opt);
  * them. opts[i] describes input i (the same flags for all). result->files holds every
  * output; result->edits/output are those of the first input. */
 cp_result *cp_convert_files(const cp_options *opts, int n);
+/* Short names of the hotspot kinds (loop-sum, reduction-tree, atomic, chain). */
+const char *cp_hotspot_name(cp_hotspot_kind k);
 void cp_result_free(cp_result *r);
 
 /* Records a diagnostic in the result. `line_text` may be NULL. */

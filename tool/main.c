@@ -193,13 +193,17 @@ static int write_stats_csv(const cli *c, const cp_result *r) {
   return rc == 0 ? CP_EXIT_OK : CP_EXIT_ERRORS;
 }
 
-/* Converts, prints the diagnostics, and delivers what a run without errors produced. */
+/* Converts (or, with --suggest, analyses), prints the diagnostics, and delivers what a
+ * run without errors produced. */
 static int convert(const cli *c, const cp_options *opts) {
   cp_result *r = cp_convert_files(opts, c->n_inputs);
   int status;
   for (size_t i = 0; i < r->n_diags; i++)
     cp_print_diag(stderr, &r->diags[i]);
-  if (r->n_errors || !r->output) {
+  if (c->suggest && !r->n_errors) {
+    cp_print_suggestions(stdout, r);
+    status = CP_EXIT_OK;
+  } else if (r->n_errors || !r->output) {
     fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
             r->n_errors == 1 ? "" : "s");
     status = CP_EXIT_ERRORS;
@@ -249,7 +253,7 @@ static int run(cli *c) {
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
         .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda, .algo = c->algo,
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
-        .line_directives = c->line_directives, .header_options = header,
+        .line_directives = c->line_directives, .suggest = c->suggest, .header_options = header,
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
     };

@@ -168,3 +168,39 @@ void cp_write_stats_csv(FILE *out, const cp_result *r) {
     if (outside[k])
       csv_row(out, "", "", "", 0, 0, cp_rule_name((cp_rule)k), outside[k]);
 }
+
+/* --suggest, one function: its place, its hotspots, and the pragma that converts them. */
+static void print_function_hotspots(FILE *out, const cp_result *r, size_t fi) {
+  const cp_func_stat *f = &r->funcs[fi];
+  unsigned n = 0, all = 0;
+  for (size_t i = 0; i < r->n_hotspots; i++)
+    if (r->hotspots[i].func == fi)
+      n++, all |= !r->hotspots[i].accumulators;
+  fprintf(out, "%s:%u:%u: %s %s: ", f->file, f->line, f->col, kind_names[f->kind], f->name);
+  if (!n) {
+    fputs("no loop-carried sum, reduction tree, float atomic or long chain of additions\n", out);
+    if (f->pragma)
+      fprintf(out, "  annotated: %s\n", f->pragma);
+    return;
+  }
+  fprintf(out, "%u place%s where float loses most\n", n, plural(n));
+  for (size_t i = 0; i < r->n_hotspots; i++) {
+    const cp_hotspot *h = &r->hotspots[i];
+    if (h->func == fi)
+      fprintf(out, "  %s:%u:%u: %s: %s (%s)\n", f->file, h->line, h->col,
+              cp_hotspot_name(h->kind), h->reason,
+              h->accumulators ? "scope(accumulators) converts it" : "needs scope(all)");
+  }
+  if (f->pragma)
+    fprintf(out, "  annotated: %s\n", f->pragma);
+  else
+    fprintf(out, "  to convert, put before line %u: #pragma cp composite%s\n", f->line,
+            all ? "" : " scope(accumulators)");
+}
+
+void cp_print_suggestions(FILE *out, const cp_result *r) {
+  for (size_t i = 0; i < r->n_funcs; i++)
+    print_function_hotspots(out, r, i);
+  if (!r->n_funcs)
+    fputs("no __global__ or __device__ function definition found\n", out);
+}

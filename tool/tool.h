@@ -50,6 +50,9 @@ void cp_list_rules(int markdown);
 void cp_dump_edits(const cp_edit_list *list);
 /* --stats: per file and function, what was converted; then the rules of the run. */
 void cp_print_stats(FILE *out, const cp_result *r);
+/* --suggest: every kernel and device function with the places where float loses most
+ * and the pragma line that converts them. */
+void cp_print_suggestions(FILE *out, const cp_result *r);
 /* --stats-csv: the same as CSV rows, with a header line. */
 void cp_write_stats_csv(FILE *out, const cp_result *r);
 

@@ -419,6 +419,72 @@ def line_directives_diff_and_edits(c):
     expect('+#line 12 "k.cu"' in r[1], r[1])
 
 
+UNANNOTATED = b"""__device__ float poly(float x, float a, float b, float c, float d) {
+  return a + b * x + c * x * x + d * x * x * x + 1.0f;
+}
+
+__global__ void energy(const float *e, float *total, int n) {
+  __shared__ float part[128];
+  float mine = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    mine += e[i];
+  part[threadIdx.x] = mine;
+  __syncthreads();
+  for (int s = 64; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+      part[threadIdx.x] = part[threadIdx.x] + part[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    atomicAdd(total, part[0] * poly(1.0f, 1.0f, 2.0f, 3.0f, 4.0f));
+}
+
+__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
+"""
+
+
+@case
+def suggest(c):
+    c.write("k.cu", UNANNOTATED)
+    r = c.run("k.cu", "--suggest")
+    expect_exit(r, 0)
+    lines = r[1].splitlines()
+    expect(lines[0] == "k.cu:1:18: __device__ poly: 1 place where float loses most", r[1])
+    expect(lines[1].startswith("  k.cu:2:10: chain: a chain of 4 dependent float additions") and
+           lines[1].endswith("(needs scope(all))"), r[1])
+    expect(lines[2] == "  to convert, put before line 1: #pragma cp composite", r[1])
+    expect(lines[3] == "k.cu:5:17: __global__ energy: 3 places where float loses most", r[1])
+    expect(lines[4].startswith("  k.cu:9:5: loop-sum: 'mine' is summed into"), r[1])
+    expect(lines[5].startswith("  k.cu:14:7: reduction-tree: 'part'"), r[1])
+    expect(lines[6].startswith("  k.cu:18:5: atomic: float atomicAdd into 'total'") and
+           lines[6].endswith("(scope(accumulators) converts it)"), r[1])
+    expect(lines[7] == "  to convert, put before line 5: #pragma cp composite scope(accumulators)",
+           r[1])
+    expect(lines[8].startswith("k.cu:21:17: __global__ scale: no loop-carried sum"), r[1])
+    expect(os.listdir(c.d) == ["k.cu"], "--suggest wrote a file")
+    # the suggested pragmas convert the file
+    src = UNANNOTATED.splitlines(True)
+    src.insert(4, b"#pragma cp composite scope(accumulators)\n")
+    src.insert(0, b"#pragma cp composite\n")
+    c.write("annotated.cu", b"".join(src))
+    expect_exit(c.run("annotated.cu", "-o", "out.cu"), 0)
+    r = c.run("annotated.cu", "--suggest")
+    expect_exit(r, 0)
+    expect("  annotated: #pragma cp composite scope(accumulators)" in r[1], r[1])
+
+
+@case
+def suggest_usage(c):
+    c.write("k.cu", UNANNOTATED)
+    r = c.run("k.cu", "--suggest", "-o", "out.cu")
+    expect_exit(r, 2)
+    expect("--suggest writes nothing" in r[2], r[2])
+    c.write("bad.cu", BROKEN)
+    r = c.run("bad.cu", "--suggest")
+    expect_exit(r, 1)
+    expect("bad.cu:1:43: error: use of undeclared identifier 'nope'" in r[2], r[2])
+
+
 def apply_unified_diff(old, diff):
     """The text a unified diff turns `old` into (bytes in, bytes out)."""
     lines = old.splitlines(True)
