@@ -27,6 +27,7 @@ const char cp_usage_text[] =
     "                        from BUILD_DIR/compile_commands.json (CMake, bear)\n"
     "  -I DIR                add DIR to the include search path of the parser\n"
     "  -D NAME[=VALUE]       define a macro for the parser (also named in the output header)\n"
+    "  -U NAME               undefine a macro for the parser (also named in the output header)\n"
     "  --cuda-path DIR       CUDA installation to parse against (default: $CUDA_PATH,\n"
     "                        $CUDA_HOME, the one holding nvcc on PATH, /usr/local/cuda)\n"
     "  -nocudainc            parse against the built-in CUDA prelude, not installed headers\n"
@@ -45,8 +46,8 @@ const char cp_usage_text[] =
     "                        writing it (nothing changes on disk)\n"
     "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
     "                        written now (nothing changes on disk)\n"
-    "  -MD                   also write a make dependency file (OUTPUT with .d); -MF FILE\n"
-    "                        names it\n"
+    "  -MD                   also write a make dependency file: OUTPUT with .d\n"
+    "  -MF FILE              write the dependency file to FILE (implies -MD)\n"
     "  --dump-edits          print the edits, one per line, instead of writing the output\n"
     "  --stats               print what was converted, per file and function: paired\n"
     "                        buffers, rules applied, calls left in float\n"
@@ -56,8 +57,8 @@ const char cp_usage_text[] =
     "                        point at the input's lines\n"
     "  --suggest             list the kernels and the places where float loses most, with\n"
     "                        the pragma that converts them; writes nothing\n"
-    "  --list-rules          print the rewrite rules and exit (--markdown: as the table\n"
-    "                        of docs/rules.md)\n"
+    "  --list-rules          print the rewrite rules and exit\n"
+    "  --markdown            with --list-rules: print docs/rules.md\n"
     "  --version             print the version and exit\n"
     "  --help                print this help and exit\n"
     "  -- FLAGS              pass the remaining flags to the parser (clang) unchanged\n"
@@ -264,6 +265,8 @@ int cp_parse_args(int argc, char **argv, cli *c) {
 }
 
 int cp_check_usage(const cli *c) {
+  if (c->markdown)
+    return usage_error("%s goes with --list-rules", "--markdown");
   if (!c->n_inputs)
     return usage_error("%s", "no input file");
   if (c->output && c->o_dir)

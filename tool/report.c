@@ -10,10 +10,11 @@
 
 static const char *const kind_names[] = {"__device__", "__global__", "host"};
 
-/* A rule summary in a Markdown table cell: `|` escaped. */
+/* A rule summary in a Markdown table cell: `|`, `_` and `*` escaped (so __shared__ is
+ * not read as bold). */
 static void put_markdown_cell(FILE *out, const char *s) {
   for (; *s; s++) {
-    if (*s == '|')
+    if (*s == '|' || *s == '_' || *s == '*')
       fputc('\\', out);
     fputc(*s, out);
   }

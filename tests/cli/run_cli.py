@@ -485,6 +485,48 @@ def suggest_usage(c):
     expect("bad.cu:1:43: error: use of undeclared identifier 'nope'" in r[2], r[2])
 
 
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
+
+
+def read_doc(name):
+    with open(os.path.join(DOCS, name), encoding="utf-8") as f:
+        return f.read()
+
+
+@case
+def docs_rules_current(c):
+    # docs/rules.md is generated from rewriter/rules.def; regenerate it with
+    #   cpconvert --list-rules --markdown > docs/rules.md
+    r = c.run("--list-rules", "--markdown")
+    expect_exit(r, 0)
+    expect(r[1] == read_doc("rules.md"),
+           "docs/rules.md is out of date: run 'cpconvert --list-rules --markdown > docs/rules.md'")
+    expect(r[1].count("\n| `") >= 30, "too few rows: " + r[1])
+    expect_exit(c.run("--markdown"), 2)
+
+
+@case
+def docs_options_documented(c):
+    import re
+    r = c.run("--help")
+    expect_exit(r, 0)
+    options = re.findall(r"^  (-[-\w]+)", r[1], re.M)
+    expect(len(options) >= 25, "too few options found in --help: %s" % options)
+    man = read_doc("cpconvert.1").replace("\\-", "-")
+    ref = read_doc("reference.md")
+    readme = open(os.path.join(DOCS, "..", "README.md"), encoding="utf-8").read()
+    for opt in options + ["-h"]:
+        word = re.compile(r"(?<![\w-])%s(?![\w-])" % re.escape(opt))
+        for name, text in (("docs/cpconvert.1", man), ("docs/reference.md", ref),
+                           ("README.md", readme)):
+            if opt == "-h" and name == "README.md":
+                continue
+            expect(word.search(text), "%s is in --help but not in %s" % (opt, name))
+    for clause in ("scope(all)", "scope(accumulators)", "accumulate(fixed)", "accumulate(kahan)",
+                   "accumulate(double)", "accumulate(composite)", "pair(", "nopair(", "keep("):
+        expect(clause in man and clause in ref, "pragma clause %s is not documented" % clause)
+
+
 def apply_unified_diff(old, diff):
     """The text a unified diff turns `old` into (bytes in, bytes out)."""
     lines = old.splitlines(True)
