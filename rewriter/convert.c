@@ -236,6 +236,7 @@ static void finish_files(cp_run *run) {
     if (r->n_errors == 0 && u->opt.line_directives)
       cp_add_line_directives(r->arena, &u->edits, f->input_text, f->input_len, f->path,
                              line_ending(f->input_text, f->input_len));
+    r->applied[CP_RULE_LINE] += u->edits.per_rule[CP_RULE_LINE];
     f->edits = u->edits;
     const char *why = NULL;
     if (r->n_errors == 0 && cp_edit_apply(r->arena, &f->edits, f->input_text, f->input_len,

@@ -286,6 +286,8 @@ int cp_check_usage(const cli *c) {
   for (int i = 0; i < c->n_inputs; i++) {
     if (c->output && cp_same_file(c->inputs[i], c->output))
       return usage_error("the output '%s' is the input file; choose another output", c->output);
+    if (c->stats_csv && cp_same_file(c->inputs[i], c->stats_csv))
+      return usage_error("--stats-csv '%s' is an input file; choose another file", c->stats_csv);
     for (int k = 0; k < i && c->o_dir; k++) {
       const char *a = strrchr(c->inputs[i], '/'), *b = strrchr(c->inputs[k], '/');
       if (strcmp(a ? a + 1 : c->inputs[i], b ? b + 1 : c->inputs[k]) == 0)

@@ -296,6 +296,9 @@ def stats_csv(c):
     expect_exit(c.run("bad.cu", "-o", "out2.cu", "--stats-csv", "bad.csv"), 1)
     expect(not os.path.exists(os.path.join(c.d, "bad.csv")), "CSV written for a failed run")
     expect_exit(c.run("k,1.cu", "-o", "out.cu", "--stats-csv"), 2)
+    r = c.run("k,1.cu", "-o", "out.cu", "--stats-csv=k,1.cu")
+    expect_exit(r, 2)
+    expect("--stats-csv 'k,1.cu' is an input file" in r[2], r[2])
 
 
 NEEDS_BUILD_FLAGS = (b'#include "params.h"\n#ifndef WIDTH\n#error WIDTH must come from the build\n'
@@ -608,6 +611,9 @@ def defines_reach_parser(c):
     expect("k.cu:2:2: error: WIDTH must be defined" in r[2], r[2])
     expect_exit(c.run("k.cu", "-o", "out.cu", "-D", "WIDTH=4"), 0)
     expect(b"(--algo accurate -DWIDTH=4)" in c.read("out.cu"), c.read("out.cu"))
+    r = c.run("k.cu", "-o", "out.cu", "-DWIDTH=4", "-U", "WIDTH")
+    expect_exit(r, 1)
+    expect("k.cu:2:2: error: WIDTH must be defined" in r[2], r[2])
 
 
 @case
