@@ -8,7 +8,8 @@
  * relative paths made absolute against the command's directory. Code generation flags
  * (-O, -g, -arch, -gencode, -Xcompiler ...), the compiler, the source, the output and the
  * --driver-mode= libclang adds to every command are dropped silently; any other flag is
- * dropped with a warning, since cpconvert cannot tell whether it matters.
+ * dropped with a warning, since cpconvert cannot tell whether it matters (so is a response
+ * file, @FILE, which is not read).
  */
 #define _XOPEN_SOURCE 700
 #include <clang-c/CXCompilationDatabase.h>
@@ -138,7 +139,7 @@ static void filter_command(strings *out, CXCompileCommand cmd, const char *input
     } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
                in_list(args[i], dropped_alone, &has_value, 0)) {
       i += has_value && args[i + 1];
-    } else if (args[i][0] == '-') {
+    } else if (args[i][0] == '-' || args[i][0] == '@') {
       cp_tool_warning("%s: ignoring '%s' of its compile command in compile_commands.json "
                       "(not a flag cpconvert passes to the parser)", input, args[i]);
     }

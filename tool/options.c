@@ -129,7 +129,6 @@ static int *flag_of(cli *c, const char *a) {
   return NULL;
 }
 
-
 /* The options that take one of a few names, each setting one enum field of the cli. */
 static const struct {
   const char *name, *expected;
@@ -161,7 +160,7 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
                  choice_options[o].expected);
       return usage_error("%s", msg);
     }
-    *(int *)((char *)c + choice_options[o].field) = k;
+    *(int *)((char *)c + choice_options[o].field) = k; /* the fields are enums */
     if (choice_options[o].in_header) {
       char flag[32];
       snprintf(flag, sizeof flag, "%s ", choice_options[o].name);
@@ -172,7 +171,6 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
   return 0;
 }
 
-/* Returns -1 to go on, or the exit status. */
 /* The options with a value that is a name, a file or a directory: `-o FILE`, `-oFILE`,
  * `--o-dir DIR`, `--o-dir=DIR`. Returns 0 when `a` is none of them, -1 when it was
  * parsed, or the exit status. */
@@ -183,7 +181,7 @@ static int parse_value_option(cli *c, const char *a, int argc, char **argv, int 
     int is_short; /* -oFILE, -pDIR: the value may be attached without '=' */
   } values[] = {
       {"-o", "a file name", offsetof(cli, output), 1},
-      {"-p", "a build directory", offsetof(cli, build_dir), 1},
+      {"-p", "a build directory (holding compile_commands.json)", offsetof(cli, build_dir), 1},
       {"-MF", "a file name", offsetof(cli, mf), 0},
       {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
       {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
@@ -196,10 +194,11 @@ static int parse_value_option(cli *c, const char *a, int argc, char **argv, int 
       v = option_value(argc, argv, i, a + n);
     else if (!long_option(a, name, argc, argv, i, &v))
       continue;
-    if (!v || !*v)
-      return usage_error(strcmp(name, "-p") == 0 ? "%s needs a build directory (holding "
-                                                   "compile_commands.json)" : "%s needs a value",
-                         name);
+    if (!v || !*v) {
+      char msg[128];
+      snprintf(msg, sizeof msg, "%s needs %s", name, values[o].what);
+      return usage_error("%s", msg);
+    }
     *(const char **)((char *)c + values[o].field) = v;
     c->md |= strcmp(name, "-MF") == 0;
     return -1;
