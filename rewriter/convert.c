@@ -193,6 +193,18 @@ cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
   return u;
 }
 
+/* --suggest: what the analysis finds that would stop a conversion (a pointer it cannot
+ * follow, ...) does not stop the listing; it is reported as a warning. */
+static void demote_errors(cp_result *r, size_t first) {
+  for (size_t i = first; i < r->n_diags; i++) {
+    if (r->diags[i].severity != CP_ERROR)
+      continue;
+    r->diags[i].severity = CP_WARNING;
+    r->n_errors--;
+    r->n_warnings++;
+  }
+}
+
 /* The stages over every unit; stops after the first stage that reports errors. */
 static void run_stages(cp_run *run) {
   cp_result *r = run->r;
@@ -204,8 +216,11 @@ static void run_stages(cp_run *run) {
     cp_use_unit(run, run->units[i]);
     cp_find_host_functions(run);
   }
+  size_t first_diag = r->n_diags;
   if (r->n_errors == 0)
     cp_analyse(run);
+  if (run->opt->suggest)
+    demote_errors(r, first_diag);
   record_stats(r, run);
   if (r->n_errors == 0 && run->opt->suggest)
     for (unsigned i = 0; i < run->n_funcs; i++) {

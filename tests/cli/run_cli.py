@@ -486,6 +486,14 @@ def suggest_usage(c):
     r = c.run("bad.cu", "--suggest")
     expect_exit(r, 1)
     expect("bad.cu:1:43: error: use of undeclared identifier 'nope'" in r[2], r[2])
+    # what would stop a conversion does not stop the listing: it is a warning
+    c.write("moved.cu", b"__global__ void k(float *out, const float *x, int n) {\n"
+            b"  out += 1;\n  float s = 0;\n  for (int i = 0; i < n; i++) s += x[i];\n"
+            b"  out[0] = s;\n}\n")
+    r = c.run("moved.cu", "--suggest")
+    expect_exit(r, 0)
+    expect("moved.cu:2:3: warning: pointer 'out' is moved inside 'k'" in r[2], r[2])
+    expect("moved.cu:4:31: loop-sum: 's'" in r[1], r[1])
 
 
 DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
