@@ -171,9 +171,10 @@ static void add_hotspot(hot_ctx *h, const cp_node *n, cp_hotspot_kind kind, cons
   }
   const char *text = h->a.run->opt->input_text;
   unsigned line = 1, col = 1;
-  for (unsigned i = 0; i < n->begin; i++, col++)
-    if (text[i] == '\n')
-      line++, col = 0;
+  for (unsigned i = 0; i < n->begin; i++) {
+    col = text[i] == '\n' ? 1 : col + 1;
+    line += text[i] == '\n';
+  }
   r->hotspots[r->n_hotspots++] = (cp_hotspot){h->index, kind, line, col, reason,
                                               kind != CP_HOT_CHAIN};
 }

@@ -158,9 +158,11 @@ void cp_write_stats_csv(FILE *out, const cp_result *r) {
     int rows = 0;
     for (int k = 0; k < CP_RULE_COUNT; k++) {
       outside[k] -= f->applied[k];
-      if (f->applied[k])
-        csv_row(out, f->file, f->name, kind_names[f->kind], f->line, f->paired,
-                cp_rule_name((cp_rule)k), f->applied[k]), rows++;
+      if (!f->applied[k])
+        continue;
+      csv_row(out, f->file, f->name, kind_names[f->kind], f->line, f->paired,
+              cp_rule_name((cp_rule)k), f->applied[k]);
+      rows++;
     }
     if (!rows)
       csv_row(out, f->file, f->name, kind_names[f->kind], f->line, f->paired, "", 0);
@@ -174,9 +176,12 @@ void cp_write_stats_csv(FILE *out, const cp_result *r) {
 static void print_function_hotspots(FILE *out, const cp_result *r, size_t fi) {
   const cp_func_stat *f = &r->funcs[fi];
   unsigned n = 0, all = 0;
-  for (size_t i = 0; i < r->n_hotspots; i++)
-    if (r->hotspots[i].func == fi)
-      n++, all |= !r->hotspots[i].accumulators;
+  for (size_t i = 0; i < r->n_hotspots; i++) {
+    if (r->hotspots[i].func != fi)
+      continue;
+    n++;
+    all |= !r->hotspots[i].accumulators;
+  }
   fprintf(out, "%s:%u:%u: %s %s: ", f->file, f->line, f->col, kind_names[f->kind], f->name);
   if (!n) {
     fputs("no loop-carried sum, reduction tree, float atomic or long chain of additions\n", out);
