@@ -15,6 +15,10 @@
  * arrays: a reduction tree's elements move between threads as composites, and a 64-bit
  * fixed-point value does not fit a float pair) are carried as cp_fixed, cp_kahan or
  * double instead of cp_float.
+ *
+ * --suggest walks every kernel the same way and reports, instead of converting, the
+ * places where float loses most: loop-carried sums, reduction trees, float atomics, and
+ * long chains of dependent additions (the one kind scope(accumulators) does not cover).
  */
 #include <string.h>
 
@@ -135,4 +139,137 @@ void cp_mark_carried(cp_run *run, cp_func *f) {
   memset(kept, 0, (f->n_vars + 1) * sizeof *kept);
   acc_ctx a = {run, f, 0, 1};
   find_sums(&a, f->body, NULL, kept);
+}
+
+/* ---- --suggest: where float loses most ------------------------------------------------ */
+
+/* The same walk as find_sums, reporting instead of converting: every function of the
+ * file, annotated or not, is looked at; the first sum into each variable is reported. */
+typedef struct {
+  acc_ctx a;
+  size_t index;             /* the function's row in result->funcs */
+  const cp_var **seen;      /* variables already reported */
+  unsigned n_seen;
+} hot_ctx;
+
+enum { CHAIN_MIN = 4 }; /* dependent additions in one expression worth reporting */
+
+const char *cp_hotspot_name(cp_hotspot_kind k) {
+  static const char *const names[] = {"loop-sum", "reduction-tree", "atomic", "chain"};
+  return k <= CP_HOT_CHAIN ? names[k] : "?";
+}
+
+static void add_hotspot(hot_ctx *h, const cp_node *n, cp_hotspot_kind kind, const char *reason) {
+  cp_result *r = h->a.run->r;
+  if (r->n_hotspots == r->cap_hotspots) {
+    size_t cap = r->cap_hotspots ? 2 * r->cap_hotspots : 16;
+    cp_hotspot *p = cp_arena_alloc(r->arena, cap * sizeof *p);
+    if (r->n_hotspots)
+      memcpy(p, r->hotspots, r->n_hotspots * sizeof *p);
+    r->hotspots = p;
+    r->cap_hotspots = cap;
+  }
+  const char *text = h->a.run->opt->input_text;
+  unsigned line = 1, col = 1;
+  for (unsigned i = 0; i < n->begin; i++) {
+    col = text[i] == '\n' ? 1 : col + 1;
+    line += text[i] == '\n';
+  }
+  r->hotspots[r->n_hotspots++] = (cp_hotspot){h->index, kind, line, col, reason,
+                                              kind != CP_HOT_CHAIN};
+}
+
+/* Whether `v` is reported already; marks it if not. */
+static int seen(hot_ctx *h, const cp_var *v) {
+  for (unsigned i = 0; i < h->n_seen; i++)
+    if (h->seen[i] == v)
+      return 1;
+  const cp_var **s = cp_arena_alloc(h->a.run->r->arena, (h->n_seen + 1) * sizeof *s);
+  if (h->n_seen)
+    memcpy(s, h->seen, h->n_seen * sizeof *s);
+  s[h->n_seen++] = v;
+  h->seen = s;
+  return 0;
+}
+
+static int is_float_sum(hot_ctx *h, const cp_node *n) {
+  char op[4];
+  if (n->kind != CXCursor_BinaryOperator || n->macro ||
+      clang_getCanonicalType(clang_getCursorType(n->cur)).kind != CXType_Float)
+    return 0;
+  cp_node_operator(h->a.run->opt->input_text, n, op);
+  return strcmp(op, "+") == 0 || strcmp(op, "-") == 0;
+}
+
+/* The number of float additions chained in `n`. */
+static unsigned chain_length(hot_ctx *h, const cp_node *n) {
+  n = cp_node_strip(n);
+  if (!is_float_sum(h, n) || n->nkids < 2)
+    return 0;
+  return 1 + chain_length(h, n->kids[0]) + chain_length(h, n->kids[1]);
+}
+
+static const cp_node *parent_expr(const cp_node *n) {
+  const cp_node *p = n->parent;
+  while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr))
+    p = p->parent;
+  return p;
+}
+
+/* An assignment that sums into a float local or buffer element: a loop-carried sum or a
+ * reduction tree. */
+static void hot_assignment(hot_ctx *h, const cp_node *n, const cp_node *loop) {
+  char op[4];
+  const cp_node *lhs, *rhs, *root;
+  if (!cp_node_assignment(h->a.run->opt->input_text, n, &lhs, &rhs, op) ||
+      !(root = cp_node_root(lhs, 0)))
+    return;
+  cp_var *v = cp_var_of(h->a.f, clang_getCursorReferenced(root->cur));
+  if (!v || v->dbl || (strcmp(op, "+=") != 0 && strcmp(op, "-=") != 0 &&
+                       !(strcmp(op, "=") == 0 && references(&h->a, rhs, v, 0))))
+    return;
+  int element = cp_node_strip(lhs)->kind == CXCursor_ArraySubscriptExpr;
+  if (element && !v->is_param && v->group < 0 && references(&h->a, rhs, v, 0) && !seen(h, v))
+    add_hotspot(h, n, CP_HOT_TREE,
+                cp_arena_printf(h->a.run->r->arena, "'%s' is a reduction tree: partial sums of "
+                                "growing size are added in float", v->name));
+  else if (loop && declared_outside(v, loop) && !seen(h, v))
+    add_hotspot(h, n, CP_HOT_LOOP_SUM,
+                cp_arena_printf(h->a.run->r->arena, "'%s%s' is summed into across the "
+                                "iterations of a loop: each term loses the bits below the "
+                                "sum's last", v->name, element ? "[...]" : ""));
+}
+
+static void find_hot(hot_ctx *h, const cp_node *n, const cp_node *loop) {
+  if (is_loop(n->kind))
+    loop = n;
+  hot_assignment(h, n, loop);
+  if (n->kind == CXCursor_CallExpr && n->nkids >= 3 &&
+      clang_getCanonicalType(clang_getCursorType(n->cur)).kind == CXType_Float) {
+    CXString s = clang_getCursorSpelling(n->cur);
+    const cp_node *target = cp_node_root(n->kids[1], 1);
+    CXString t = clang_getCursorSpelling(target ? target->cur : clang_getNullCursor());
+    if (strcmp(clang_getCString(s), "atomicAdd") == 0 || strcmp(clang_getCString(s), "atomicSub") == 0)
+      add_hotspot(h, n, CP_HOT_ATOMIC,
+                  cp_arena_printf(h->a.run->r->arena, "float %s%s%s%s: every addition rounds, "
+                                  "and the order the threads arrive in changes the sum",
+                                  clang_getCString(s), target ? " into '" : "",
+                                  clang_getCString(t), target ? "'" : ""));
+    clang_disposeString(s);
+    clang_disposeString(t);
+  }
+  unsigned chain = is_float_sum(h, n) && !is_float_sum(h, parent_expr(n) ? parent_expr(n) : n)
+                       ? chain_length(h, n) : 0;
+  if (chain >= CHAIN_MIN)
+    add_hotspot(h, n, CP_HOT_CHAIN,
+                cp_arena_printf(h->a.run->r->arena, "a chain of %u dependent float additions: "
+                                "their rounding errors add up", chain));
+  for (unsigned i = 0; i < n->nkids; i++)
+    find_hot(h, n->kids[i], loop);
+}
+
+void cp_find_hotspots(cp_run *run, cp_func *f, size_t index) {
+  hot_ctx h = {{run, f, 0, 0}, index, NULL, 0};
+  if (f->body && !f->dbl)
+    find_hot(&h, f->body, NULL);
 }

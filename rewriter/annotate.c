@@ -481,6 +481,9 @@ void cp_find_functions(cp_run *run) {
   }
   clang_disposeSourceRangeList(skipped);
 
+  for (unsigned i = 0; run->opt->suggest && i < l.n; i++) /* every kernel and device function */
+    if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) && !cp_func_of(run, l.decls[i]))
+      add_func(run, l.decls[i], NULL);
   if (run->opt->all) {
     for (unsigned i = 0; i < l.n; i++)
       if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) == 2 &&

@@ -104,6 +104,19 @@ void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, 
   run->r->applied[rule]++;
 }
 
+/* A function's pragma line as written, without its line end; NULL if it has none. */
+static const char *pragma_text(cp_result *r, const cp_func *f) {
+  if (!f->pragma)
+    return NULL;
+  const char *text = f->unit->opt.input_text;
+  unsigned end = f->pragma->end;
+  while (end > f->pragma->offset && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+    end--;
+  return cp_arena_strndup(r->arena, text + f->pragma->offset, end - f->pragma->offset);
+}
+
+/* The functions of the run, for --stats and --suggest (their rule counts come after the
+ * conversion). */
 static void record_stats(cp_result *r, const cp_run *run) {
   r->funcs = cp_arena_alloc(r->arena, (run->n_funcs + 1) * sizeof *r->funcs);
   r->n_funcs = run->n_funcs;
@@ -112,7 +125,10 @@ static void record_stats(cp_result *r, const cp_run *run) {
     unsigned paired = 0;
     for (unsigned k = 0; k < f->n_vars; k++)
       paired += f->vars[k].role == CP_VAR_PAIRED;
-    r->funcs[i] = (cp_func_stat){f->name, f->is_host ? 2 : f->is_kernel ? 1 : 0, paired};
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(f->cursor), NULL, &line, &col, NULL);
+    r->funcs[i] = (cp_func_stat){f->name, f->is_host ? 2 : f->is_kernel ? 1 : 0, paired,
+                                 f->unit->opt.input, line, {0}, col, pragma_text(r, f)};
   }
 }
 
@@ -177,6 +193,18 @@ cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
   return u;
 }
 
+/* --suggest: what the analysis finds that would stop a conversion (a pointer it cannot
+ * follow, ...) does not stop the listing; it is reported as a warning. */
+static void demote_errors(cp_result *r, size_t first) {
+  for (size_t i = first; i < r->n_diags; i++) {
+    if (r->diags[i].severity != CP_ERROR)
+      continue;
+    r->diags[i].severity = CP_WARNING;
+    r->n_errors--;
+    r->n_warnings++;
+  }
+}
+
 /* The stages over every unit; stops after the first stage that reports errors. */
 static void run_stages(cp_run *run) {
   cp_result *r = run->r;
@@ -184,15 +212,25 @@ static void run_stages(cp_run *run) {
     cp_use_unit(run, run->units[i]);
     cp_find_functions(run);
   }
-  for (unsigned i = 0; i < run->n_inputs; i++) {
+  for (unsigned i = 0; i < run->n_inputs && !run->opt->suggest; i++) {
     cp_use_unit(run, run->units[i]);
     cp_find_host_functions(run);
   }
+  size_t first_diag = r->n_diags;
   if (r->n_errors == 0)
     cp_analyse(run);
-  if (r->n_errors == 0)
-    cp_convert_functions(run);
+  if (run->opt->suggest)
+    demote_errors(r, first_diag);
   record_stats(r, run);
+  if (r->n_errors == 0 && run->opt->suggest)
+    for (unsigned i = 0; i < run->n_funcs; i++) {
+      cp_use_unit(run, run->funcs[i].unit);
+      cp_find_hotspots(run, &run->funcs[i], i);
+    }
+  else if (r->n_errors == 0)
+    cp_convert_functions(run);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    memcpy(r->funcs[i].applied, run->funcs[i].applied, sizeof run->funcs[i].applied);
 }
 
 /* Applies each unit's edits; the outputs go to result->files. */
@@ -210,6 +248,10 @@ static void finish_files(cp_run *run) {
     f->is_header = u->is_header;
     if (r->n_errors == 0)
       add_header(r, &u->edits, &u->opt, u->is_header);
+    if (r->n_errors == 0 && u->opt.line_directives)
+      cp_add_line_directives(r->arena, &u->edits, f->input_text, f->input_len, f->path,
+                             line_ending(f->input_text, f->input_len));
+    r->applied[CP_RULE_LINE] += u->edits.per_rule[CP_RULE_LINE];
     f->edits = u->edits;
     const char *why = NULL;
     if (r->n_errors == 0 && cp_edit_apply(r->arena, &f->edits, f->input_text, f->input_len,
@@ -248,7 +290,7 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
     run_stages(&run);
     cp_parse_deps(&run.units[0]->p, r);
   }
-  if (r->n_errors == 0)
+  if (r->n_errors == 0 && !opts[0].suggest)
     finish_files(&run);
   for (int i = 0; i < n; i++)
     cp_parse_close(&run.units[i]->p);

@@ -43,6 +43,17 @@ static int compare_edits(const void *pa, const void *pb) {
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
+const cp_edit **cp_edit_sorted(cp_arena *a, const cp_edit_list *list) {
+  ordered_edit *order = cp_arena_alloc(a, (list->count + 1) * sizeof *order);
+  for (size_t i = 0; i < list->count; i++)
+    order[i] = (ordered_edit){&list->items[i], i};
+  qsort(order, list->count, sizeof *order, compare_edits);
+  const cp_edit **sorted = cp_arena_alloc(a, (list->count + 1) * sizeof *sorted);
+  for (size_t i = 0; i < list->count; i++)
+    sorted[i] = order[i].edit;
+  return sorted;
+}
+
 int cp_edit_apply(cp_arena *a, cp_edit_list *list, const char *input, size_t input_len,
                   char **output, size_t *output_len, const char **why) {
   ordered_edit *order = cp_arena_alloc(a, (list->count + 1) * sizeof *order);

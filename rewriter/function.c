@@ -342,11 +342,15 @@ void cp_convert_functions(cp_run *run) {
     cp_func *f = &run->funcs[i];
     cp_use_unit(run, f->unit);
     cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
+    unsigned before[CP_RULE_COUNT];
+    memcpy(before, run->r->applied, sizeof before);
     signature(run, f);
     if (f->is_host)
       cp_convert_host(run, f);
     else
       walk(&c, f->body);
+    for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
+      f->applied[k] = run->r->applied[k] - before[k];
   }
   cp_convert_fields(run);
   for (unsigned u = 0; u < run->n_inputs; u++) {

@@ -147,6 +147,7 @@ typedef struct cp_func {
   cp_var *vars;
   unsigned n_vars, cap_vars;
   int returns_width; /* width of a float return type, 0 if none */
+  unsigned applied[CP_RULE_COUNT]; /* rules applied while converting it, for --stats */
 } cp_func;
 
 /* One file of a run: an input with its translation unit, or a header that gets
@@ -253,6 +254,9 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
 
 /* accum.c: scope(accumulators): which float locals of `f` turn composite. */
 void cp_find_accumulators(cp_run *run, cp_func *f);
+/* accum.c: --suggest: the places of `f` (result->funcs[index]) where float loses most,
+ * added to result->hotspots. */
+void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
 /* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
  * CP_VAR_ACCUM, carried as the clause says. */
 void cp_mark_carried(cp_run *run, cp_func *f);
@@ -298,6 +302,11 @@ void cp_convert_fields(cp_run *run);
  * host statement), counted in result->applied. Expression edits are counted where the
  * expression is rewritten (cp_made) and use cp_edit_add directly. */
 void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule);
+
+/* lines.c: --line-directives: `#line N "path"` markers, added to `list` (and into the text
+ * of its edits), wherever the output's lines would stop matching the input's. */
+void cp_add_line_directives(cp_arena *a, cp_edit_list *list, const char *input, size_t len,
+                            const char *path, const char *nl);
 
 /* Records a diagnostic at a byte offset of the main file. */
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)

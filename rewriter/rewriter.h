@@ -70,6 +70,10 @@ typedef struct {
 void cp_edit_add(cp_arena *a, cp_edit_list *list, size_t offset, size_t length,
                  const char *text, cp_rule rule);
 
+/* The edits in the order cp_edit_apply applies them (by offset; at one offset insertions
+ * first, in the order they were added). */
+const cp_edit **cp_edit_sorted(cp_arena *a, const cp_edit_list *list);
+
 /* Applies every edit to `input` in one pass. Returns 0, or -1 when two edits overlap
  * or one reaches past the end (an internal error: `*why` says which). */
 int cp_edit_apply(cp_arena *a, cp_edit_list *list, const char *input, size_t input_len,
@@ -96,6 +100,9 @@ typedef struct {
   const char *const *pair_names; /* --pair: externally owned buffers whose _err exists */
   int n_pair_names;
   int edit_headers;              /* --o-dir: headers needing companions are written too */
+  int line_directives;           /* --line-directives: #line markers map to the input */
+  int suggest;                   /* --suggest: analyse every kernel, find hotspots, convert
+                                    nothing */
   const char *header_options;    /* the options echoed in the output's header comment */
   const char *version;
 } cp_options;
@@ -105,7 +112,29 @@ typedef struct {
   const char *name;
   int kind; /* 0 __device__, 1 __global__, 2 host */
   unsigned paired; /* buffer parameters and host pointers given a companion */
+  const char *file; /* the input that defines it */
+  unsigned line;    /* of its name */
+  unsigned applied[CP_RULE_COUNT]; /* applications of each rule inside it (float-call:
+                                      calls left in float) */
+  unsigned col;
+  const char *pragma; /* its `#pragma cp composite ...` line; NULL if not annotated */
 } cp_func_stat;
+
+/* --suggest: a place where single precision loses most. */
+typedef enum {
+  CP_HOT_LOOP_SUM, /* a float local summed into across the iterations of a loop */
+  CP_HOT_TREE,     /* a shared-memory reduction tree */
+  CP_HOT_ATOMIC,   /* a float atomicAdd */
+  CP_HOT_CHAIN     /* a long chain of dependent float additions in one expression */
+} cp_hotspot_kind;
+
+typedef struct {
+  size_t func;          /* index into result->funcs */
+  cp_hotspot_kind kind;
+  unsigned line, col;   /* in result->funcs[func].file */
+  const char *reason;
+  int accumulators;     /* scope(accumulators) converts it; else scope(all) is needed */
+} cp_hotspot;
 
 /* One output of a run: an input converted, or a header given companion declarations. */
 typedef struct {
@@ -127,6 +156,8 @@ typedef struct {
   unsigned applied[CP_RULE_COUNT]; /* how often each rule was applied (or refused) */
   cp_func_stat *funcs;             /* the converted functions, in source order */
   size_t n_funcs;
+  cp_hotspot *hotspots;            /* --suggest: in source order per function */
+  size_t n_hotspots, cap_hotspots;
   const char **deps;               /* files the input includes, outside system headers */
   size_t n_deps;
   cp_file_result *files;           /* every output: the inputs in order, then headers */
@@ -143,6 +174,8 @@ cp_result *cp_convert(const cp_options *opt);
  * them. opts[i] describes input i (the same flags for all). result->files holds every
  * output; result->edits/output are those of the first input. */
 cp_result *cp_convert_files(const cp_options *opts, int n);
+/* Short names of the hotspot kinds (loop-sum, reduction-tree, atomic, chain). */
+const char *cp_hotspot_name(cp_hotspot_kind k);
 void cp_result_free(cp_result *r);
 
 /* Records a diagnostic in the result. `line_text` may be NULL. */

@@ -53,3 +53,12 @@ void cp_tool_error(const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
 }
+
+void cp_tool_warning(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("cpconvert: warning: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}

@@ -14,284 +14,6 @@
 
 #include "tool.h"
 
-#ifndef CPCONVERT_VERSION
-#define CPCONVERT_VERSION "unknown"
-#endif
-
-static const char usage_text[] =
-    "usage: cpconvert INPUT.cu -o OUTPUT.cu [options] [-- compiler flags]\n"
-    "       cpconvert INPUT.cu... --o-dir DIR [options] [-- compiler flags]\n"
-    "\n"
-    "Converts the CUDA functions annotated with `#pragma cp composite` from float to\n"
-    "composite precision (value + error pairs) and writes the result to OUTPUT.cu.\n"
-    "Several files convert together in one run (a kernel defined in one and launched in\n"
-    "another, a buffer allocated in one and passed in another) into DIR, with the\n"
-    "headers that gain companion declarations.\n"
-    "\n"
-    "Options:\n"
-    "  -o FILE               write the output to FILE (atomically; never over the input)\n"
-    "  --o-dir DIR           write the outputs to DIR: inputs by their name, headers that\n"
-    "                        gain companion declarations by their relative path\n"
-    "  -I DIR                add DIR to the include search path of the parser\n"
-    "  -D NAME[=VALUE]       define a macro for the parser (also named in the output header)\n"
-    "  --cuda-path DIR       CUDA installation to parse against (default: $CUDA_PATH,\n"
-    "                        $CUDA_HOME, the one holding nvcc on PATH, /usr/local/cuda)\n"
-    "  -nocudainc            parse against the built-in CUDA prelude, not installed headers\n"
-    "  --pair NAME           a host pointer (variable or struct field) whose NAME_err\n"
-    "                        companion is owned elsewhere: pass it, do not declare it\n"
-    "                        (repeat for several)\n"
-    "  --all                 convert every kernel, annotated or not, and the __device__\n"
-    "                        functions they call\n"
-    "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
-    "                        paper (the Saponaro/Taufer formulas) or fast\n"
-    "  --scope SCOPE         scope() of the pragmas that name none: all (default) or\n"
-    "                        accumulators\n"
-    "  --accumulate HOW      accumulate() of the pragmas that name none: composite\n"
-    "                        (default), fixed, kahan or double\n"
-    "  --diff                print a unified diff of the input and the output instead of\n"
-    "                        writing it (nothing changes on disk)\n"
-    "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
-    "                        written now (nothing changes on disk)\n"
-    "  -MD                   also write a make dependency file (OUTPUT with .d); -MF FILE\n"
-    "                        names it\n"
-    "  --dump-edits          print the edits, one per line, instead of writing the output\n"
-    "  --stats               print what was converted: functions, paired buffers, rules\n"
-    "  --list-rules          print the rewrite rules and exit\n"
-    "  --version             print the version and exit\n"
-    "  --help                print this help and exit\n"
-    "  -- FLAGS              pass the remaining flags to the parser (clang) unchanged\n"
-    "\n"
-    "Exit status: 0 converted, 1 errors in the input or with files, 2 usage errors.\n";
-
-typedef struct {
-  const char *input, *output, *cuda_path;
-  int no_cuda, dump_edits, list_rules, all, stats, diff, check, md;
-  const char *mf;
-  cp_algo algo;
-  cp_scope scope;
-  cp_accum accumulate;
-  const char **clang_args;
-  int n_clang_args;
-  const char **pair_names;
-  int n_pair_names;
-  const char **inputs; /* every input; `input` is the first */
-  int n_inputs;
-  const char *o_dir;
-  char header_options[4096];
-} cli;
-
-static int usage_error(const char *fmt, const char *arg) {
-  fputs("cpconvert: error: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputs("\nTry 'cpconvert --help' for more information.\n", stderr);
-  return CP_EXIT_USAGE;
-}
-
-static const char *const algo_names[] = {"", "paper", "accurate", "fast", NULL};
-static const char *const scope_names[] = {"all", "accumulators", NULL};
-static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
-
-/* The index of `s` in `names`, or -1. */
-static int choice(const char *s, const char *const *names) {
-  for (int k = 0; names[k]; k++)
-    if (*names[k] && strcmp(s, names[k]) == 0)
-      return k;
-  return -1;
-}
-
-/* An option's value: attached (`-Ifoo`, `--algo=x`) or the next argument. */
-static const char *option_value(int argc, char **argv, int *i, const char *attached) {
-  if (attached && *attached)
-    return attached;
-  if (*i + 1 < argc)
-    return argv[++*i];
-  return NULL;
-}
-
-/* Whether `a` is the long option `name` (`--name VALUE` or `--name=VALUE`); if so, `*v`
- * is its value, NULL when none follows. */
-static int long_option(const char *a, const char *name, int argc, char **argv, int *i,
-                       const char **v) {
-  size_t n = strlen(name);
-  if (strncmp(a, name, n) != 0 || (a[n] != '=' && a[n]))
-    return 0;
-  *v = option_value(argc, argv, i, a[n] ? a + n + 1 : NULL);
-  return 1;
-}
-
-static void append_header_option(cli *c, const char *flag, const char *value) {
-  size_t n = strlen(c->header_options);
-  snprintf(c->header_options + n, sizeof c->header_options - n, " %s%s", flag, value);
-}
-
-/* The options without a value: each sets one field of the cli. */
-static int *flag_of(cli *c, const char *a) {
-  static const struct {
-    const char *name;
-    size_t field;
-  } flags[] = {
-      {"--list-rules", offsetof(cli, list_rules)}, {"--diff", offsetof(cli, diff)},
-      {"--check", offsetof(cli, check)},           {"-MD", offsetof(cli, md)},
-      {"--stats", offsetof(cli, stats)},           {"--dump-edits", offsetof(cli, dump_edits)},
-      {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
-  };
-  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-    if (strcmp(a, flags[i].name) == 0)
-      return (int *)((char *)c + flags[i].field);
-  return NULL;
-}
-
-
-/* The options that take one of a few names, each setting one enum field of the cli. */
-static const struct {
-  const char *name, *expected;
-  const char *const *names;
-  size_t field;
-  int in_header; /* named in the output's header line (--algo always is) */
-} choice_options[] = {
-    {"--algo", "paper, accurate or fast", algo_names, offsetof(cli, algo), 0},
-    {"--scope", "all or accumulators", scope_names, offsetof(cli, scope), 1},
-    {"--accumulate", "composite, fixed, kahan or double", accum_names, offsetof(cli, accumulate),
-     1},
-};
-
-/* --algo, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
- * parsed, or the exit status. */
-static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int *i) {
-  const char *v;
-  for (size_t o = 0; o < sizeof choice_options / sizeof choice_options[0]; o++) {
-    if (!long_option(a, choice_options[o].name, argc, argv, i, &v))
-      continue;
-    int k = v ? choice(v, choice_options[o].names) : -1;
-    if (k < 0) {
-      char msg[256];
-      if (v)
-        snprintf(msg, sizeof msg, "unknown %s '%s' (expected %s)", choice_options[o].name, v,
-                 choice_options[o].expected);
-      else
-        snprintf(msg, sizeof msg, "%s needs %s", choice_options[o].name,
-                 choice_options[o].expected);
-      return usage_error("%s", msg);
-    }
-    *(int *)((char *)c + choice_options[o].field) = k;
-    if (choice_options[o].in_header) {
-      char flag[32];
-      snprintf(flag, sizeof flag, "%s ", choice_options[o].name);
-      append_header_option(c, flag, v);
-    }
-    return -1;
-  }
-  return 0;
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, cli *c) {
-  c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
-  c->pair_names = calloc((size_t)argc + 1, sizeof *c->pair_names);
-  c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v;
-    int status;
-    if (strcmp(a, "--") == 0) {
-      while (++i < argc)
-        c->clang_args[c->n_clang_args++] = argv[i];
-    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(usage_text, stdout);
-      return CP_EXIT_OK;
-    } else if (strcmp(a, "--version") == 0) {
-      printf("cpconvert %s\n", CPCONVERT_VERSION);
-      return CP_EXIT_OK;
-    } else if (flag_of(c, a)) {
-      *flag_of(c, a) = 1;
-      if (strcmp(a, "--all") == 0)
-        append_header_option(c, "--all", "");
-    } else if (strncmp(a, "--pair", 6) == 0 && (a[6] == '=' || !a[6])) {
-      if (!(v = option_value(argc, argv, &i, a[6] ? a + 7 : NULL)) || !*v)
-        return usage_error("%s needs a name", "--pair");
-      c->pair_names[c->n_pair_names++] = v;
-      append_header_option(c, "--pair ", v);
-    } else if (strncmp(a, "--o-dir", 7) == 0 && (a[7] == '=' || !a[7])) {
-      if (!(v = option_value(argc, argv, &i, a[7] ? a + 8 : NULL)) || !*v)
-        return usage_error("%s needs a directory", "--o-dir");
-      c->o_dir = v;
-    } else if (strcmp(a, "-MF") == 0) {
-      if (!(v = option_value(argc, argv, &i, NULL)))
-        return usage_error("%s needs a file name", "-MF");
-      c->mf = v;
-      c->md = 1;
-    } else if (strncmp(a, "-o", 2) == 0) {
-      if (!(v = option_value(argc, argv, &i, a + 2)))
-        return usage_error("%s needs a file name", "-o");
-      c->output = v;
-    } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0) {
-      if (!(v = option_value(argc, argv, &i, a + 2)))
-        return usage_error("%s needs a value", a);
-      c->clang_args[c->n_clang_args++] = a[1] == 'I' ? "-I" : "-D";
-      c->clang_args[c->n_clang_args++] = v;
-      if (a[1] == 'D')
-        append_header_option(c, "-D", v);
-    } else if (strncmp(a, "--cuda-path", 11) == 0 && (a[11] == '=' || !a[11])) {
-      if (!(v = option_value(argc, argv, &i, a[11] ? a + 12 : NULL)))
-        return usage_error("%s needs a directory", "--cuda-path");
-      c->cuda_path = v;
-    } else if ((status = parse_choice_option(c, a, argc, argv, &i)) != 0) {
-      if (status >= 0)
-        return status;
-    } else if (a[0] == '-' && a[1]) {
-      return usage_error("unknown option '%s'", a);
-    } else {
-      if (!c->input)
-        c->input = a;
-      c->inputs[c->n_inputs++] = a;
-    }
-  }
-  return -1;
-}
-
-static void list_rules(void) {
-  for (int r = 0; r < CP_RULE_COUNT; r++)
-    printf("%-16s %s\n", cp_rule_name((cp_rule)r), cp_rule_summary((cp_rule)r));
-}
-
-/* One line per edit: OFFSET+LENGTH RULE "TEXT" with the text C-escaped. */
-static void dump_edits(const cp_edit_list *list) {
-  for (size_t i = 0; i < list->count; i++) {
-    const cp_edit *e = &list->items[i];
-    printf("%zu+%zu %s \"", e->offset, e->length, cp_rule_name(e->rule));
-    for (const char *s = e->text; *s; s++) {
-      if (*s == '\n')
-        fputs("\\n", stdout);
-      else if (*s == '\r')
-        fputs("\\r", stdout);
-      else if (*s == '"' || *s == '\\')
-        printf("\\%c", *s);
-      else
-        putchar(*s);
-    }
-    puts("\"");
-  }
-}
-
-/* --stats: the converted functions with their companions, then every rule that was
- * applied (or refused) and how often. */
-static void print_stats(const char *input, const cp_result *r) {
-  static const char *const kinds[] = {"__device__", "__global__", "host"};
-  printf("%s: %zu function%s converted\n", input, r->n_funcs, r->n_funcs == 1 ? "" : "s");
-  for (size_t i = 0; i < r->n_funcs; i++)
-    printf("  %-10s %-24s %u paired buffer%s\n", kinds[r->funcs[i].kind], r->funcs[i].name,
-           r->funcs[i].paired, r->funcs[i].paired == 1 ? "" : "s");
-  printf("  %-20s %8s %8s\n", "rule", "applied", "edits");
-  for (int k = 0; k < CP_RULE_COUNT; k++) {
-    unsigned edits = 0;
-    for (size_t i = 0; i < r->n_files; i++)
-      edits += r->files[i].edits.per_rule[k];
-    if (r->applied[k] || edits)
-      printf("  %-20s %8u %8u\n", cp_rule_name((cp_rule)k), r->applied[k], edits);
-  }
-  printf("  %u warning%s\n", r->n_warnings, r->n_warnings == 1 ? "" : "s");
-}
-
-/* A path as make reads it: spaces escaped, $ doubled. */
 static void put_make_path(FILE *f, const char *p) {
   for (; *p; p++) {
     if (*p == ' ' || *p == '#')
@@ -438,7 +160,7 @@ static int deliver(const cli *c, const cp_result *r) {
     if (c->dump_edits) {
       if (r->n_files > 1)
         printf("# %s\n", f->path);
-      dump_edits(&f->edits);
+      cp_dump_edits(&f->edits);
     } else if (c->diff) {
       char *path = c->o_dir || c->output ? output_path(c, f) : strdup(f->path);
       cp_print_diff(stdout, f->path, path ? path : f->path, f->input_text, f->input_len,
@@ -451,18 +173,67 @@ static int deliver(const cli *c, const cp_result *r) {
   if (c->check)
     return check_outputs(c, r);
   if (c->stats)
-    print_stats(c->input, r);
+    cp_print_stats(stdout, r);
   return write_outputs(c, r);
+}
+
+/* --stats-csv FILE, written atomically like the outputs. */
+static int write_stats_csv(const cli *c, const cp_result *r) {
+  char *text = NULL, err[4096 + 256];
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return CP_EXIT_ERRORS;
+  cp_write_stats_csv(f, r);
+  fclose(f);
+  int rc = cp_write_atomic(c->stats_csv, text, len, err, sizeof err);
+  if (rc != 0)
+    cp_tool_error("%s", err);
+  free(text);
+  return rc == 0 ? CP_EXIT_OK : CP_EXIT_ERRORS;
+}
+
+/* Converts (or, with --suggest, analyses), prints the diagnostics, and delivers what a
+ * run without errors produced. */
+static int convert(const cli *c, const cp_options *opts) {
+  cp_result *r = cp_convert_files(opts, c->n_inputs);
+  int status;
+  for (size_t i = 0; i < r->n_diags; i++)
+    cp_print_diag(stderr, &r->diags[i]);
+  if (c->suggest && !r->n_errors) {
+    cp_print_suggestions(stdout, r);
+    status = CP_EXIT_OK;
+  } else if (r->n_errors || !r->output) {
+    fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
+            r->n_errors == 1 ? "" : "s");
+    status = CP_EXIT_ERRORS;
+  } else {
+    status = deliver(c, r);
+    if (status == CP_EXIT_OK && c->stats_csv)
+      status = write_stats_csv(c, r);
+  }
+  cp_result_free(r);
+  return status;
+}
+
+/* The parser flags of input `i`: from compile_commands.json with -p, then the command
+ * line's own. NULL after an error. */
+static const char **input_flags(const cli *c, int i, int *n) {
+  if (!c->build_dir) {
+    *n = c->n_clang_args;
+    return c->clang_args;
+  }
+  return cp_compdb_flags(c->build_dir, c->inputs[i], c->clang_args, c->n_clang_args, n);
 }
 
 static int run(cli *c) {
   char **texts = calloc((size_t)c->n_inputs, sizeof *texts);
+  const char ***flags = calloc((size_t)c->n_inputs, sizeof *flags);
   cp_options *opts = calloc((size_t)c->n_inputs, sizeof *opts);
-  char algo_opt[32];
-  snprintf(algo_opt, sizeof algo_opt, "--algo %s",
-           c->algo == CP_ALGO_PAPER ? "paper" : c->algo == CP_ALGO_FAST ? "fast" : "accurate");
-  char header[sizeof c->header_options + sizeof algo_opt];
-  snprintf(header, sizeof header, "%s%s", algo_opt, c->header_options);
+  char header[sizeof c->header_options + 32];
+  snprintf(header, sizeof header, "--algo %s%s",
+           c->algo == CP_ALGO_PAPER ? "paper" : c->algo == CP_ALGO_FAST ? "fast" : "accurate",
+           c->header_options);
   const char *cuda = c->no_cuda ? NULL : cp_find_cuda(c->cuda_path);
   int status = CP_EXIT_OK;
   if (c->cuda_path && !c->no_cuda && !cuda) {
@@ -471,77 +242,47 @@ static int run(cli *c) {
   }
   for (int i = 0; i < c->n_inputs && status == CP_EXIT_OK; i++) {
     size_t len = 0;
+    int n_flags = 0;
     if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
       cp_tool_error("cannot read '%s': %s", c->inputs[i], strerror(errno));
       status = CP_EXIT_ERRORS;
-      break;
+    } else if (!(flags[i] = input_flags(c, i, &n_flags))) {
+      status = CP_EXIT_ERRORS;
     }
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
-        .clang_args = c->clang_args, .n_clang_args = c->n_clang_args, .cuda_path = cuda,
-        .algo = c->algo, .all = c->all, .scope = c->scope, .accumulate = c->accumulate, .header_options = header, .pair_names = c->pair_names,
-        .n_pair_names = c->n_pair_names, .edit_headers = c->o_dir != NULL,
-        .version = CPCONVERT_VERSION,
+        .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda, .algo = c->algo,
+        .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
+        .line_directives = c->line_directives, .suggest = c->suggest, .header_options = header,
+        .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
+        .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
     };
   }
-  if (status == CP_EXIT_OK) {
-    cp_result *r = cp_convert_files(opts, c->n_inputs);
-    for (size_t i = 0; i < r->n_diags; i++)
-      cp_print_diag(stderr, &r->diags[i]);
-    if (r->n_errors || !r->output) {
-      fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
-              r->n_errors == 1 ? "" : "s");
-      status = CP_EXIT_ERRORS;
-    } else {
-      status = deliver(c, r);
-    }
-    cp_result_free(r);
-  }
-  for (int i = 0; i < c->n_inputs; i++)
+  if (status == CP_EXIT_OK)
+    status = convert(c, opts);
+  for (int i = 0; i < c->n_inputs; i++) {
     free(texts[i]);
+    if (flags[i] != c->clang_args)
+      free((void *)flags[i]);
+  }
   free(texts);
+  free(flags);
   free(opts);
   return status;
 }
 
-/* The combinations of inputs and outputs that make sense; -1 if this one does. */
-static int check_usage(const cli *c) {
-  if (!c->n_inputs)
-    return usage_error("%s", "no input file");
-  if (c->output && c->o_dir)
-    return usage_error("%s", "give -o FILE or --o-dir DIR, not both");
-  if (c->n_inputs > 1 && c->output)
-    return usage_error("%s", "-o takes one input; give --o-dir DIR for several");
-  if (!c->output && !c->o_dir && !c->dump_edits && !c->diff)
-    return usage_error("no output file; give -o FILE or --o-dir DIR (or --diff, --dump-edits)%s",
-                       "");
-  if (c->check && !c->output && !c->o_dir)
-    return usage_error("%s needs -o FILE or --o-dir DIR, the output to check", "--check");
-  if (c->md && !c->output)
-    return usage_error("%s needs -o FILE", "-MD");
-  for (int i = 0; i < c->n_inputs; i++) {
-    if (c->output && cp_same_file(c->inputs[i], c->output))
-      return usage_error("the output '%s' is the input file; choose another output", c->output);
-    for (int k = 0; k < i && c->o_dir; k++) {
-      const char *a = strrchr(c->inputs[i], '/'), *b = strrchr(c->inputs[k], '/');
-      if (strcmp(a ? a + 1 : c->inputs[i], b ? b + 1 : c->inputs[k]) == 0)
-        return usage_error("two inputs named '%s' would have the same output", a ? a + 1 : c->inputs[i]);
-    }
-  }
-  return -1;
-}
-
 int main(int argc, char **argv) {
   cli c = {.algo = CP_ALGO_ACCURATE};
-  int status = parse_args(argc, argv, &c);
+  int status = cp_parse_args(argc, argv, &c);
   if (status < 0 && c.list_rules) {
-    list_rules();
+    cp_list_rules(c.markdown);
     status = CP_EXIT_OK;
   }
-  if (status < 0 && (status = check_usage(&c)) < 0)
+  if (status < 0 && (status = cp_check_usage(&c)) < 0)
     status = run(&c);
   free(c.clang_args);
   free(c.pair_names);
   free(c.inputs);
   return status;
 }
+

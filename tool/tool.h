@@ -11,10 +11,63 @@
 
 enum { CP_EXIT_OK = 0, CP_EXIT_ERRORS = 1, CP_EXIT_USAGE = 2 };
 
+#ifndef CPCONVERT_VERSION
+#define CPCONVERT_VERSION "unknown"
+#endif
+
+/* The command line, as options.c parses it. */
+typedef struct {
+  const char *input, *output, *cuda_path;
+  int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
+  int line_directives, suggest;
+  const char *mf, *stats_csv, *build_dir;
+  cp_algo algo;
+  cp_scope scope;
+  cp_accum accumulate;
+  const char **clang_args; /* -I, -D, -U and what follows `--`, for every input */
+  int n_clang_args;
+  const char **pair_names;
+  int n_pair_names;
+  const char **inputs; /* every input; `input` is the first */
+  int n_inputs;
+  const char *o_dir;
+  char header_options[4096];
+} cli;
+
+/* options.c */
+extern const char cp_usage_text[];
+/* Fills `c` from argv. Returns -1 to go on, or the exit status (--help, --version, a
+ * usage error, which it has printed). */
+int cp_parse_args(int argc, char **argv, cli *c);
+/* The combinations of inputs and outputs that make sense: -1 if this one does, else
+ * the exit status after a message. */
+int cp_check_usage(const cli *c);
+
+/* report.c: what the tool prints on stdout besides diffs. */
+/* --list-rules: one rule a line, or (--markdown) docs/rules.md. */
+void cp_list_rules(int markdown);
+/* --dump-edits: one line per edit, OFFSET+LENGTH RULE "TEXT" (C-escaped). */
+void cp_dump_edits(const cp_edit_list *list);
+/* --stats: per file and function, what was converted; then the rules of the run. */
+void cp_print_stats(FILE *out, const cp_result *r);
+/* --suggest: every kernel and device function with the places where float loses most
+ * and the pragma line that converts them. */
+void cp_print_suggestions(FILE *out, const cp_result *r);
+/* --stats-csv: the same as CSV rows, with a header line. */
+void cp_write_stats_csv(FILE *out, const cp_result *r);
+
 /* diag.c: prints `file:line:col: severity: message`, the source line and a caret. */
 void cp_print_diag(FILE *out, const cp_diag *d);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
 void cp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* compdb.c: -p BUILD_DIR. The parser flags BUILD_DIR/compile_commands.json gives `input`
+ * (the -I, -D, -U, -isystem, -include, -std of its compile command, paths made absolute),
+ * followed by `extra` (the command line's own). NULL after an error message: no
+ * database, or no command for `input`. The caller frees the array (not the strings). */
+const char **cp_compdb_flags(const char *build_dir, const char *input, const char *const *extra,
+                             int n_extra, int *n);
 
 /* diff.c: the unified diff of `in` and `in` with `edits` applied (nothing if no edit). */
 void cp_print_diff(FILE *out, const char *old_label, const char *new_label, const char *in,

@@ -221,7 +221,8 @@ def help(c):
     expect_exit(r, 0)
     expect(r[1].startswith("usage: cpconvert INPUT.cu -o OUTPUT.cu"), r[1])
     for opt in ("-o FILE", "--cuda-path", "-nocudainc", "--algo", "--dump-edits", "--list-rules",
-                "--diff", "--check", "-MD", "--pair", "--stats", "--all", "--scope", "--accumulate"):
+                "--diff", "--check", "-MD", "--pair", "--stats", "--all", "--scope", "--accumulate",
+                "--stats-csv", "--line-directives", "--suggest", "-p BUILD_DIR", "-U"):
         expect(opt in r[1], "--help does not mention " + opt)
 
 
@@ -243,19 +244,298 @@ def dump_edits(c):
     expect(os.listdir(c.d) == ["k.cu"], "--dump-edits wrote a file")
 
 
+TWO_KERNELS = (b"#pragma cp composite\n" + KERNEL +
+               b"#pragma cp composite\n__global__ void decay(float *y, float t) {\n"
+               b"  y[0] = y[0] * expf(-t) + 1.0f;\n}\n")
+
+
 @case
 def stats(c):
-    c.write("k.cu", b"#pragma cp composite\n" + KERNEL)
+    c.write("k.cu", TWO_KERNELS)
     r = c.run("k.cu", "-o", "out.cu", "--stats")
     expect_exit(r, 0)
     lines = r[1].splitlines()
-    expect(lines[0] == "k.cu: 1 function converted", r[1])
-    expect(lines[1].split() == ["__global__", "scale", "1", "paired", "buffer"], r[1])
-    rows = {l.split()[0]: l.split()[1:] for l in lines[3:-1]}
-    expect(rows.get("pair-param") == ["1", "1"], r[1])
-    expect(rows.get("buffer-write") == ["1", "1"], r[1])
-    expect(lines[-1].strip() == "0 warnings", r[1])
+    expect(lines[0] == "k.cu: 2 functions converted", r[1])
+    expect(lines[1].split() == ["__global__", "scale", "line", "2", "1", "paired", "buffer,", "0",
+                                "calls", "left", "in", "float"], r[1])
+    expect(lines[2].strip() == "pair-param 1, buffer-write 1", r[1])
+    expect(lines[3].split()[:3] == ["__global__", "decay", "line"] and
+           lines[3].endswith("1 paired buffer, 1 call left in float"), r[1])
+    expect("float-call 1" in lines[4] and "arith 2" in lines[4], r[1])
+    expect(lines[5] == "all files:", r[1])
+    rows = {l.split()[0]: l.split()[1:] for l in lines[7:-1]}
+    expect(rows.get("pair-param") == ["2", "2"], r[1])
+    expect(rows.get("float-call") == ["1", "0"], r[1])
+    expect(lines[-1].strip() == "1 warning", r[1])
     expect(os.path.exists(os.path.join(c.d, "out.cu")), "--stats did not write the output")
+
+
+@case
+def stats_several_files(c):
+    c.write("a.cu", b"#pragma cp composite\n" + KERNEL)
+    c.write("b.cu", b"int main() { return 0; }\n")
+    r = c.run("a.cu", "b.cu", "--o-dir", "out", "--stats")
+    expect_exit(r, 0)
+    lines = r[1].splitlines()
+    expect(lines[0] == "a.cu: 1 function converted", r[1])
+    expect(lines[3] == "b.cu: 0 functions converted", r[1])
+
+
+@case
+def stats_csv(c):
+    c.write("k,1.cu", TWO_KERNELS)
+    r = c.run("k,1.cu", "-o", "out.cu", "--stats-csv", "stats.csv")
+    expect_exit(r, 0)
+    expect(r[1] == "", "--stats-csv printed on stdout: " + r[1])
+    rows = c.read("stats.csv").decode().splitlines()
+    expect(rows[0] == "file,function,kind,line,paired,rule,count", rows)
+    expect('"k,1.cu",scale,__global__,2,1,pair-param,1' in rows, rows)
+    expect('"k,1.cu",decay,__global__,4,1,float-call,1' in rows, rows)
+    expect(rows[-1] == ",,,,,header,1", rows)
+    c.write("bad.cu", BROKEN)
+    expect_exit(c.run("bad.cu", "-o", "out2.cu", "--stats-csv", "bad.csv"), 1)
+    expect(not os.path.exists(os.path.join(c.d, "bad.csv")), "CSV written for a failed run")
+    expect_exit(c.run("k,1.cu", "-o", "out.cu", "--stats-csv"), 2)
+    r = c.run("k,1.cu", "-o", "out.cu", "--stats-csv=k,1.cu")
+    expect_exit(r, 2)
+    expect("--stats-csv 'k,1.cu' is an input file" in r[2], r[2])
+
+
+NEEDS_BUILD_FLAGS = (b'#include "params.h"\n#ifndef WIDTH\n#error WIDTH must come from the build\n'
+                     b'#endif\n#pragma cp composite\n'
+                     b'__global__ void scale(float *x) { x[threadIdx.x] *= SCALE * WIDTH; }\n')
+
+
+def write_compdb(c, entries):
+    import json
+    os.makedirs(os.path.join(c.d, "build"), exist_ok=True)
+    c.write("build/compile_commands.json", json.dumps(entries).encode())
+
+
+@case
+def compdb_flags(c):
+    # One input compiled by nvcc (CMake's "command" form, relative -I, nvcc-only flags), one
+    # by clang (bear's "arguments" form, a relative "file"); converted together with -p.
+    os.makedirs(os.path.join(c.d, "src/inc"))
+    os.makedirs(os.path.join(c.d, "src/inc2"))
+    c.write("src/inc/params.h", b"#define SCALE 2.0f\n")
+    c.write("src/inc2/params.h", b"#define SCALE 3.0f\n")
+    c.write("src/a.cu", NEEDS_BUILD_FLAGS)
+    c.write("src/b.cu", NEEDS_BUILD_FLAGS.replace(b"scale", b"scale_b"))
+    build = os.path.join(c.d, "build")
+    write_compdb(c, [
+        {"directory": build, "file": os.path.join(c.d, "src/a.cu"),
+         "command": "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -I../src/inc "
+                    "-DWIDTH=4 -O3 -std=c++17 \"--generate-code=arch=compute_90,code=[sm_90]\" "
+                    "-Xcompiler=-fPIC --keep-going -x cu -c %s -o a.o" % os.path.join(c.d, "src/a.cu")},
+        {"directory": c.d, "file": "src/b.cu",
+         "arguments": ["clang++", "-x", "cuda", "--cuda-gpu-arch=sm_90", "-isystem", "src/inc2",
+                       "--define-macro", "WIDTH=2", "-c", "src/b.cu", "-o", "b.o"]}])
+    r = c.run("-p", "build", "src/a.cu", "src/b.cu", "--o-dir", "out")
+    expect_exit(r, 0)
+    expect("src/a.cu: ignoring '--keep-going' of its compile command" in r[2], r[2])
+    expect(r[2].count("warning") == 1, "a flag cpconvert understands was warned about:\n" + r[2])
+    expect(b"float *x_err" in c.read("out/a.cu") and b"float *x_err" in c.read("out/b.cu"),
+           "not converted")
+    # without -p the flags are missing and the parse fails
+    expect_exit(c.run("src/a.cu", "-o", "a.cu"), 1)
+    # flags of the command line come after the database's and win
+    r = c.run("-p", "build", "src/a.cu", "-o", "a2.cu", "-UWIDTH")
+    expect_exit(r, 1)
+    expect("WIDTH must come from the build" in r[2], r[2])
+
+
+@case
+def compdb_errors(c):
+    c.write("k.cu", KERNEL)
+    r = c.run("-p", "nowhere", "k.cu", "-o", "out.cu")
+    expect_exit(r, 1)
+    expect("-p 'nowhere': no readable 'nowhere/compile_commands.json'" in r[2], r[2])
+    expect("LIBCLANG" not in r[2], r[2])
+    c.write("other.cu", KERNEL)
+    write_compdb(c, [{"directory": c.d, "file": "other.cu", "command": "nvcc -c other.cu"}])
+    r = c.run("-p", "build", "k.cu", "-o", "out.cu")
+    expect_exit(r, 1)
+    expect("'k.cu' has no compile command in 'build/compile_commands.json'" in r[2], r[2])
+    expect(not os.path.exists(os.path.join(c.d, "out.cu")), "output written without flags")
+    r = c.run("k.cu", "-o", "out.cu", "-p")
+    expect_exit(r, 2)
+    expect("-p needs a build directory" in r[2], r[2])
+
+
+RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
+# Compiles under nvcc only (cpconvert's parser never sees the error) at input line 14, after
+# the lines host conversion adds.
+WRONG_LINE_14 = b"""#pragma cp composite
+__global__ void k(float *out, int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    s += 1.0f;
+  out[0] = s;
+}
+int main() {
+  float *d_out, h_out;
+  cudaMalloc(&d_out, sizeof(float));
+  k<<<1, 1>>>(d_out, 4);
+  cudaMemcpy(&h_out, d_out, sizeof(float), cudaMemcpyDeviceToHost);
+#ifdef __NVCC__
+  int bad = undefined_identifier_xyz;
+#endif
+  cudaFree(d_out);
+  return 0;
+}
+"""
+
+
+@case
+def line_directives_nvcc(c):
+    import shutil
+    c.write("k.cu", WRONG_LINE_14)
+    expect_exit(c.run("k.cu", "-o", "marked.cu", "--line-directives"), 0)
+    expect_exit(c.run("k.cu", "-o", "plain.cu"), 0)
+    expect(c.read("marked.cu").splitlines()[0].endswith(b"(--algo accurate --line-directives); "
+                                                        b"edit the input, not this file."),
+           c.read("marked.cu").splitlines()[0])
+    expect(b"#line" not in c.read("plain.cu"), "markers without --line-directives")
+    if not shutil.which("nvcc"):
+        print("nvcc not found: the compiler's view is not checked")
+        return
+    for out, where in (("marked.cu", "k.cu(14)"), ("plain.cu", "plain.cu(20)")):
+        p = subprocess.run(["nvcc", "-c", "-arch=sm_90", "-I", RUNTIME, out, "-o", "/dev/null"],
+                           cwd=c.d, capture_output=True)
+        err = (p.stdout + p.stderr).decode(errors="replace")
+        expect(p.returncode != 0 and where + ": error: identifier \"undefined_identifier_xyz\"" in err,
+               "%s: expected the error at %s:\n%s" % (out, where, err))
+    p = subprocess.run(["nvcc", "-E", "-I", RUNTIME, "marked.cu"], cwd=c.d, capture_output=True)
+    expect(p.returncode == 0, p.stderr.decode(errors="replace"))
+
+
+@case
+def line_directives_diff_and_edits(c):
+    # The markers are edits: --dump-edits and --diff show them.
+    c.write("k.cu", WRONG_LINE_14)
+    r = c.run("k.cu", "--dump-edits", "--line-directives")
+    expect_exit(r, 0)
+    expect('line "#line 1 \\"k.cu\\"\\n"' in r[1], r[1])
+    r = c.run("k.cu", "--diff", "--line-directives")
+    expect_exit(r, 0)
+    expect('+#line 12 "k.cu"' in r[1], r[1])
+
+
+UNANNOTATED = b"""__device__ float poly(float x, float a, float b, float c, float d) {
+  return a + b * x + c * x * x + d * x * x * x + 1.0f;
+}
+
+__global__ void energy(const float *e, float *total, int n) {
+  __shared__ float part[128];
+  float mine = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    mine += e[i];
+  part[threadIdx.x] = mine;
+  __syncthreads();
+  for (int s = 64; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+      part[threadIdx.x] = part[threadIdx.x] + part[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    atomicAdd(total, part[0] * poly(1.0f, 1.0f, 2.0f, 3.0f, 4.0f));
+}
+
+__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
+"""
+
+
+@case
+def suggest(c):
+    c.write("k.cu", UNANNOTATED)
+    r = c.run("k.cu", "--suggest")
+    expect_exit(r, 0)
+    lines = r[1].splitlines()
+    expect(lines[0] == "k.cu:1:18: __device__ poly: 1 place where float loses most", r[1])
+    expect(lines[1].startswith("  k.cu:2:10: chain: a chain of 4 dependent float additions") and
+           lines[1].endswith("(needs scope(all))"), r[1])
+    expect(lines[2] == "  to convert, put before line 1: #pragma cp composite", r[1])
+    expect(lines[3] == "k.cu:5:17: __global__ energy: 3 places where float loses most", r[1])
+    expect(lines[4].startswith("  k.cu:9:5: loop-sum: 'mine' is summed into"), r[1])
+    expect(lines[5].startswith("  k.cu:14:7: reduction-tree: 'part'"), r[1])
+    expect(lines[6].startswith("  k.cu:18:5: atomic: float atomicAdd into 'total'") and
+           lines[6].endswith("(scope(accumulators) converts it)"), r[1])
+    expect(lines[7] == "  to convert, put before line 5: #pragma cp composite scope(accumulators)",
+           r[1])
+    expect(lines[8].startswith("k.cu:21:17: __global__ scale: no loop-carried sum"), r[1])
+    expect(os.listdir(c.d) == ["k.cu"], "--suggest wrote a file")
+    # the suggested pragmas convert the file
+    src = UNANNOTATED.splitlines(True)
+    src.insert(4, b"#pragma cp composite scope(accumulators)\n")
+    src.insert(0, b"#pragma cp composite\n")
+    c.write("annotated.cu", b"".join(src))
+    expect_exit(c.run("annotated.cu", "-o", "out.cu"), 0)
+    r = c.run("annotated.cu", "--suggest")
+    expect_exit(r, 0)
+    expect("  annotated: #pragma cp composite scope(accumulators)" in r[1], r[1])
+
+
+@case
+def suggest_usage(c):
+    c.write("k.cu", UNANNOTATED)
+    r = c.run("k.cu", "--suggest", "-o", "out.cu")
+    expect_exit(r, 2)
+    expect("--suggest writes nothing" in r[2], r[2])
+    c.write("bad.cu", BROKEN)
+    r = c.run("bad.cu", "--suggest")
+    expect_exit(r, 1)
+    expect("bad.cu:1:43: error: use of undeclared identifier 'nope'" in r[2], r[2])
+    # what would stop a conversion does not stop the listing: it is a warning
+    c.write("moved.cu", b"__global__ void k(float *out, const float *x, int n) {\n"
+            b"  out += 1;\n  float s = 0;\n  for (int i = 0; i < n; i++) s += x[i];\n"
+            b"  out[0] = s;\n}\n")
+    r = c.run("moved.cu", "--suggest")
+    expect_exit(r, 0)
+    expect("moved.cu:2:3: warning: pointer 'out' is moved inside 'k'" in r[2], r[2])
+    expect("moved.cu:4:31: loop-sum: 's'" in r[1], r[1])
+
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
+
+
+def read_doc(name):
+    with open(os.path.join(DOCS, name), encoding="utf-8") as f:
+        return f.read()
+
+
+@case
+def docs_rules_current(c):
+    # docs/rules.md is generated from rewriter/rules.def; regenerate it with
+    #   cpconvert --list-rules --markdown > docs/rules.md
+    r = c.run("--list-rules", "--markdown")
+    expect_exit(r, 0)
+    expect(r[1] == read_doc("rules.md"),
+           "docs/rules.md is out of date: run 'cpconvert --list-rules --markdown > docs/rules.md'")
+    expect(r[1].count("\n| `") >= 30, "too few rows: " + r[1])
+    expect_exit(c.run("--markdown"), 2)
+
+
+@case
+def docs_options_documented(c):
+    import re
+    r = c.run("--help")
+    expect_exit(r, 0)
+    options = re.findall(r"^  (-[-\w]+)", r[1], re.M)
+    expect(len(options) >= 25, "too few options found in --help: %s" % options)
+    man = read_doc("cpconvert.1").replace("\\-", "-")
+    ref = read_doc("reference.md")
+    readme = open(os.path.join(DOCS, "..", "README.md"), encoding="utf-8").read()
+    for opt in options + ["-h"]:
+        word = re.compile(r"(?<![\w-])%s(?![\w-])" % re.escape(opt))
+        for name, text in (("docs/cpconvert.1", man), ("docs/reference.md", ref),
+                           ("README.md", readme)):
+            if opt == "-h" and name == "README.md":
+                continue
+            expect(word.search(text), "%s is in --help but not in %s" % (opt, name))
+    for clause in ("scope(all)", "scope(accumulators)", "accumulate(fixed)", "accumulate(kahan)",
+                   "accumulate(double)", "accumulate(composite)", "pair(", "nopair(", "keep("):
+        expect(clause in man and clause in ref, "pragma clause %s is not documented" % clause)
 
 
 def apply_unified_diff(old, diff):
@@ -339,6 +619,9 @@ def defines_reach_parser(c):
     expect("k.cu:2:2: error: WIDTH must be defined" in r[2], r[2])
     expect_exit(c.run("k.cu", "-o", "out.cu", "-D", "WIDTH=4"), 0)
     expect(b"(--algo accurate -DWIDTH=4)" in c.read("out.cu"), c.read("out.cu"))
+    r = c.run("k.cu", "-o", "out.cu", "-DWIDTH=4", "-U", "WIDTH")
+    expect_exit(r, 1)
+    expect("k.cu:2:2: error: WIDTH must be defined" in r[2], r[2])
 
 
 @case

@@ -1,0 +1,229 @@
+/*
+ * compdb.c: -p BUILD_DIR, the parser flags of each input from the compilation database
+ * (compile_commands.json, as CMake or bear write it), read through libclang.
+ *
+ * The compile commands are nvcc's, clang's or a host compiler's. Only what changes how
+ * the source parses is kept: -I, -D, -U, -isystem, -iquote, -idirafter, -include and
+ * -std, in their gcc/clang and nvcc spellings (--include-path, --define-macro, ...),
+ * relative paths made absolute against the command's directory. Code generation flags
+ * (-O, -g, -arch, -gencode, -Xcompiler ...), the compiler, the source, the output and the
+ * --driver-mode= libclang adds to every command are dropped silently; any other flag is
+ * dropped with a warning, since cpconvert cannot tell whether it matters (so is a response
+ * file, @FILE, which is not read).
+ */
+#define _XOPEN_SOURCE 700
+#include <clang-c/CXCompilationDatabase.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+typedef struct {
+  char **s;
+  int n;
+} strings;
+
+static void push(strings *l, char *s) {
+  l->s = realloc(l->s, (size_t)(l->n + 1) * sizeof *l->s);
+  l->s[l->n++] = s;
+}
+
+static char *concat(const char *a, const char *b, const char *c) {
+  size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+  char *s = malloc(n);
+  snprintf(s, n, "%s%s%s", a, b, c);
+  return s;
+}
+
+/* The flags kept: clang's spelling, nvcc's long spellings, and whether the value is a
+ * path (made absolute). */
+static const struct {
+  const char *clang, *nvcc;
+  int path;
+} kept[] = {
+    {"-I", "--include-path", 1},    {"-D", "--define-macro", 0}, {"-U", "--undefine-macro", 0},
+    {"-isystem", "--system-include", 1}, {"-include", "--pre-include", 1},
+    {"-iquote", NULL, 1},           {"-idirafter", NULL, 1},     {"-std", "--std", 0},
+};
+
+/* Dropped without a word, with a value (`-o out.o`, `-arch=sm_90`, `-Xcompiler -Wall`). */
+static const char *const dropped_with_value[] = {
+    "-o", "-x", "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code",
+    "--gpu-code", "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
+    "--linker-options", "-Xnvlink", "-Xcudafe", "-ccbin", "--compiler-bindir", "-MF", "-MT",
+    "-MQ", "-rdc", "--relocatable-device-code", "-maxrregcount", "--default-stream", "-cudart",
+    "--cudart", "-t", "--threads", "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div",
+    "-prec-sqrt", "-fmad", "--ftz", "--prec-div", "--prec-sqrt", "--fmad", "--cuda-gpu-arch",
+    "--cuda-path", "-target", "--offload-arch", NULL};
+
+/* Dropped without a word, alone; prefixes end with '*'. */
+static const char *const dropped_alone[] = {
+    "-c", "--compile", "-O*", "-g*", "-G", "--device-debug", "-lineinfo", "--generate-line-info",
+    "-W*", "-w", "-f*", "-m*", "-pthread", "-pipe", "-MD", "-MMD", "-M", "-MP", "-E", "-dc",
+    "-dlink", "--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr",
+    "-expt-relaxed-constexpr", "--expt-extended-lambda", "-expt-extended-lambda",
+    "--extended-lambda", "-extended-lambda", "-forward-unknown-to-host-compiler",
+    "--forward-unknown-to-host-compiler", "--cuda-host-only", "--cuda-device-only",
+    "-nocudainc", "-nocudalib", "-v", "--verbose", "-pedantic", "--driver-mode=*", NULL};
+
+/* Whether `a` is `name`, `name=VALUE` or (`attached`) `nameVALUE`; *value is what follows
+ * the name ("" when nothing does). */
+static int spelled(const char *a, const char *name, int attached, const char **value) {
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) != 0)
+    return 0;
+  if (a[n] && a[n] != '=' && !attached)
+    return 0;
+  *value = a[n] == '=' ? a + n + 1 : a + n;
+  return 1;
+}
+
+static int in_list(const char *a, const char *const *list, int *has_value, int with_value) {
+  for (int k = 0; list[k]; k++) {
+    size_t n = strlen(list[k]);
+    if (list[k][n - 1] == '*' ? strncmp(a, list[k], n - 1) == 0 : strcmp(a, list[k]) == 0) {
+      *has_value = with_value;
+      return 1;
+    }
+    if (with_value && strncmp(a, list[k], n) == 0 && a[n] == '=') {
+      *has_value = 0; /* -arch=sm_90: the value is attached */
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* A kept flag with its value in clang's form; returns how many arguments it used (1 or
+ * 2), 0 if `a` is not one. */
+static int keep_flag(strings *out, const char *dir, const char *a, const char *next) {
+  for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+    const char *v;
+    int attached = strcmp(kept[k].clang, "-std") != 0; /* -Ipath, -isystem/usr/x (not -stdlib) */
+    if (!spelled(a, kept[k].clang, attached, &v) &&
+        !(kept[k].nvcc && spelled(a, kept[k].nvcc, 0, &v)))
+      continue;
+    int used = 1;
+    if (!*v && next)
+      v = next, used = 2;
+    if (!*v)
+      return used;
+    if (strcmp(kept[k].clang, "-std") == 0) {
+      push(out, concat("-std=", v, ""));
+      return used;
+    }
+    push(out, strdup(kept[k].clang));
+    push(out, kept[k].path && v[0] != '/' ? concat(dir, "/", v) : strdup(v));
+    return used;
+  }
+  return 0;
+}
+
+/* Sorts the arguments of one compile command into `out`; warns about the others. */
+static void filter_command(strings *out, CXCompileCommand cmd, const char *input) {
+  CXString dir_s = clang_CompileCommand_getDirectory(cmd);
+  char *dir = strdup(clang_getCString(dir_s));
+  clang_disposeString(dir_s);
+  unsigned n = clang_CompileCommand_getNumArgs(cmd);
+  char **args = calloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    CXString s = clang_CompileCommand_getArg(cmd, i);
+    args[i] = strdup(clang_getCString(s));
+    clang_disposeString(s);
+  }
+  for (unsigned i = 1; i < n; i++) { /* args[0] is the compiler */
+    int used, has_value;
+    if ((used = keep_flag(out, dir, args[i], args[i + 1])) > 0) {
+      i += (unsigned)used - 1;
+    } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
+               in_list(args[i], dropped_alone, &has_value, 0)) {
+      i += has_value && args[i + 1];
+    } else if (args[i][0] == '-' || args[i][0] == '@') {
+      cp_tool_warning("%s: ignoring '%s' of its compile command in compile_commands.json "
+                      "(not a flag cpconvert passes to the parser)", input, args[i]);
+    }
+  }
+  for (unsigned i = 0; i < n; i++)
+    free(args[i]);
+  free(args);
+  free(dir);
+}
+
+/* Whether compile command `cmd` compiles the file whose real path is `want`. */
+static int compiles(CXCompileCommand cmd, const char *want) {
+  CXString dir = clang_CompileCommand_getDirectory(cmd);
+  CXString file = clang_CompileCommand_getFilename(cmd);
+  const char *f = clang_getCString(file);
+  char *path = f[0] == '/' ? strdup(f) : concat(clang_getCString(dir), "/", f);
+  char real[PATH_MAX];
+  int same = realpath(path, real) && strcmp(real, want) == 0;
+  free(path);
+  clang_disposeString(dir);
+  clang_disposeString(file);
+  return same;
+}
+
+/* The flags of `input` in the database, or -1 after a message. Only the database's own
+ * entries count: libclang would infer a command for a file it does not hold from a
+ * similar one, and flags guessed that way are no flags of the build. */
+static int database_flags(strings *out, const char *build_dir, const char *input) {
+  char *json = concat(build_dir, "/compile_commands.json", "");
+  int readable = access(json, R_OK) == 0;
+  free(json);
+  if (!readable) {
+    cp_tool_error("-p '%s': no readable '%s/compile_commands.json' (CMake writes it with "
+                  "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, bear with 'bear -- make')", build_dir,
+                  build_dir);
+    return -1;
+  }
+  CXCompilationDatabase_Error err;
+  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
+  if (err != CXCompilationDatabase_NoError || !db) {
+    cp_tool_error("-p '%s': cannot load '%s/compile_commands.json'", build_dir, build_dir);
+    return -1;
+  }
+  char want[PATH_MAX];
+  CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+  unsigned n = cmds && realpath(input, want) ? clang_CompileCommands_getSize(cmds) : 0, i = 0;
+  while (i < n && !compiles(clang_CompileCommands_getCommand(cmds, i), want))
+    i++;
+  if (i < n)
+    filter_command(out, clang_CompileCommands_getCommand(cmds, i), input);
+  else
+    cp_tool_error("'%s' has no compile command in '%s/compile_commands.json'; convert a file "
+                  "the build compiles, or give its flags with -I/-D instead of -p", input,
+                  build_dir);
+  if (cmds)
+    clang_CompileCommands_dispose(cmds);
+  clang_CompilationDatabase_dispose(db);
+  return i < n ? 0 : -1;
+}
+
+const char **cp_compdb_flags(const char *build_dir, const char *input, const char *const *extra,
+                             int n_extra, int *n) {
+  strings got = {NULL, 0};
+  if (database_flags(&got, build_dir, input) != 0) {
+    for (int i = 0; i < got.n; i++)
+      free(got.s[i]);
+    free(got.s);
+    return NULL;
+  }
+  /* one block: the pointers, then the strings they point at */
+  size_t size = (size_t)(got.n + n_extra + 1) * sizeof(char *);
+  for (int i = 0; i < got.n; i++)
+    size += strlen(got.s[i]) + 1;
+  const char **flags = malloc(size);
+  char *text = (char *)(flags + got.n + n_extra + 1);
+  for (int i = 0; i < got.n; i++) {
+    flags[i] = strcpy(text, got.s[i]);
+    text += strlen(got.s[i]) + 1;
+    free(got.s[i]);
+  }
+  free(got.s);
+  for (int i = 0; i < n_extra; i++)
+    flags[got.n + i] = extra[i];
+  flags[got.n + n_extra] = NULL;
+  *n = got.n + n_extra;
+  return flags;
+}

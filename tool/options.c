@@ -1,0 +1,298 @@
+/*
+ * options.c: the command line's options: the --help text, parsing argv into a cli, and
+ * the checks of which combinations make sense. Every usage error exits with status 2
+ * before anything is read or written.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+const char cp_usage_text[] =
+    "usage: cpconvert INPUT.cu -o OUTPUT.cu [options] [-- compiler flags]\n"
+    "       cpconvert INPUT.cu... --o-dir DIR [options] [-- compiler flags]\n"
+    "\n"
+    "Converts the CUDA functions annotated with `#pragma cp composite` from float to\n"
+    "composite precision (value + error pairs) and writes the result to OUTPUT.cu.\n"
+    "Several files convert together in one run (a kernel defined in one and launched in\n"
+    "another, a buffer allocated in one and passed in another) into DIR, with the\n"
+    "headers that gain companion declarations.\n"
+    "\n"
+    "Options:\n"
+    "  -o FILE               write the output to FILE (atomically; never over the input)\n"
+    "  --o-dir DIR           write the outputs to DIR: inputs by their name, headers that\n"
+    "                        gain companion declarations by their relative path\n"
+    "  -p BUILD_DIR          take each input's -I, -D, -U, -isystem, -include and -std\n"
+    "                        from BUILD_DIR/compile_commands.json (CMake, bear)\n"
+    "  -I DIR                add DIR to the include search path of the parser\n"
+    "  -D NAME[=VALUE]       define a macro for the parser (also named in the output header)\n"
+    "  -U NAME               undefine a macro for the parser (also named in the output header)\n"
+    "  --cuda-path DIR       CUDA installation to parse against (default: $CUDA_PATH,\n"
+    "                        $CUDA_HOME, the one holding nvcc on PATH, /usr/local/cuda)\n"
+    "  -nocudainc            parse against the built-in CUDA prelude, not installed headers\n"
+    "  --pair NAME           a host pointer (variable or struct field) whose NAME_err\n"
+    "                        companion is owned elsewhere: pass it, do not declare it\n"
+    "                        (repeat for several)\n"
+    "  --all                 convert every kernel, annotated or not, and the __device__\n"
+    "                        functions they call\n"
+    "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
+    "                        paper (the Saponaro/Taufer formulas) or fast\n"
+    "  --scope SCOPE         scope() of the pragmas that name none: all (default) or\n"
+    "                        accumulators\n"
+    "  --accumulate HOW      accumulate() of the pragmas that name none: composite\n"
+    "                        (default), fixed, kahan or double\n"
+    "  --diff                print a unified diff of the input and the output instead of\n"
+    "                        writing it (nothing changes on disk)\n"
+    "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
+    "                        written now (nothing changes on disk)\n"
+    "  -MD                   also write a make dependency file: OUTPUT with .d\n"
+    "  -MF FILE              write the dependency file to FILE (implies -MD)\n"
+    "  --dump-edits          print the edits, one per line, instead of writing the output\n"
+    "  --stats               print what was converted, per file and function: paired\n"
+    "                        buffers, rules applied, calls left in float\n"
+    "  --stats-csv FILE      write the same as CSV to FILE (file,function,kind,line,\n"
+    "                        paired,rule,count)\n"
+    "  --line-directives     add #line markers so that compiler errors and debuggers\n"
+    "                        point at the input's lines\n"
+    "  --suggest             list the kernels and the places where float loses most, with\n"
+    "                        the pragma that converts them; writes nothing\n"
+    "  --list-rules          print the rewrite rules and exit\n"
+    "  --markdown            with --list-rules: print docs/rules.md\n"
+    "  --version             print the version and exit\n"
+    "  --help                print this help and exit\n"
+    "  -- FLAGS              pass the remaining flags to the parser (clang) unchanged\n"
+    "\n"
+    "Exit status: 0 converted, 1 errors in the input or with files, 2 usage errors.\n";
+
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("cpconvert: error: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nTry 'cpconvert --help' for more information.\n", stderr);
+  return CP_EXIT_USAGE;
+}
+
+static const char *const algo_names[] = {"", "paper", "accurate", "fast", NULL};
+static const char *const scope_names[] = {"all", "accumulators", NULL};
+static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
+
+/* The index of `s` in `names`, or -1. */
+static int choice(const char *s, const char *const *names) {
+  for (int k = 0; names[k]; k++)
+    if (*names[k] && strcmp(s, names[k]) == 0)
+      return k;
+  return -1;
+}
+
+/* An option's value: attached (`-Ifoo`, `--algo=x`) or the next argument. */
+static const char *option_value(int argc, char **argv, int *i, const char *attached) {
+  if (attached && *attached)
+    return attached;
+  if (*i + 1 < argc)
+    return argv[++*i];
+  return NULL;
+}
+
+/* Whether `a` is the long option `name` (`--name VALUE` or `--name=VALUE`); if so, `*v`
+ * is its value, NULL when none follows. */
+static int long_option(const char *a, const char *name, int argc, char **argv, int *i,
+                       const char **v) {
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) != 0 || (a[n] != '=' && a[n]))
+    return 0;
+  *v = option_value(argc, argv, i, a[n] ? a + n + 1 : NULL);
+  return 1;
+}
+
+static void append_header_option(cli *c, const char *flag, const char *value) {
+  size_t n = strlen(c->header_options);
+  snprintf(c->header_options + n, sizeof c->header_options - n, " %s%s", flag, value);
+}
+
+/* The options without a value: each sets one field of the cli. */
+static int *flag_of(cli *c, const char *a) {
+  static const struct {
+    const char *name;
+    size_t field;
+  } flags[] = {
+      {"--list-rules", offsetof(cli, list_rules)}, {"--diff", offsetof(cli, diff)},
+      {"--check", offsetof(cli, check)},           {"-MD", offsetof(cli, md)},
+      {"--stats", offsetof(cli, stats)},           {"--dump-edits", offsetof(cli, dump_edits)},
+      {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
+      {"--line-directives", offsetof(cli, line_directives)},
+      {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
+  };
+  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+    if (strcmp(a, flags[i].name) == 0)
+      return (int *)((char *)c + flags[i].field);
+  return NULL;
+}
+
+/* The options that take one of a few names, each setting one enum field of the cli. */
+static const struct {
+  const char *name, *expected;
+  const char *const *names;
+  size_t field;
+  int in_header; /* named in the output's header line (--algo always is) */
+} choice_options[] = {
+    {"--algo", "paper, accurate or fast", algo_names, offsetof(cli, algo), 0},
+    {"--scope", "all or accumulators", scope_names, offsetof(cli, scope), 1},
+    {"--accumulate", "composite, fixed, kahan or double", accum_names, offsetof(cli, accumulate),
+     1},
+};
+
+/* --algo, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
+ * parsed, or the exit status. */
+static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int *i) {
+  const char *v;
+  for (size_t o = 0; o < sizeof choice_options / sizeof choice_options[0]; o++) {
+    if (!long_option(a, choice_options[o].name, argc, argv, i, &v))
+      continue;
+    int k = v ? choice(v, choice_options[o].names) : -1;
+    if (k < 0) {
+      char msg[256];
+      if (v)
+        snprintf(msg, sizeof msg, "unknown %s '%s' (expected %s)", choice_options[o].name, v,
+                 choice_options[o].expected);
+      else
+        snprintf(msg, sizeof msg, "%s needs %s", choice_options[o].name,
+                 choice_options[o].expected);
+      return usage_error("%s", msg);
+    }
+    *(int *)((char *)c + choice_options[o].field) = k; /* the fields are enums */
+    if (choice_options[o].in_header) {
+      char flag[32];
+      snprintf(flag, sizeof flag, "%s ", choice_options[o].name);
+      append_header_option(c, flag, v);
+    }
+    return -1;
+  }
+  return 0;
+}
+
+/* The options with a value that is a name, a file or a directory: `-o FILE`, `-oFILE`,
+ * `--o-dir DIR`, `--o-dir=DIR`. Returns 0 when `a` is none of them, -1 when it was
+ * parsed, or the exit status. */
+static int parse_value_option(cli *c, const char *a, int argc, char **argv, int *i) {
+  static const struct {
+    const char *name, *what;
+    size_t field;
+    int is_short; /* -oFILE, -pDIR: the value may be attached without '=' */
+  } values[] = {
+      {"-o", "a file name", offsetof(cli, output), 1},
+      {"-p", "a build directory (holding compile_commands.json)", offsetof(cli, build_dir), 1},
+      {"-MF", "a file name", offsetof(cli, mf), 0},
+      {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
+      {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
+      {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
+  };
+  for (size_t o = 0; o < sizeof values / sizeof values[0]; o++) {
+    const char *v = NULL, *name = values[o].name;
+    size_t n = strlen(name);
+    if (values[o].is_short && strncmp(a, name, n) == 0)
+      v = option_value(argc, argv, i, a + n);
+    else if (!long_option(a, name, argc, argv, i, &v))
+      continue;
+    if (!v || !*v) {
+      char msg[128];
+      snprintf(msg, sizeof msg, "%s needs %s", name, values[o].what);
+      return usage_error("%s", msg);
+    }
+    *(const char **)((char *)c + values[o].field) = v;
+    c->md |= strcmp(name, "-MF") == 0;
+    return -1;
+  }
+  return 0;
+}
+
+/* -I, -D, -U and --pair: repeatable, passed on to the parser or the rewriter. */
+static int parse_list_option(cli *c, const char *a, int argc, char **argv, int *i) {
+  const char *v;
+  if (long_option(a, "--pair", argc, argv, i, &v)) {
+    if (!v || !*v)
+      return usage_error("%s needs a name", "--pair");
+    c->pair_names[c->n_pair_names++] = v;
+    append_header_option(c, "--pair ", v);
+    return -1;
+  }
+  if (strncmp(a, "-I", 2) != 0 && strncmp(a, "-D", 2) != 0 && strncmp(a, "-U", 2) != 0)
+    return 0;
+  if (!(v = option_value(argc, argv, i, a + 2)))
+    return usage_error("%s needs a value", a);
+  c->clang_args[c->n_clang_args++] = a[1] == 'I' ? "-I" : a[1] == 'D' ? "-D" : "-U";
+  c->clang_args[c->n_clang_args++] = v;
+  if (a[1] != 'I')
+    append_header_option(c, a[1] == 'D' ? "-D" : "-U", v);
+  return -1;
+}
+
+int cp_parse_args(int argc, char **argv, cli *c) {
+  c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
+  c->pair_names = calloc((size_t)argc + 1, sizeof *c->pair_names);
+  c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int status;
+    if (strcmp(a, "--") == 0) {
+      while (++i < argc)
+        c->clang_args[c->n_clang_args++] = argv[i];
+    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(cp_usage_text, stdout);
+      return CP_EXIT_OK;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("cpconvert %s\n", CPCONVERT_VERSION);
+      return CP_EXIT_OK;
+    } else if (flag_of(c, a)) {
+      *flag_of(c, a) = 1;
+      if (strcmp(a, "--all") == 0 || strcmp(a, "--line-directives") == 0)
+        append_header_option(c, a, "");
+    } else if ((status = parse_value_option(c, a, argc, argv, &i)) != 0 ||
+               (status = parse_list_option(c, a, argc, argv, &i)) != 0 ||
+               (status = parse_choice_option(c, a, argc, argv, &i)) != 0) {
+      if (status >= 0)
+        return status;
+    } else if (a[0] == '-' && a[1]) {
+      return usage_error("unknown option '%s'", a);
+    } else {
+      if (!c->input)
+        c->input = a;
+      c->inputs[c->n_inputs++] = a;
+    }
+  }
+  return -1;
+}
+
+int cp_check_usage(const cli *c) {
+  if (c->markdown)
+    return usage_error("%s goes with --list-rules", "--markdown");
+  if (!c->n_inputs)
+    return usage_error("%s", "no input file");
+  if (c->output && c->o_dir)
+    return usage_error("%s", "give -o FILE or --o-dir DIR, not both");
+  if (c->n_inputs > 1 && c->output)
+    return usage_error("%s", "-o takes one input; give --o-dir DIR for several");
+  if (c->suggest && (c->output || c->o_dir || c->diff || c->dump_edits || c->check))
+    return usage_error("%s writes nothing; give it no -o, --o-dir, --diff, --dump-edits or --check",
+                       "--suggest");
+  if (!c->output && !c->o_dir && !c->dump_edits && !c->diff && !c->suggest)
+    return usage_error("no output file; give -o FILE or --o-dir DIR (or --diff, --dump-edits)%s",
+                       "");
+  if (c->check && !c->output && !c->o_dir)
+    return usage_error("%s needs -o FILE or --o-dir DIR, the output to check", "--check");
+  if (c->md && !c->output)
+    return usage_error("%s needs -o FILE", "-MD");
+  for (int i = 0; i < c->n_inputs; i++) {
+    if (c->output && cp_same_file(c->inputs[i], c->output))
+      return usage_error("the output '%s' is the input file; choose another output", c->output);
+    if (c->stats_csv && cp_same_file(c->inputs[i], c->stats_csv))
+      return usage_error("--stats-csv '%s' is an input file; choose another file", c->stats_csv);
+    for (int k = 0; k < i && c->o_dir; k++) {
+      const char *a = strrchr(c->inputs[i], '/'), *b = strrchr(c->inputs[k], '/');
+      if (strcmp(a ? a + 1 : c->inputs[i], b ? b + 1 : c->inputs[k]) == 0)
+        return usage_error("two inputs named '%s' would have the same output", a ? a + 1 : c->inputs[i]);
+    }
+  }
+  return -1;
+}
+
