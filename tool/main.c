@@ -426,7 +426,7 @@ static int run(cli *c) {
     };
   }
   if (status == CP_EXIT_OK) {
-    cp_result *r = cp_convert_files(opts, c->n_inputs);
+    cp_result *r = cp_convert_deep(opts, c->n_inputs);
     for (size_t i = 0; i < r->n_diags; i++)
       cp_print_diag(stderr, &r->diags[i]);
     if (r->n_errors || !r->output) {
