@@ -30,8 +30,15 @@ typedef struct {
 
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
   const char *text = run->opt->input_text;
-  unsigned line = 1, col = 1;
-  for (unsigned i = 0; i < offset && i < run->opt->input_len; i++) {
+  unsigned line = 1, col = 1, i = 0;
+  /* Diagnostics mostly come in source order: count on from the last one, so that many
+   * of them in a big file do not each count from the start. */
+  if (run->pos_text == text && run->pos_offset <= offset) {
+    i = run->pos_offset;
+    line = run->pos_line;
+    col = run->pos_col;
+  }
+  for (; i < offset && i < run->opt->input_len; i++) {
     if (text[i] == '\n') {
       line++;
       col = 1;
@@ -39,6 +46,10 @@ void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, 
       col++;
     }
   }
+  run->pos_text = text;
+  run->pos_offset = i;
+  run->pos_line = line;
+  run->pos_col = col;
   va_list ap;
   va_start(ap, fmt);
   char buf[1024];
@@ -215,6 +226,7 @@ typedef struct {
   CXCursor *decls;
   unsigned *offsets;
   unsigned n, cap;
+  unsigned next; /* pragmas come in source order: where the last one's search stopped */
 } decl_list;
 
 static unsigned cursor_offset(CXCursor c) {
@@ -271,14 +283,27 @@ static int cuda_kind(CXCursor fn) {
   return kind;
 }
 
+/* funcs is looked up once per call and per declaration: a hash index on the cursor keeps
+ * that constant, where a scan made a file of n kernels cost n^2. Twice as many slots as
+ * functions, open addressing. */
+static void index_func(cp_run *run, unsigned i) {
+  unsigned mask = 2 * run->cap_funcs - 1, h = clang_hashCursor(run->funcs[i].cursor) & mask;
+  while (run->func_slots[h])
+    h = (h + 1) & mask;
+  run->func_slots[h] = i + 1;
+}
+
 cp_func *cp_func_of(cp_run *run, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
   if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
     return NULL;
   CXCursor def = clang_getCursorDefinition(decl);
-  for (unsigned i = 0; !clang_Cursor_isNull(def) && i < run->n_funcs; i++)
-    if (clang_equalCursors(run->funcs[i].cursor, def))
-      return &run->funcs[i];
+  if (!clang_Cursor_isNull(def) && run->n_funcs) {
+    unsigned mask = 2 * run->cap_funcs - 1;
+    for (unsigned h = clang_hashCursor(def) & mask; run->func_slots[h]; h = (h + 1) & mask)
+      if (clang_equalCursors(run->funcs[run->func_slots[h] - 1].cursor, def))
+        return &run->funcs[run->func_slots[h] - 1];
+  }
   if (run->n_inputs < 2)
     return NULL;
   /* defined in another translation unit of the run (a kernel launched from another file) */
@@ -353,10 +378,15 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
     if (run->n_funcs)
       memcpy(f, run->funcs, run->n_funcs * sizeof *f);
     run->funcs = f;
+    run->func_slots = cp_arena_alloc(run->r->arena, 2 * run->cap_funcs * sizeof *run->func_slots);
+    memset(run->func_slots, 0, 2 * run->cap_funcs * sizeof *run->func_slots);
+    for (unsigned i = 0; i < run->n_funcs; i++)
+      index_func(run, i);
   }
   cp_func *f = &run->funcs[run->n_funcs++];
   memset(f, 0, sizeof *f);
   f->cursor = fn;
+  index_func(run, run->n_funcs - 1);
   f->unit = run->unit;
   f->usr = cp_usr(run, fn);
   CXString s = clang_getCursorSpelling(fn);
@@ -369,10 +399,11 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
 
 
 /* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
-static void bind_pragma(cp_run *run, const decl_list *l, const cp_pragma *pr) {
-  unsigned i = 0;
+static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
+  unsigned i = l->next;
   while (i < l->n && l->offsets[i] < pr->end)
     i++;
+  l->next = i;
   if (i == l->n || !is_function_definition(l->decls[i])) {
     const char *what = i == l->n ? NULL
                        : clang_getCursorKind(l->decls[i]) == CXCursor_FunctionTemplate
@@ -457,7 +488,7 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
 }
 
 void cp_find_functions(cp_run *run) {
-  decl_list l = {run, NULL, NULL, 0, 0};
+  decl_list l = {run, NULL, NULL, 0, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
   unsigned first = run->n_funcs; /* functions of earlier units come before */
 
@@ -489,7 +520,7 @@ void cp_find_functions(cp_run *run) {
 }
 
 void cp_find_host_functions(cp_run *run) {
-  decl_list l = {run, NULL, NULL, 0, 0};
+  decl_list l = {run, NULL, NULL, 0, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
   add_host_functions(run, &l);
 }

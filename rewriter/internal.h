@@ -172,6 +172,9 @@ typedef struct {
   unsigned n_units, n_inputs, cap_units;
   cp_func *funcs;
   unsigned n_funcs, cap_funcs;
+  unsigned *func_slots; /* hash index of funcs by cursor: i + 1, 0 empty (cp_func_of) */
+  const char *pos_text; /* the last place cp_diag_at counted lines to, in this text */
+  unsigned pos_offset, pos_line, pos_col;
   cp_func structs; /* float/double pointer fields of structs and file-scope pointers */
   cp_macros macros;
   int *group_parent; /* union-find over buffer parameters */
