@@ -487,6 +487,81 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Recurse;
 }
 
+/* Code of a converted function in a preprocessor branch that was not taken is left as it
+ * is: a warning at the branch, so that nobody selects it later and gets float code. */
+static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRangeList *skipped) {
+  for (unsigned f = first; skipped && f < run->n_funcs; f++) {
+    if (run->funcs[f].unit != run->unit)
+      continue;
+    CXSourceRange ext = clang_getCursorExtent(run->funcs[f].cursor);
+    unsigned fb, fe;
+    clang_getExpansionLocation(clang_getRangeStart(ext), NULL, NULL, NULL, &fb);
+    clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &fe);
+    unsigned lo = 0, hi = skipped->count; /* the first range that starts at or after fb */
+    while (lo < hi) {
+      unsigned mid = (lo + hi) / 2, b;
+      clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[mid]), NULL, NULL, NULL, &b);
+      if (b < fb)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (unsigned i = lo; i < skipped->count; i++) {
+      unsigned b;
+      clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[i]), NULL, NULL, NULL, &b);
+      if (b >= fe)
+        break;
+      cp_diag_at(run, CP_WARNING, b,
+                 "this preprocessor branch of '%s' was not taken, so it is not converted and "
+                 "stays float; convert with the -D options that select it to use it",
+                 run->funcs[f].name);
+    }
+  }
+}
+
+/* Annotations in headers: the functions there are not converted (only the files named on
+ * the command line are), so a pragma in an included header is an error, not a no-op. */
+static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  cp_run *run = data;
+  (void)stack;
+  if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(run->p->tu, file, 1, 1)))
+    return;
+  size_t len = 0;
+  const char *text = clang_getFileContents(run->p->tu, file, &len);
+  unsigned line = 1;
+  for (size_t i = 0; text && i < len; line++) {
+    size_t b = i, e = i;
+    while (e < len && text[e] != '\n')
+      e++;
+    size_t k = b;
+    while (k < e && (text[k] == ' ' || text[k] == '\t'))
+      k++;
+    unsigned col = (unsigned)(k - b) + 1;
+    if (k < e && text[k] == '#') {
+      k++;
+      while (k < e && (text[k] == ' ' || text[k] == '\t'))
+        k++;
+      if (e - k > 7 && strncmp(text + k, "pragma", 6) == 0 && (text[k + 6] == ' ' || text[k + 6] == '\t')) {
+        k += 6;
+        while (k < e && (text[k] == ' ' || text[k] == '\t'))
+          k++;
+        if (e - k >= 2 && strncmp(text + k, "cp", 2) == 0 &&
+            (e - k == 2 || text[k + 2] == ' ' || text[k + 2] == '\t' || text[k + 2] == '\r')) {
+          CXString name = clang_getFileName(file);
+          size_t te = e > b && text[e - 1] == '\r' ? e - 1 : e;
+          cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(name)),
+                      line, col, cp_arena_strndup(run->r->arena, text + b, te - b),
+                      "'#pragma cp' in a header: only the files given to cpconvert are "
+                      "converted; move the function into a .cu file that is converted, or "
+                      "convert this header's code as part of one");
+          clang_disposeString(name);
+        }
+      }
+    }
+    i = e + 1;
+  }
+}
+
 void cp_find_functions(cp_run *run) {
   decl_list l = {run, NULL, NULL, 0, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
@@ -506,7 +581,9 @@ void cp_find_functions(cp_run *run) {
       bind_pragma(run, &l, pr);
     i = lx.i > i ? lx.i - 1 : i;
   }
+  warn_skipped_branches(run, first, skipped);
   clang_disposeSourceRangeList(skipped);
+  clang_getInclusions(run->p->tu, header_pragma, run);
 
   if (run->opt->all) {
     for (unsigned i = 0; i < l.n; i++)
