@@ -34,8 +34,12 @@ for f in tests/golden/*.cu examples/*/*.cu fuzz/regressions/*; do
   [ -f "$f" ] && cp "$f" build-fuzz/corpus/seed-"$(basename "$f")"
 done
 # The golden inputs include headers beside them: run from there. -timeout: an input that
-# takes longer (ASan makes a normal one take ~0.5 s) is reported as a hang.
+# takes longer is reported as a hang (a normal one takes 0.05-0.5 s under ASan, but a
+# process at nice 19 on a busy machine can wait many seconds for a core). -fork=1 runs the
+# inputs in a child and goes on after a timeout (kept in artifacts/, replay it on an idle
+# machine to tell a hang from a wait); a crash or a broken contract still stops the run.
 cd tests/golden
-exec nice -n 19 ../../build-fuzz/fuzz/fuzz_convert -max_total_time="$secs" -timeout=20 \
+exec nice -n 19 ../../build-fuzz/fuzz/fuzz_convert -max_total_time="$secs" -timeout=60 \
+  -fork=1 -ignore_timeouts=1 -ignore_crashes=0 -ignore_ooms=0 \
   -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
   -dict=../../fuzz/cuda.dict -artifact_prefix=../../build-fuzz/artifacts/ ../../build-fuzz/corpus
