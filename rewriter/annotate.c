@@ -519,6 +519,23 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
   }
 }
 
+/* Whether the line [b, e) of `text` is a `#pragma cp` directive. */
+static int is_cp_pragma_line(const char *text, size_t b, size_t e) {
+  static const char *const words[] = {"#", "pragma", "cp"};
+  size_t k = b;
+  for (size_t w = 0; w < 3; w++) {
+    while (k < e && (text[k] == ' ' || text[k] == '\t'))
+      k++;
+    size_t n = strlen(words[w]);
+    if (e - k < n || strncmp(text + k, words[w], n) != 0)
+      return 0;
+    k += n;
+    if (w > 0 && k < e && text[k] != ' ' && text[k] != '\t' && text[k] != '\r')
+      return 0; /* `#pragma cpx` or `#pragmas` */
+  }
+  return 1;
+}
+
 /* Annotations in headers: the functions there are not converted (only the files named on
  * the command line are), so a pragma in an included header is an error, not a no-op. */
 static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
@@ -529,36 +546,20 @@ static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, 
   size_t len = 0;
   const char *text = clang_getFileContents(run->p->tu, file, &len);
   unsigned line = 1;
-  for (size_t i = 0; text && i < len; line++) {
-    size_t b = i, e = i;
+  for (size_t b = 0; text && b < len; line++) {
+    size_t e = b;
     while (e < len && text[e] != '\n')
       e++;
-    size_t k = b;
-    while (k < e && (text[k] == ' ' || text[k] == '\t'))
-      k++;
-    unsigned col = (unsigned)(k - b) + 1;
-    if (k < e && text[k] == '#') {
-      k++;
-      while (k < e && (text[k] == ' ' || text[k] == '\t'))
-        k++;
-      if (e - k > 7 && strncmp(text + k, "pragma", 6) == 0 && (text[k + 6] == ' ' || text[k + 6] == '\t')) {
-        k += 6;
-        while (k < e && (text[k] == ' ' || text[k] == '\t'))
-          k++;
-        if (e - k >= 2 && strncmp(text + k, "cp", 2) == 0 &&
-            (e - k == 2 || text[k + 2] == ' ' || text[k + 2] == '\t' || text[k + 2] == '\r')) {
-          CXString name = clang_getFileName(file);
-          size_t te = e > b && text[e - 1] == '\r' ? e - 1 : e;
-          cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(name)),
-                      line, col, cp_arena_strndup(run->r->arena, text + b, te - b),
-                      "'#pragma cp' in a header: only the files given to cpconvert are "
-                      "converted; move the function into a .cu file that is converted, or "
-                      "convert this header's code as part of one");
-          clang_disposeString(name);
-        }
-      }
+    if (is_cp_pragma_line(text, b, e)) {
+      size_t col = strspn(text + b, " \t") + 1, te = e > b && text[e - 1] == '\r' ? e - 1 : e;
+      CXString name = clang_getFileName(file);
+      cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(name)),
+                  line, (unsigned)col, cp_arena_strndup(run->r->arena, text + b, te - b),
+                  "'#pragma cp' in a header: only the files given to cpconvert are converted; "
+                  "move the function into a .cu file that is converted");
+      clang_disposeString(name);
     }
-    i = e + 1;
+    b = e + 1;
   }
 }
 
