@@ -32,8 +32,15 @@ typedef struct {
 
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
   const char *text = run->opt->input_text;
-  unsigned line = 1, col = 1;
-  for (unsigned i = 0; i < offset && i < run->opt->input_len; i++) {
+  unsigned line = 1, col = 1, i = 0;
+  /* Diagnostics mostly come in source order: count on from the last one, so that many
+   * of them in a big file do not each count from the start. */
+  if (run->pos_text == text && run->pos_offset <= offset) {
+    i = run->pos_offset;
+    line = run->pos_line;
+    col = run->pos_col;
+  }
+  for (; i < offset && i < run->opt->input_len; i++) {
     if (text[i] == '\n') {
       line++;
       col = 1;
@@ -41,6 +48,10 @@ void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, 
       col++;
     }
   }
+  run->pos_text = text;
+  run->pos_offset = i;
+  run->pos_line = line;
+  run->pos_col = col;
   va_list ap;
   va_start(ap, fmt);
   char buf[1024];
@@ -219,6 +230,7 @@ typedef struct {
   CXCursor *decls;
   unsigned *offsets;
   unsigned n, cap;
+  unsigned next; /* pragmas come in source order: where the last one's search stopped */
 } decl_list;
 
 static unsigned cursor_offset(CXCursor c) {
@@ -275,14 +287,27 @@ static int cuda_kind(CXCursor fn) {
   return kind;
 }
 
+/* funcs is looked up once per call and per declaration: a hash index on the cursor keeps
+ * that constant, where a scan made a file of n kernels cost n^2. Twice as many slots as
+ * functions, open addressing. */
+static void index_func(cp_run *run, unsigned i) {
+  unsigned mask = 2 * run->cap_funcs - 1, h = clang_hashCursor(run->funcs[i].cursor) & mask;
+  while (run->func_slots[h])
+    h = (h + 1) & mask;
+  run->func_slots[h] = i + 1;
+}
+
 cp_func *cp_func_of(cp_run *run, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
   if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
     return NULL;
   CXCursor def = clang_getCursorDefinition(decl);
-  for (unsigned i = 0; !clang_Cursor_isNull(def) && i < run->n_funcs; i++)
-    if (clang_equalCursors(run->funcs[i].cursor, def))
-      return &run->funcs[i];
+  if (!clang_Cursor_isNull(def) && run->n_funcs) {
+    unsigned mask = 2 * run->cap_funcs - 1;
+    for (unsigned h = clang_hashCursor(def) & mask; run->func_slots[h]; h = (h + 1) & mask)
+      if (clang_equalCursors(run->funcs[run->func_slots[h] - 1].cursor, def))
+        return &run->funcs[run->func_slots[h] - 1];
+  }
   if (run->n_inputs < 2)
     return NULL;
   /* defined in another translation unit of the run (a kernel launched from another file) */
@@ -357,10 +382,15 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
     if (run->n_funcs)
       memcpy(f, run->funcs, run->n_funcs * sizeof *f);
     run->funcs = f;
+    run->func_slots = cp_arena_alloc(run->r->arena, 2 * run->cap_funcs * sizeof *run->func_slots);
+    memset(run->func_slots, 0, 2 * run->cap_funcs * sizeof *run->func_slots);
+    for (unsigned i = 0; i < run->n_funcs; i++)
+      index_func(run, i);
   }
   cp_func *f = &run->funcs[run->n_funcs++];
   memset(f, 0, sizeof *f);
   f->cursor = fn;
+  index_func(run, run->n_funcs - 1);
   f->unit = run->unit;
   f->usr = cp_usr(run, fn);
   CXString s = clang_getCursorSpelling(fn);
@@ -373,10 +403,11 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
 
 
 /* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
-static void bind_pragma(cp_run *run, const decl_list *l, const cp_pragma *pr) {
-  unsigned i = 0;
+static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
+  unsigned i = l->next;
   while (i < l->n && l->offsets[i] < pr->end)
     i++;
+  l->next = i;
   if (i == l->n || !is_function_definition(l->decls[i])) {
     const char *what = i == l->n ? NULL
                        : clang_getCursorKind(l->decls[i]) == CXCursor_FunctionTemplate
@@ -460,8 +491,84 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Recurse;
 }
 
+/* Code of a converted function in a preprocessor branch that was not taken is left as it
+ * is: a warning at the branch, so that nobody selects it later and gets float code. */
+static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRangeList *skipped) {
+  for (unsigned f = first; skipped && f < run->n_funcs; f++) {
+    if (run->funcs[f].unit != run->unit)
+      continue;
+    CXSourceRange ext = clang_getCursorExtent(run->funcs[f].cursor);
+    unsigned fb, fe;
+    clang_getExpansionLocation(clang_getRangeStart(ext), NULL, NULL, NULL, &fb);
+    clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &fe);
+    unsigned lo = 0, hi = skipped->count; /* the first range that starts at or after fb */
+    while (lo < hi) {
+      unsigned mid = (lo + hi) / 2, b;
+      clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[mid]), NULL, NULL, NULL, &b);
+      if (b < fb)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (unsigned i = lo; i < skipped->count; i++) {
+      unsigned b;
+      clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[i]), NULL, NULL, NULL, &b);
+      if (b >= fe)
+        break;
+      cp_diag_at(run, CP_WARNING, b,
+                 "this preprocessor branch of '%s' was not taken, so it is not converted and "
+                 "stays float; convert with the -D options that select it to use it",
+                 run->funcs[f].name);
+    }
+  }
+}
+
+/* Whether the line [b, e) of `text` is a `#pragma cp` directive. */
+static int is_cp_pragma_line(const char *text, size_t b, size_t e) {
+  static const char *const words[] = {"#", "pragma", "cp"};
+  size_t k = b;
+  for (size_t w = 0; w < 3; w++) {
+    while (k < e && (text[k] == ' ' || text[k] == '\t'))
+      k++;
+    size_t n = strlen(words[w]);
+    if (e - k < n || strncmp(text + k, words[w], n) != 0)
+      return 0;
+    k += n;
+    if (w > 0 && k < e && text[k] != ' ' && text[k] != '\t' && text[k] != '\r')
+      return 0; /* `#pragma cpx` or `#pragmas` */
+  }
+  return 1;
+}
+
+/* Annotations in headers: the functions there are not converted (only the files named on
+ * the command line are), so a pragma in an included header is an error, not a no-op. */
+static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  cp_run *run = data;
+  (void)stack;
+  if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(run->p->tu, file, 1, 1)))
+    return;
+  size_t len = 0;
+  const char *text = clang_getFileContents(run->p->tu, file, &len);
+  unsigned line = 1;
+  for (size_t b = 0; text && b < len; line++) {
+    size_t e = b;
+    while (e < len && text[e] != '\n')
+      e++;
+    if (is_cp_pragma_line(text, b, e)) {
+      size_t col = strspn(text + b, " \t") + 1, te = e > b && text[e - 1] == '\r' ? e - 1 : e;
+      CXString name = clang_getFileName(file);
+      cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(name)),
+                  line, (unsigned)col, cp_arena_strndup(run->r->arena, text + b, te - b),
+                  "'#pragma cp' in a header: only the files given to cpconvert are converted; "
+                  "move the function into a .cu file that is converted");
+      clang_disposeString(name);
+    }
+    b = e + 1;
+  }
+}
+
 void cp_find_functions(cp_run *run) {
-  decl_list l = {run, NULL, NULL, 0, 0};
+  decl_list l = {run, NULL, NULL, 0, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
   unsigned first = run->n_funcs; /* functions of earlier units come before */
 
@@ -479,7 +586,9 @@ void cp_find_functions(cp_run *run) {
       bind_pragma(run, &l, pr);
     i = lx.i > i ? lx.i - 1 : i;
   }
+  warn_skipped_branches(run, first, skipped);
   clang_disposeSourceRangeList(skipped);
+  clang_getInclusions(run->p->tu, header_pragma, run);
 
   for (unsigned i = 0; run->opt->suggest && i < l.n; i++) /* every kernel and device function */
     if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) && !cp_func_of(run, l.decls[i]))
@@ -496,7 +605,7 @@ void cp_find_functions(cp_run *run) {
 }
 
 void cp_find_host_functions(cp_run *run) {
-  decl_list l = {run, NULL, NULL, 0, 0};
+  decl_list l = {run, NULL, NULL, 0, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
   add_host_functions(run, &l);
 }

@@ -619,9 +619,34 @@ static int has_composite_kid(const cp_node *n) {
   return 0;
 }
 
+/* Float arithmetic whose operator lies in a macro's body: the operator cannot be read from
+ * the text (every token of the body is at the expansion point), so it would be left in
+ * float unseen, and a write through it would not pair its buffer. Reported once, at the
+ * innermost such node. */
+static int float_operator_in_macro(cp_rw *c, const cp_node *n) {
+  if (!n->macro || (n->kind != CXCursor_BinaryOperator && n->kind != CXCursor_CompoundAssignOperator &&
+                    n->kind != CXCursor_UnaryOperator))
+    return 0;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (n->kids[i]->val && n->kids[i]->val->rule == CP_RULE_UNSUPPORTED_MACRO)
+      return 0;
+  if (cp_type_width(clang_getCursorType(n->cur), c->f->dbl) > 0)
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (cp_type_width(clang_getCursorType(n->kids[i]->cur), c->f->dbl) > 0)
+      return 1;
+  return 0;
+}
+
 const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   if (n->val)
     return n->val;
+  if (n->kind == CXCursor_LambdaExpr) {
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_LAMBDA,
+                  "a lambda in a converted function is not converted; make it a __device__ "
+                  "function (converted with its caller)");
+    return n->val = cp_new_val(c, cp_src(c, n), CP_V_OTHER, 0);
+  }
   for (unsigned i = 0; i < n->nkids; i++)
     cp_rewrite(c, n->kids[i]);
   cp_val *v;
@@ -641,11 +666,13 @@ const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   case CXCursor_CXXStaticCastExpr: v = cp_cast(c, n); break;
   default: v = cp_pass(c, n); break;
   }
-  if (n->macro && (v->changed || (!wraps_value(n->kind) && has_composite_kid(n)))) {
+  if (n->macro && (v->changed || (!wraps_value(n->kind) && has_composite_kid(n)) ||
+                   float_operator_in_macro(c, n))) {
     cp_rule_error(c, n, CP_RULE_UNSUPPORTED_MACRO,
              "float arithmetic inside a macro expansion is not converted; write it out, or "
              "make the macro a __device__ function");
     v = cp_new_val(c, cp_src(c, n), CP_V_OTHER, 0);
+    v->rule = CP_RULE_UNSUPPORTED_MACRO;
   }
   n->val = v;
   return v;

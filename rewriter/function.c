@@ -75,6 +75,46 @@ static const char *type_word(cp_run *run, CXType t) {
 
 /* Replaces the word naming a declaration's float type, between `from` and `to`, by
  * `repl` (NULL: cp_floatN of the width). */
+/* The type words already retyped, so that declarators sharing one (`float a, b;`) edit it
+ * once. A hash set on (edit list, offset, rule): a scan of the edits made n kernels cost
+ * n^2. Open addressing, at most half full. */
+struct cp_retyped {
+  const cp_edit_list *list;
+  size_t offset;
+  cp_rule rule;
+};
+
+static unsigned retyped_hash(const cp_edit_list *list, size_t offset, cp_rule rule, unsigned mask) {
+  size_t h = (size_t)list * 31u + offset * 2654435761u + (size_t)rule;
+  return (unsigned)(h ^ (h >> 17)) & mask;
+}
+
+/* 1 if (list, offset, rule) was there already; else adds it and returns 0. */
+static int retyped_once(cp_run *run, size_t offset, cp_rule rule) {
+  if (2 * (run->n_retyped + 1) > run->cap_retyped) {
+    struct cp_retyped *old = run->retyped;
+    unsigned old_cap = run->cap_retyped;
+    run->cap_retyped = old_cap ? 2 * old_cap : 256;
+    run->retyped = cp_arena_alloc(run->r->arena, run->cap_retyped * sizeof *run->retyped);
+    memset(run->retyped, 0, run->cap_retyped * sizeof *run->retyped);
+    for (unsigned i = 0; i < old_cap; i++)
+      if (old[i].list) {
+        unsigned h = retyped_hash(old[i].list, old[i].offset, old[i].rule, run->cap_retyped - 1);
+        while (run->retyped[h].list)
+          h = (h + 1) & (run->cap_retyped - 1);
+        run->retyped[h] = old[i];
+      }
+  }
+  unsigned mask = run->cap_retyped - 1, h = retyped_hash(run->edits, offset, rule, mask);
+  for (; run->retyped[h].list; h = (h + 1) & mask)
+    if (run->retyped[h].list == run->edits && run->retyped[h].offset == offset &&
+        run->retyped[h].rule == rule)
+      return 1;
+  run->retyped[h] = (struct cp_retyped){run->edits, offset, rule};
+  run->n_retyped++;
+  return 0;
+}
+
 static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned from, unsigned to,
                   cp_rule rule, const char *repl) {
   const char *word = type_word(run, t);
@@ -84,9 +124,8 @@ static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned f
     at = last_word(run, from, to, base);
   if (at < 0)
     return 0; /* auto, or a type the declaration does not spell: nothing to edit */
-  for (size_t i = 0; i < run->edits->count; i++)
-    if (run->edits->items[i].offset == (size_t)at && run->edits->items[i].rule == rule)
-      return 1;
+  if (retyped_once(run, (size_t)at, rule))
+    return 1;
   size_t len = strlen(word);
   if (last_word(run, (unsigned)at, (unsigned)at + (unsigned)len, word) != at)
     len = strlen(base);

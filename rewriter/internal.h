@@ -171,6 +171,11 @@ typedef struct {
   unsigned n_units, n_inputs, cap_units;
   cp_func *funcs;
   unsigned n_funcs, cap_funcs;
+  unsigned *func_slots; /* hash index of funcs by cursor: i + 1, 0 empty (cp_func_of) */
+  struct cp_retyped *retyped; /* hash set of the type words retyped (function.c) */
+  unsigned n_retyped, cap_retyped;
+  const char *pos_text; /* the last place cp_diag_at counted lines to, in this text */
+  unsigned pos_offset, pos_line, pos_col;
   cp_func structs; /* float/double pointer fields of structs and file-scope pointers */
   cp_macros macros;
   int *group_parent; /* union-find over buffer parameters */

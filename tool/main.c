@@ -196,7 +196,7 @@ static int write_stats_csv(const cli *c, const cp_result *r) {
 /* Converts (or, with --suggest, analyses), prints the diagnostics, and delivers what a
  * run without errors produced. */
 static int convert(const cli *c, const cp_options *opts) {
-  cp_result *r = cp_convert_files(opts, c->n_inputs);
+  cp_result *r = cp_convert_deep(opts, c->n_inputs);
   int status;
   for (size_t i = 0; i < r->n_diags; i++)
     cp_print_diag(stderr, &r->diags[i]);

@@ -88,4 +88,8 @@ int cp_write_atomic(const char *path, const char *data, size_t len, char *err, s
  * string is static or from the environment. */
 const char *cp_find_cuda(const char *given);
 
+/* stack.c: cp_convert_files on a thread with a stack deep enough for deeply nested
+ * expressions (clang and the rewriter recurse once per level). */
+cp_result *cp_convert_deep(const cp_options *opts, int n);
+
 #endif

@@ -32,7 +32,9 @@ class Ctx:
             return f.read()
 
     def run(self, *args):
-        p = subprocess.run([self.tool] + list(args), cwd=self.d, capture_output=True)
+        # CPCONVERT_WRAPPER: a command to run the tool under (valgrind: tests/cli/CMakeLists.txt)
+        wrap = os.environ.get("CPCONVERT_WRAPPER", "").split()
+        p = subprocess.run(wrap + [self.tool] + list(args), cwd=self.d, capture_output=True)
         return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
