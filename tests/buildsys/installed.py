@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Builds projects against an installed cpconvert (`cmake --install` into a fresh prefix).
+
+  installed.py make  ...   examples/makefile-project with the installed tool and headers
+  installed.py cmake ...   tests/buildsys/package: find_package(CPConvert) + cpconvert_sources,
+                           then the same project on a prefix without the tool, from the
+                           files collected by the target cpconvert_converted
+
+nvcc compiles and links only (no GPU is needed). Without nvcc the test reports itself
+skipped (exit 77) after what it could check without it."""
+import argparse, os, re, shutil, subprocess, sys, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import fail  # noqa: E402
+
+SKIP = 77
+
+
+def run(cmd, cwd=None, ok=True):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    out = p.stdout + p.stderr
+    if ok and p.returncode != 0:
+        sys.stdout.write(out)
+        fail("%s failed" % " ".join(cmd))
+    return p.returncode, out
+
+
+def install(build, prefix):
+    shutil.rmtree(prefix, ignore_errors=True)
+    run(["cmake", "--install", build, "--prefix", prefix])
+    for f in ("bin/cpconvert", "include/cp/cp.cuh", "lib/cmake/CPConvert/CPConvertConfig.cmake",
+              "lib/cmake/CPConvert/CPConvertConfigVersion.cmake",
+              "lib/cmake/CPConvert/CPConvert.cmake"):
+        if not os.path.isfile(os.path.join(prefix, f)):
+            fail("the install has no " + f)
+
+
+def test_make(a, prefix):
+    work = os.path.join(a.work, "make")
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(a.source_dir + "/examples/makefile-project", work)
+    make = ["make", "--no-print-directory", "-j2", "CPCONVERT=" + prefix + "/bin/cpconvert",
+            "CP_INCLUDE=" + prefix + "/include"]
+    run(make + ["convert"], cwd=work)
+    if not a.nvcc:
+        return SKIP
+    _, out = run(make + ["NVCC=" + a.nvcc], cwd=work)
+    if not os.path.isfile(os.path.join(work, "md_cp")):
+        fail("make built no md_cp:\n" + out)
+    if ("-I%s/include" % prefix) not in out:
+        fail("the build did not compile against the installed headers:\n" + out)
+    return 0
+
+
+def cmake_project(src, build, prefix, nvcc, *defs, ok=True):
+    """Configures the package test project in a fresh build folder."""
+    shutil.rmtree(build, ignore_errors=True)
+    return run(["cmake", "-S", src, "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix,
+                "-DCMAKE_CUDA_COMPILER=" + nvcc, "-DCMAKE_CUDA_ARCHITECTURES=90"] + list(defs),
+               ok=ok)
+
+
+def test_cmake(a, prefix):
+    if not a.nvcc:
+        return SKIP
+    work = os.path.join(a.work, "cmake")
+    shutil.rmtree(work, ignore_errors=True)
+    src = os.path.join(work, "src")
+    shutil.copytree(a.source_dir + "/tests/buildsys/package", src)
+    build = os.path.join(work, "build")
+    cmake_project(src, build, prefix, a.nvcc)
+    _, out = run(["cmake", "--build", build])
+    if "cpconvert scale_cp.cu" not in out or not os.path.isfile(os.path.join(build, "scale")):
+        fail("the first build did not convert scale.cu and link scale:\n" + out)
+    _, out = run(["cmake", "--build", build])
+    if "cpconvert scale_cp.cu" in out:
+        fail("a second build converted scale.cu again:\n" + out)
+    past = time.time() - 100  # a header edit re-converts, whatever the clock's resolution
+    for root, _, files in os.walk(work):
+        for f in files:
+            os.utime(os.path.join(root, f), (past, past))
+    os.utime(os.path.join(src, "scale.h"), None)
+    _, out = run(["cmake", "--build", build])
+    if "cpconvert scale_cp.cu" not in out:
+        fail("touching scale.h did not re-convert scale.cu:\n" + out)
+
+    # A machine without the tool builds from the files converted here.
+    run(["cmake", "--build", build, "--target", "cpconvert_converted"])
+    converted = os.path.join(build, "cpconvert-converted")
+    if sorted(os.listdir(converted)) != ["scale_cp.cu"]:
+        fail("cpconvert_converted collected %s" % os.listdir(converted))
+    bare = prefix + "-notool"
+    shutil.rmtree(bare, ignore_errors=True)
+    shutil.copytree(prefix, bare)
+    os.remove(os.path.join(bare, "bin", "cpconvert"))
+    rc, out = cmake_project(src, build + "-notool", bare, a.nvcc, ok=False)
+    if rc == 0 or "CPCONVERT_CONVERTED_DIR" not in out:
+        fail("configuring without a tool and without converted files did not stop with a "
+             "message naming CPCONVERT_CONVERTED_DIR:\n" + out)
+    cmake_project(src, build + "-notool", bare, a.nvcc, "-DCPCONVERT_CONVERTED_DIR=" + converted)
+    _, out = run(["cmake", "--build", build + "-notool"])
+    if re.search(r"cpconvert scale", out) or not os.path.isfile(build + "-notool/scale"):
+        fail("the build from converted files ran cpconvert or linked no program:\n" + out)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["make", "cmake"])
+    ap.add_argument("--build", required=True, help="the configured and built cpconvert tree")
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--nvcc")
+    a = ap.parse_args()
+    a.work = os.path.join(os.path.abspath(a.work), a.mode)
+    prefix = os.path.join(a.work, "prefix")
+    install(a.build, prefix)
+    rc = (test_make if a.mode == "make" else test_cmake)(a, prefix)
+    if rc == SKIP:
+        print("SKIP: no nvcc")
+        sys.exit(SKIP)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
