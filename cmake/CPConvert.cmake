@@ -38,7 +38,7 @@
 #      ${CPCONVERT_CONVERTED_DIR}/<name><SUFFIX>.cu files are used as they are;
 #   5. otherwise configuring stops with an error that names these choices.
 # cpconvert_sources decides when it is called: call it after the tool target exists.
-include_guard(GLOBAL)
+include_guard(DIRECTORY) # once per directory and below: imported targets are directory-scoped
 if(POLICY CMP0116) # dependency files of custom commands: the same under every generator
   cmake_policy(SET CMP0116 NEW)
 endif()
@@ -114,20 +114,20 @@ endfunction()
 
 # The target that runs these conversions without compiling, under cpconvert_converted.
 function(_cpconvert_export_target outs)
-  get_property(n GLOBAL PROPERTY _CPCONVERT_COUNT)
-  if(NOT n)
-    set(n 0)
+  get_property(count GLOBAL PROPERTY _CPCONVERT_COUNT) # (not `n`: if() reads N as false)
+  if(NOT count)
+    set(count 0)
   endif()
-  math(EXPR n "${n} + 1")
-  set_property(GLOBAL PROPERTY _CPCONVERT_COUNT ${n})
-  add_custom_target(_cpconvert_sources_${n}
+  math(EXPR count "${count} + 1")
+  set_property(GLOBAL PROPERTY _CPCONVERT_COUNT ${count})
+  add_custom_target(_cpconvert_sources_${count}
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CPCONVERT_CONVERTED_EXPORT_DIR}"
     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${outs} "${CPCONVERT_CONVERTED_EXPORT_DIR}"
     DEPENDS ${outs} VERBATIM)
   if(NOT TARGET cpconvert_converted)
     add_custom_target(cpconvert_converted)
   endif()
-  add_dependencies(cpconvert_converted _cpconvert_sources_${n})
+  add_dependencies(cpconvert_converted _cpconvert_sources_${count})
 endfunction()
 
 function(cpconvert_sources out_var)

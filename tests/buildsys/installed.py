@@ -3,17 +3,22 @@
 
   installed.py install ... `cmake --install` into a fresh prefix (the ctest fixture the
                            others require), and the files the install must hold
-  installed.py make  ...   examples/makefile-project with the installed tool and headers
+  installed.py make  ...   examples/makefile-project with the installed tool and headers,
+                           and rebuilt after a header edit (makefile_deps.check_full_build)
   installed.py cmake ...   tests/buildsys/package: find_package(CPConvert) + cpconvert_sources,
                            then the same project on a prefix without the tool, from the
                            files collected by the target cpconvert_converted
+  installed.py dirs  ...   tests/buildsys/dirs: cpconvert_sources in two directories of one
+                           project (conversions only)
 
 nvcc compiles and links only (no GPU is needed). Without nvcc the test reports itself
 skipped (exit 77) after what it could check without it."""
 import argparse, os, re, shutil, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import fail  # noqa: E402
+from makefile_deps import Project, check_full_build  # noqa: E402
 
 SKIP = 77
 
@@ -44,17 +49,13 @@ def install(a, prefix):
 def test_make(a, prefix):
     if not shutil.which("make"):
         return SKIP
-    work = os.path.join(a.work, "make")
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(a.source_dir + "/examples/makefile-project", work)
-    make = ["make", "--no-print-directory", "-j2", "CPCONVERT=" + prefix + "/bin/cpconvert",
-            "CP_INCLUDE=" + prefix + "/include"]
-    run(make + ["convert"], cwd=work)
+    make_vars = ["CPCONVERT=" + prefix + "/bin/cpconvert", "CP_INCLUDE=" + prefix + "/include"]
+    p = Project(a.source_dir + "/examples/makefile-project", os.path.join(a.work, "project"),
+                make_vars + (["NVCC=" + a.nvcc] if a.nvcc else []))
     if not a.nvcc:
+        p.must_make("convert")
         return SKIP
-    _, out = run(make + ["NVCC=" + a.nvcc], cwd=work)
-    if not os.path.isfile(os.path.join(work, "md_cp")):
-        fail("make built no md_cp:\n" + out)
+    out = check_full_build(p)
     if ("-I%s/include" % prefix) not in out:
         fail("the build did not compile against the installed headers:\n" + out)
     return 0
@@ -105,7 +106,7 @@ def test_cmake(a, prefix):
                 "find_package(CPConvert REQUIRED)\n"
                 "cpconvert_sources(out SOURCES %s/scale.cu)\n" % src)
     rc, out = cmake_project(nolang, build + "-nolang", bare, a.nvcc, ok=False)
-    if rc == 0 or "CPCONVERT_CONVERTED_DIR" not in out:
+    if rc == 0 or "no cpconvert to run" not in out or "CPCONVERT_CONVERTED_DIR" not in out:
         fail("configuring without a tool and without converted files did not stop with a "
              "message naming CPCONVERT_CONVERTED_DIR:\n" + out)
     cmake_project(src, build + "-notool", bare, a.nvcc, "-DCPCONVERT_CONVERTED_DIR=" + converted)
@@ -115,9 +116,36 @@ def test_cmake(a, prefix):
     return 0
 
 
+def test_dirs(a, prefix):
+    """Two directories of one project call cpconvert_sources (no compiler needed)."""
+    src = os.path.join(a.source_dir, "tests", "buildsys", "dirs")
+    build = os.path.join(a.work, "build")
+    shutil.rmtree(build, ignore_errors=True)
+    _, out = run(["cmake", "-S", src, "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix])
+    for d in ("a", "b"):
+        if "%s: runtime %s/include" % (d, prefix) not in out:
+            fail("CPConvert::runtime is not the installed include folder in %s/:\n%s" % (d, out))
+    _, out = run(["cmake", "--build", build])
+    if "cpconvert scale_a.cu" not in out or "cpconvert scale_b.cu" not in out:
+        fail("the build did not convert in both directories:\n" + out)
+    with open(os.path.join(build, "b", "cpconvert", "scale_b.cu")) as f:
+        if "(--algo fast)" not in f.readline():
+            fail("OPTIONS did not reach cpconvert in b/")
+    run(["cmake", "--build", build, "--target", "cpconvert_converted"])
+    got = sorted(os.listdir(os.path.join(build, "cpconvert-converted")))
+    if got != ["scale_a.cu", "scale_b.cu"]:
+        fail("cpconvert_converted collected %s" % got)
+    shutil.rmtree(build)
+    rc, out = run(["cmake", "-S", src, "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix,
+                   "-DCOLLIDE=ON"], ok=False)
+    if rc == 0 or "have the same name" not in out:
+        fail("two outputs named scale_a.cu did not stop configuring:\n" + out)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["install", "make", "cmake"])
+    ap.add_argument("mode", choices=["install", "make", "cmake", "dirs"])
     ap.add_argument("--build", help="the configured and built cpconvert tree (install)")
     ap.add_argument("--prefix", required=True)
     ap.add_argument("--source-dir", required=True)
@@ -126,7 +154,7 @@ def main():
     a = ap.parse_args()
     a.work = os.path.join(os.path.abspath(a.work), a.mode)
     prefix = os.path.abspath(a.prefix)
-    rc = {"install": install, "make": test_make, "cmake": test_cmake}[a.mode](a, prefix)
+    rc = {"install": install, "make": test_make, "cmake": test_cmake, "dirs": test_dirs}[a.mode](a, prefix)
     if rc == SKIP:
         print("SKIP: no nvcc or no make")
         sys.exit(SKIP)
