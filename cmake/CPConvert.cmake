@@ -13,7 +13,8 @@
 #       directory. The dependency file makes an edited header re-convert the sources that
 #       include it (CMake >= 3.20, or the Ninja generator; older Makefile generators scan
 #       the #includes themselves). The generated files get the source's own directory on
-#       their include path, so `#include "local.h"` still finds the header beside it.
+#       their include path, so `#include "local.h"` still finds the header beside it (a
+#       source-file property: add the files to a target of the same directory).
 #       OPTIONS are passed to cpconvert unchanged: give -I with absolute paths (the command
 #       runs in the build directory).
 #
