@@ -39,6 +39,10 @@
 #      ${CPCONVERT_CONVERTED_DIR}/<name><SUFFIX>.cu files are used as they are;
 #   5. otherwise configuring stops with an error that names these choices.
 # cpconvert_sources decides when it is called: call it after the tool target exists.
+if(CMAKE_VERSION VERSION_LESS 3.14)
+  message(FATAL_ERROR "CPConvert.cmake needs CMake 3.14 or newer (3.20 for dependency files "
+                      "under the Makefile generators), this is ${CMAKE_VERSION}")
+endif()
 include_guard(DIRECTORY) # once per directory and below: imported targets are directory-scoped
 if(POLICY CMP0116) # dependency files of custom commands: the same under every generator
   cmake_policy(SET CMP0116 NEW)
