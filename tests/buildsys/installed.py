@@ -9,7 +9,7 @@
                            then the same project on a prefix without the tool, from the
                            files collected by the target cpconvert_converted
   installed.py dirs  ...   tests/buildsys/dirs: cpconvert_sources in two directories of one
-                           project (conversions only)
+                           project (conversions only; Makefiles, and Ninja where present)
 
 nvcc compiles and links only (no GPU is needed). Without nvcc the test reports itself
 skipped (exit 77) after what it could check without it."""
@@ -116,25 +116,48 @@ def test_cmake(a, prefix):
     return 0
 
 
-def test_dirs(a, prefix):
-    """Two directories of one project call cpconvert_sources (no compiler needed)."""
-    src = os.path.join(a.source_dir, "tests", "buildsys", "dirs")
-    build = os.path.join(a.work, "build")
+def check_dirs(a, prefix, src, generator):
+    """Configures and builds tests/buildsys/dirs (a copy in src) with one generator."""
+    build = os.path.join(a.work, "build-" + generator.split()[0].lower())
     shutil.rmtree(build, ignore_errors=True)
-    _, out = run(["cmake", "-S", src, "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix])
+    _, out = run(["cmake", "-G", generator, "-S", src, "-B", build,
+                  "-DCMAKE_PREFIX_PATH=" + prefix])
     for d in ("a", "b"):
         if "%s: runtime %s/include" % (d, prefix) not in out:
             fail("CPConvert::runtime is not the installed include folder in %s/:\n%s" % (d, out))
     _, out = run(["cmake", "--build", build])
     if "cpconvert scale_a.cu" not in out or "cpconvert scale_b.cu" not in out:
-        fail("the build did not convert in both directories:\n" + out)
+        fail("%s: the build did not convert in both directories:\n%s" % (generator, out))
     with open(os.path.join(build, "b", "cpconvert", "scale_b.cu")) as f:
         if "(--algo fast)" not in f.readline():
             fail("OPTIONS did not reach cpconvert in b/")
+    _, out = run(["cmake", "--build", build])
+    if "cpconvert scale" in out:
+        fail("%s: a second build converted again:\n%s" % (generator, out))
+    time.sleep(1.1)  # newer than the outputs, at any clock resolution
+    os.utime(os.path.join(src, "..", "package", "scale.h"), None)
+    _, out = run(["cmake", "--build", build])
+    if "cpconvert scale_a.cu" not in out or "cpconvert scale_b.cu" not in out:
+        fail("%s: touching scale.h did not re-convert in both directories:\n%s"
+             % (generator, out))
     run(["cmake", "--build", build, "--target", "cpconvert_converted"])
     got = sorted(os.listdir(os.path.join(build, "cpconvert-converted")))
     if got != ["scale_a.cu", "scale_b.cu"]:
         fail("cpconvert_converted collected %s" % got)
+    return build
+
+
+def test_dirs(a, prefix):
+    """Two directories of one project call cpconvert_sources (no compiler needed), under
+    the Makefile generator and, where ninja is installed, Ninja."""
+    shutil.rmtree(a.work, ignore_errors=True)
+    for d in ("dirs", "package"):
+        shutil.copytree(os.path.join(a.source_dir, "tests", "buildsys", d),
+                        os.path.join(a.work, "src", d))
+    src = os.path.join(a.work, "src", "dirs")
+    build = check_dirs(a, prefix, src, "Unix Makefiles")
+    if shutil.which("ninja"):
+        check_dirs(a, prefix, src, "Ninja")
     shutil.rmtree(build)
     rc, out = run(["cmake", "-S", src, "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix,
                    "-DCOLLIDE=ON"], ok=False)
