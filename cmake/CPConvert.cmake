@@ -17,6 +17,9 @@
 #       source-file property: add the files to a target of the same directory).
 #       OPTIONS are passed to cpconvert unchanged: give -I with absolute paths (the command
 #       runs in the build directory).
+#       Output names are unique in a build, because the folder of converted files below is
+#       flat: converting one source twice (say with other OPTIONS) needs another SUFFIX, and
+#       two equal names stop configuring.
 #
 #   CPConvert::runtime
 #       INTERFACE target: the include directory of the composite-precision runtime
