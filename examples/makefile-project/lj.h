@@ -1,5 +1,5 @@
-// Lennard-Jones parameters (reduced units), shared by the kernels that evaluate the
-// potential. Only forces.cu includes this file: editing it re-converts forces.cu alone.
+// Lennard-Jones parameters (reduced units). Of the kernel files only forces.cu includes
+// this file, so editing it re-converts forces.cu alone (reference.cpp includes it too).
 #ifndef LJ_H
 #define LJ_H
 

@@ -19,7 +19,7 @@ class Project:
     def __init__(self, src, work, make_vars):
         shutil.rmtree(work, ignore_errors=True)
         shutil.copytree(src, work, ignore=shutil.ignore_patterns("*_cp.*", "*.o", "*.d", "md_cp",
-                                                                  "md_float"))
+                                                                  "md_float", "md_ref"))
         self.d = work
         self.vars = make_vars
 
