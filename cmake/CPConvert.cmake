@@ -13,9 +13,13 @@
 #       directory. The dependency file makes an edited header re-convert the sources that
 #       include it (CMake >= 3.20, or the Ninja generator; older Makefile generators scan
 #       the #includes themselves). The generated files get the source's own directory on
-#       their include path, so `#include "local.h"` still finds the header beside it.
+#       their include path, so `#include "local.h"` still finds the header beside it (a
+#       source-file property: add the files to a target of the same directory).
 #       OPTIONS are passed to cpconvert unchanged: give -I with absolute paths (the command
 #       runs in the build directory).
+#       Output names are unique in a build, because the folder of converted files below is
+#       flat: converting one source twice (say with other OPTIONS) needs another SUFFIX, and
+#       two equal names stop configuring.
 #
 #   CPConvert::runtime
 #       INTERFACE target: the include directory of the composite-precision runtime
@@ -38,7 +42,11 @@
 #      ${CPCONVERT_CONVERTED_DIR}/<name><SUFFIX>.cu files are used as they are;
 #   5. otherwise configuring stops with an error that names these choices.
 # cpconvert_sources decides when it is called: call it after the tool target exists.
-include_guard(GLOBAL)
+if(CMAKE_VERSION VERSION_LESS 3.14)
+  message(FATAL_ERROR "CPConvert.cmake needs CMake 3.14 or newer (3.20 for dependency files "
+                      "under the Makefile generators), this is ${CMAKE_VERSION}")
+endif()
+include_guard(DIRECTORY) # once per directory and below: imported targets are directory-scoped
 if(POLICY CMP0116) # dependency files of custom commands: the same under every generator
   cmake_policy(SET CMP0116 NEW)
 endif()
@@ -114,7 +122,7 @@ endfunction()
 
 # The target that runs these conversions without compiling, under cpconvert_converted.
 function(_cpconvert_export_target outs)
-  get_property(count GLOBAL PROPERTY _CPCONVERT_COUNT) # not "n": if() reads N as false
+  get_property(count GLOBAL PROPERTY _CPCONVERT_COUNT) # (not `n`: if() reads N as false)
   if(NOT count)
     set(count 0)
   endif()

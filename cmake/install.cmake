@@ -7,11 +7,12 @@ include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
 set(CPCONVERT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/CPConvert)
+set(CPCONVERT_INSTALL_BINDIR bin)         # where tool/ installs cpconvert
 set(CPCONVERT_INSTALL_INCLUDEDIR include) # where runtime/ installs the headers
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/CPConvertConfig.cmake.in
   ${PROJECT_BINARY_DIR}/CPConvertConfig.cmake
   INSTALL_DESTINATION ${CPCONVERT_INSTALL_CMAKEDIR}
-  PATH_VARS CMAKE_INSTALL_BINDIR CPCONVERT_INSTALL_INCLUDEDIR)
+  PATH_VARS CPCONVERT_INSTALL_BINDIR CPCONVERT_INSTALL_INCLUDEDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/CPConvertConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES ${PROJECT_BINARY_DIR}/CPConvertConfig.cmake
