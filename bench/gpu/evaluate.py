@@ -31,6 +31,7 @@ def machine():
         "driver": sh("nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1"),
         "cuda": sh("nvcc --version | sed -n 's/.*release \\([0-9.]*\\).*/\\1/p'"),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": os.environ.get("CPCONVERT_COMMIT") or sh("git rev-parse --short HEAD"),
     }
 
 

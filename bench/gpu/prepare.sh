@@ -10,4 +10,5 @@ dir=${1:-.device}
 build=${CPCONVERT_BUILD:-build}
 cmake -S . -B "$build" -DCPCONVERT_CONVERTED_EXPORT_DIR="$PWD/$dir" > /dev/null
 cmake --build "$build" --target cpconvert_converted -j "$(nproc 2>/dev/null || echo 2)"
+git rev-parse --short HEAD > "$dir/COMMIT" 2>/dev/null || true
 echo "converted sources in $dir: $(ls "$dir" | wc -l) files"

@@ -211,9 +211,10 @@ def main():
         elif key in r:
             p.add("## %s" % key, "", "Not measured: %s" % r[key]["error"], "")
     head = ["# Results on the GPU", "",
-            "Measured on an %s (driver %s, CUDA %s) on %s%s. Every figure on this page "
+            "Measured on an %s (driver %s, CUDA %s) on %s, sources at commit %s%s. Every "
+            "figure on this page "
             "comes from one command, on a machine with nvcc, a GPU and libclang 16:" %
-            (mach["gpu"], mach["driver"], mach["cuda"], mach["date"],
+            (mach["gpu"], mach["driver"], mach["cuda"], mach["date"], mach.get("commit", "?"),
              " (quick sizes: not the evaluation)" if r.get("quick") else ""), "",
             "```", "bench/gpu/run.sh             # builds every variant, runs the gpu tests "
             "and bench/gpu/evaluate.py", "bench/gpu/report.py gpu-out  # this page", "```",

@@ -25,6 +25,9 @@ mkdir -p "$out"
   date -u; } | tee "$out/gpu.txt"
 
 flags=(-DCMAKE_BUILD_TYPE=Release -DCPCONVERT_CPU_TESTS=OFF)
+if [ -f "$dir/COMMIT" ]; then
+  export CPCONVERT_COMMIT=$(cat "$dir/COMMIT")  # the commit the sources were converted at
+fi
 if [ -d "$dir" ]; then
   flags+=(-DCPCONVERT_BUILD_TOOL=OFF -DCPCONVERT_CONVERTED_DIR="$PWD/$dir")
 fi
