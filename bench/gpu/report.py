@@ -223,9 +223,21 @@ def main():
             "examples first on one that has it, and `bench/gpu/run.sh .device` takes them "
             "from there. Every example is built three ways from one annotated source: as "
             "written (float), with `-DREAL_DOUBLE` (double), and converted by cpconvert at "
-            "build time (composite), plus the variants named in its table.", "",
+            "build time (composite), plus the variants named in its table. The figures "
+            "themselves are kept in `docs/gpu-raw/` (`results.json`, the gpu test log); "
+            "`bench/gpu/report.py docs/gpu-raw` rewrites this page from them.", "",
             "## Targets", ""]
     head.append(table(["what", "measured", "target", ""], p.targets))
+    log = os.path.join(a.results, "ctest_gpu.log")
+    if os.path.exists(log):  # the tests labelled gpu, run in the same batch
+        with open(log) as f:
+            lines = f.read().splitlines()
+        tests = [l.split(":", 1)[1].split()[0] + " " + l.split()[-3]
+                 for l in lines if l.strip().startswith(tuple("0123456789")) and "Test" in l]
+        summary = [l for l in lines if "tests passed" in l]
+        head += ["The tests labelled `gpu` ran in the same batch: %s (%s)." %
+                 (summary[0].strip() if summary else "no summary",
+                  ", ".join("`%s`" % t.split()[0] for t in tests)), ""]
     body = head + p.lines
     extra = os.path.join(HERE, "analysis.md")
     if os.path.exists(extra):
