@@ -106,6 +106,20 @@ def registers(bindir, exe):
     return regs
 
 
+def pyplot():
+    """matplotlib without a display."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def save(plt, fig, name, dpi):
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, name), dpi=dpi)
+    plt.close(fig)
+
+
 def drift(step, energy):
     """Slope of the total energy per 10^6 steps relative to |E|, and the RMS deviation
     about that line relative to |E|; the first 10% of the run (the lattice melting) is
@@ -165,9 +179,7 @@ def md(bindir, quick):
 
 
 def md_plot(res):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     small = res["small"]
     fig, axes = plt.subplots(4, 1, figsize=(8, 12.5), sharex=True)
     for v, label in (("cp", "composite"), ("double", "double")):
@@ -190,9 +202,7 @@ def md_plot(res):
         ax.legend()
     axes[-1].set_xlabel("step")
     fig.suptitle("NVE MD, %d atoms, dt 0.002" % small["atoms"])
-    fig.tight_layout()
-    fig.savefig(os.path.join(OUT, "md_energy.png"), dpi=110)
-    plt.close(fig)
+    save(plt, fig, "md_energy.png", 110)
 
 
 # ---------------------------------------------------------------------------------------
@@ -263,9 +273,7 @@ def do_undo(bindir, quick):
 
 
 def du_plot(res):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     keys = sorted(res["curves"])
     fig, axes = plt.subplots(2, (len(keys) + 1) // 2, figsize=(13, 7), squeeze=False)
     for ax, k in zip(axes.flat, keys):
@@ -278,9 +286,7 @@ def du_plot(res):
         ax.set_xlabel("iteration")
         ax.set_ylabel("mean |x - x0| / |x0|")
     axes.flat[0].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(OUT, "do_undo.png"), dpi=100)
-    plt.close(fig)
+    save(plt, fig, "do_undo.png", 100)
 
 
 # ---------------------------------------------------------------------------------------
@@ -329,17 +335,13 @@ def mandelbrot(bindir, quick):
         if os.path.exists(pgm):
             images[v] = read_pgm(pgm)
     if images:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = pyplot()
         fig, axes = plt.subplots(1, len(images), figsize=(4 * len(images), 4.3))
         for ax, (v, img) in zip(np.atleast_1d(axes), images.items()):
             ax.imshow(img, cmap="magma")
             ax.set_title(dict(MB_VARIANTS)[v], fontsize=9)
             ax.axis("off")
-        fig.tight_layout()
-        fig.savefig(os.path.join(OUT, "mandelbrot.png"), dpi=90)
-        plt.close(fig)
+        save(plt, fig, "mandelbrot.png", 90)
     return res
 
 
@@ -361,9 +363,7 @@ def matmul(bindir, quick):
                                    r.column("max_rel_err"), r.column("time_ms")):
             res["rows"].setdefault(str(k), {})[v] = {"mean": float(mean), "max": float(mx),
                                                      "time_ms": float(ms)}
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ks = sorted(res["rows"], key=int)
     for v, label in MK_VARIANTS:
@@ -373,9 +373,7 @@ def matmul(bindir, quick):
     ax.set_xlabel("inner dimension K")
     ax.set_ylabel("mean relative error of C")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(OUT, "matmul.png"), dpi=100)
-    plt.close(fig)
+    save(plt, fig, "matmul.png", 100)
     return res
 
 
