@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake -S . -B build
-cmake --build build -j "$(nproc 2>/dev/null || echo 2)"
+cmake --build build --target cpconvert -j "$(nproc 2>/dev/null || echo 2)"  # the tool only
 
 example=examples/global_sum/global_sum.cu
 out=build/global_sum_cp.cu
