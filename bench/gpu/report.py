@@ -212,8 +212,8 @@ def main():
             p.add("## %s" % key, "", "Not measured: %s" % r[key]["error"], "")
     head = ["# Results on the GPU", "",
             "Measured on an %s (driver %s, CUDA %s) on %s, sources at commit %s%s. Every "
-            "figure on this page "
-            "comes from one command, on a machine with nvcc, a GPU and libclang 16:" %
+            "figure on this page comes from one GPU batch, on a machine with nvcc, a GPU "
+            "and libclang 16; a second command writes the page:" %
             (mach["gpu"], mach["driver"], mach["cuda"], mach["date"], mach.get("commit", "?"),
              " (quick sizes: not the evaluation)" if r.get("quick") else ""), "",
             "```", "bench/gpu/run.sh             # builds every variant, runs the gpu tests "
