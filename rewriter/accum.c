@@ -149,7 +149,7 @@ typedef struct {
   acc_ctx a;
   size_t index;             /* the function's row in result->funcs */
   const cp_var **seen;      /* variables already reported */
-  unsigned n_seen;
+  unsigned n_seen, cap_seen;
 } hot_ctx;
 
 enum { CHAIN_MIN = 4 }; /* dependent additions in one expression worth reporting */
@@ -162,19 +162,12 @@ const char *cp_hotspot_name(cp_hotspot_kind k) {
 static void add_hotspot(hot_ctx *h, const cp_node *n, cp_hotspot_kind kind, const char *reason) {
   cp_result *r = h->a.run->r;
   if (r->n_hotspots == r->cap_hotspots) {
-    size_t cap = r->cap_hotspots ? 2 * r->cap_hotspots : 16;
-    cp_hotspot *p = cp_arena_alloc(r->arena, cap * sizeof *p);
-    if (r->n_hotspots)
-      memcpy(p, r->hotspots, r->n_hotspots * sizeof *p);
-    r->hotspots = p;
-    r->cap_hotspots = cap;
+    r->cap_hotspots = r->cap_hotspots ? 2 * r->cap_hotspots : 16;
+    r->hotspots = cp_arena_grow(r->arena, r->hotspots, r->n_hotspots, r->cap_hotspots,
+                                sizeof *r->hotspots);
   }
-  const char *text = h->a.run->opt->input_text;
-  unsigned line = 1, col = 1;
-  for (unsigned i = 0; i < n->begin; i++) {
-    col = text[i] == '\n' ? 1 : col + 1;
-    line += text[i] == '\n';
-  }
+  unsigned line, col;
+  cp_position(h->a.run, n->begin, &line, &col);
   r->hotspots[r->n_hotspots++] = (cp_hotspot){h->index, kind, line, col, reason,
                                               kind != CP_HOT_CHAIN};
 }
@@ -184,11 +177,12 @@ static int seen(hot_ctx *h, const cp_var *v) {
   for (unsigned i = 0; i < h->n_seen; i++)
     if (h->seen[i] == v)
       return 1;
-  const cp_var **s = cp_arena_alloc(h->a.run->r->arena, (h->n_seen + 1) * sizeof *s);
-  if (h->n_seen)
-    memcpy(s, h->seen, h->n_seen * sizeof *s);
-  s[h->n_seen++] = v;
-  h->seen = s;
+  if (h->n_seen == h->cap_seen) {
+    h->cap_seen = h->cap_seen ? 2 * h->cap_seen : 16;
+    h->seen = cp_arena_grow(h->a.run->r->arena, h->seen, h->n_seen, h->cap_seen,
+                            sizeof *h->seen);
+  }
+  h->seen[h->n_seen++] = v;
   return 0;
 }
 
@@ -269,7 +263,7 @@ static void find_hot(hot_ctx *h, const cp_node *n, const cp_node *loop) {
 }
 
 void cp_find_hotspots(cp_run *run, cp_func *f, size_t index) {
-  hot_ctx h = {{run, f, 0, 0}, index, NULL, 0};
+  hot_ctx h = {{run, f, 0, 0}, index, NULL, 0, 0};
   if (f->body && !f->dbl)
     find_hot(&h, f->body, NULL);
 }

@@ -46,12 +46,8 @@ static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
   if (!width && !ptr)
     return NULL;
   if (f->n_vars == f->cap_vars) {
-    unsigned cap = f->cap_vars ? 2 * f->cap_vars : 16;
-    cp_var *v = cp_arena_alloc(run->r->arena, cap * sizeof *v);
-    if (f->n_vars)
-      memcpy(v, f->vars, f->n_vars * sizeof *v);
-    f->vars = v;
-    f->cap_vars = cap;
+    f->cap_vars = f->cap_vars ? 2 * f->cap_vars : 16;
+    f->vars = cp_arena_grow(run->r->arena, f->vars, f->n_vars, f->cap_vars, sizeof *f->vars);
   }
   cp_var *v = &f->vars[f->n_vars++];
   memset(v, 0, sizeof *v);
@@ -335,10 +331,8 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
 static void defer_store(cp_run *run, cp_func *f, int group, const cp_node *rhs) {
   if (run->n_stores == run->cap_stores) {
     run->cap_stores = run->cap_stores ? 2 * run->cap_stores : 16;
-    cp_store *s = cp_arena_alloc(run->r->arena, run->cap_stores * sizeof *s);
-    if (run->n_stores)
-      memcpy(s, run->stores, run->n_stores * sizeof *s);
-    run->stores = s;
+    run->stores = cp_arena_grow(run->r->arena, run->stores, run->n_stores, run->cap_stores,
+                                sizeof *run->stores);
   }
   run->stores[run->n_stores++] = (cp_store){f, group, rhs};
 }

@@ -30,11 +30,11 @@ typedef struct {
   unsigned end_offset; /* offset just past the pragma's logical line */
 } pragma_lexer;
 
-void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
+void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col_out) {
   const char *text = run->opt->input_text;
   unsigned line = 1, col = 1, i = 0;
-  /* Diagnostics mostly come in source order: count on from the last one, so that many
-   * of them in a big file do not each count from the start. */
+  /* Positions are mostly asked for in source order: count on from the last one, so that
+   * many of them in a big file do not each count from the start. */
   if (run->pos_text == text && run->pos_offset <= offset) {
     i = run->pos_offset;
     line = run->pos_line;
@@ -50,8 +50,14 @@ void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, 
   }
   run->pos_text = text;
   run->pos_offset = i;
-  run->pos_line = line;
-  run->pos_col = col;
+  run->pos_line = *line_out = line;
+  run->pos_col = *col_out = col;
+}
+
+void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
+  const char *text = run->opt->input_text;
+  unsigned line, col;
+  cp_position(run, offset, &line, &col);
   va_list ap;
   va_start(ap, fmt);
   char buf[1024];
@@ -378,10 +384,8 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
 static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
   if (run->n_funcs == run->cap_funcs) {
     run->cap_funcs = run->cap_funcs ? 2 * run->cap_funcs : 32;
-    cp_func *f = cp_arena_alloc(run->r->arena, run->cap_funcs * sizeof *f);
-    if (run->n_funcs)
-      memcpy(f, run->funcs, run->n_funcs * sizeof *f);
-    run->funcs = f;
+    run->funcs = cp_arena_grow(run->r->arena, run->funcs, run->n_funcs, run->cap_funcs,
+                               sizeof *run->funcs);
     run->func_slots = cp_arena_alloc(run->r->arena, 2 * run->cap_funcs * sizeof *run->func_slots);
     memset(run->func_slots, 0, 2 * run->cap_funcs * sizeof *run->func_slots);
     for (unsigned i = 0; i < run->n_funcs; i++)

@@ -56,6 +56,13 @@ void *cp_arena_alloc(cp_arena *a, size_t size) {
   return p;
 }
 
+void *cp_arena_grow(cp_arena *a, const void *old, size_t n, size_t cap, size_t size) {
+  void *p = cp_arena_alloc(a, cap * size);
+  if (n)
+    memcpy(p, old, n * size);
+  return p;
+}
+
 char *cp_arena_strndup(cp_arena *a, const char *s, size_t n) {
   char *p = cp_arena_alloc(a, n + 1);
   memcpy(p, s, n);

@@ -20,12 +20,8 @@
 void cp_diag_add(cp_result *r, cp_severity sev, const char *file, unsigned line,
                  unsigned col, const char *line_text, const char *fmt, ...) {
   if (r->n_diags == r->cap_diags) {
-    size_t cap = r->cap_diags ? 2 * r->cap_diags : 16;
-    cp_diag *d = cp_arena_alloc(r->arena, cap * sizeof *d);
-    if (r->n_diags)
-      memcpy(d, r->diags, r->n_diags * sizeof *d);
-    r->diags = d;
-    r->cap_diags = cap;
+    r->cap_diags = r->cap_diags ? 2 * r->cap_diags : 16;
+    r->diags = cp_arena_grow(r->arena, r->diags, r->n_diags, r->cap_diags, sizeof *r->diags);
   }
   va_list ap;
   va_start(ap, fmt);
@@ -150,10 +146,8 @@ const char *cp_usr(cp_run *run, CXCursor c) {
 static cp_unit *new_unit(cp_run *run) {
   if (run->n_units == run->cap_units) {
     run->cap_units = run->cap_units ? 2 * run->cap_units : 8;
-    cp_unit **u = cp_arena_alloc(run->r->arena, run->cap_units * sizeof *u);
-    if (run->n_units)
-      memcpy(u, run->units, run->n_units * sizeof *u);
-    run->units = u;
+    run->units = cp_arena_grow(run->r->arena, run->units, run->n_units, run->cap_units,
+                               sizeof *run->units);
   }
   cp_unit *u = cp_arena_alloc(run->r->arena, sizeof *u);
   memset(u, 0, sizeof *u);

@@ -313,6 +313,9 @@ void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, 
 void cp_add_line_directives(cp_arena *a, cp_edit_list *list, const char *input, size_t len,
                             const char *path, const char *nl);
 
+/* The line and column (from 1) of a byte offset of the current unit's text. */
+void cp_position(cp_run *run, unsigned offset, unsigned *line, unsigned *col);
+
 /* Records a diagnostic at a byte offset of the main file. */
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

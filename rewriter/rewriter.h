@@ -22,6 +22,8 @@ typedef struct cp_arena cp_arena;
 
 cp_arena *cp_arena_new(void);
 void *cp_arena_alloc(cp_arena *a, size_t size);
+/* An array's new home: `cap` elements of `size` bytes, the first `n` copied from `old`. */
+void *cp_arena_grow(cp_arena *a, const void *old, size_t n, size_t cap, size_t size);
 char *cp_arena_strndup(cp_arena *a, const char *s, size_t n);
 char *cp_arena_strdup(cp_arena *a, const char *s);
 char *cp_arena_printf(cp_arena *a, const char *fmt, ...)
