@@ -17,8 +17,9 @@
  * double instead of cp_float.
  *
  * --suggest walks every kernel the same way and reports, instead of converting, the
- * places where float loses most: loop-carried sums, reduction trees, float atomics, and
- * long chains of dependent additions (the one kind scope(accumulators) does not cover).
+ * places where float loses most: loop-carried sums, reduction trees, float atomics, long
+ * chains of dependent additions, and buffer elements updated in place in every launch
+ * (the last two are what scope(accumulators) does not cover).
  */
 #include <string.h>
 
@@ -155,8 +156,9 @@ typedef struct {
 enum { CHAIN_MIN = 4 }; /* dependent additions in one expression worth reporting */
 
 const char *cp_hotspot_name(cp_hotspot_kind k) {
-  static const char *const names[] = {"loop-sum", "reduction-tree", "atomic", "chain"};
-  return k <= CP_HOT_CHAIN ? names[k] : "?";
+  static const char *const names[] = {"loop-sum", "reduction-tree", "atomic", "chain",
+                                      "buffer-update"};
+  return k <= CP_HOT_UPDATE ? names[k] : "?";
 }
 
 static void add_hotspot(hot_ctx *h, const cp_node *n, cp_hotspot_kind kind, const char *reason) {
@@ -169,7 +171,7 @@ static void add_hotspot(hot_ctx *h, const cp_node *n, cp_hotspot_kind kind, cons
   unsigned line, col;
   cp_position(h->a.run, n->begin, &line, &col);
   r->hotspots[r->n_hotspots++] = (cp_hotspot){h->index, kind, line, col, reason,
-                                              kind != CP_HOT_CHAIN};
+                                              kind != CP_HOT_CHAIN && kind != CP_HOT_UPDATE};
 }
 
 /* Whether `v` is reported already; marks it if not. */
@@ -210,8 +212,59 @@ static const cp_node *parent_expr(const cp_node *n) {
   return p;
 }
 
-/* An assignment that sums into a float local or buffer element: a loop-carried sum or a
- * reduction tree. */
+/* The declaration of `decl` in the tree `n`; NULL if it is not there. */
+static const cp_node *decl_node(const cp_node *n, CXCursor decl) {
+  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, decl))
+    return n;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *d = decl_node(n->kids[i], decl);
+    if (d)
+      return d;
+  }
+  return NULL;
+}
+
+/* Whether `n` has a `+=` or `-=` into the variable `v` (its fields included). */
+static int summed_into(hot_ctx *h, const cp_node *n, const cp_var *v) {
+  char op[4];
+  const cp_node *lhs, *rhs, *root;
+  if (cp_node_assignment(h->a.run->opt->input_text, n, &lhs, &rhs, op) &&
+      (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0) && (root = cp_node_root(lhs, 0)) &&
+      cp_var_of(h->a.f, clang_getCursorReferenced(root->cur)) == v)
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (summed_into(h, n->kids[i], v))
+      return 1;
+  return 0;
+}
+
+/* `buf[i] = p`, where the local `p` was initialized from `buf` and summed into since
+ * (float4 p = pos[i]; p.x += dt * v.x; pos[i] = p;): the element is updated in place
+ * through a copy. */
+static int stored_back(hot_ctx *h, const cp_node *rhs, const cp_var *buf) {
+  const cp_node *r = cp_node_strip(rhs);
+  if (r->kind != CXCursor_DeclRefExpr)
+    return 0;
+  cp_var *local = cp_var_of(h->a.f, clang_getCursorReferenced(r->cur));
+  const cp_node *d = local && !local->is_param ? decl_node(h->a.f->body, local->decl) : NULL;
+  return d && d->nkids && references(&h->a, d->kids[d->nkids - 1], buf, 0) &&
+         summed_into(h, h->a.f->body, local);
+}
+
+/* A buffer parameter's element updated in place: every launch adds to what the last
+ * launch left (an integrator's positions and velocities), so the rounding errors add up
+ * over the launches. Only pairing the buffer (scope(all)) carries them from one launch
+ * to the next. */
+static void hot_update(hot_ctx *h, const cp_node *n, const cp_var *v) {
+  if (!seen(h, v))
+    add_hotspot(h, n, CP_HOT_UPDATE,
+                cp_arena_printf(h->a.run->r->arena, "'%s[...]' is read, updated and written "
+                                "back in every launch: its rounding errors add up over the "
+                                "launches", v->name));
+}
+
+/* An assignment that sums into a float local or buffer element: a loop-carried sum, a
+ * reduction tree, or a buffer element updated in place. */
 static void hot_assignment(hot_ctx *h, const cp_node *n, const cp_node *loop) {
   char op[4];
   const cp_node *lhs, *rhs, *root;
@@ -219,9 +272,15 @@ static void hot_assignment(hot_ctx *h, const cp_node *n, const cp_node *loop) {
       !(root = cp_node_root(lhs, 0)))
     return;
   cp_var *v = cp_var_of(h->a.f, clang_getCursorReferenced(root->cur));
-  if (!v || v->dbl || (strcmp(op, "+=") != 0 && strcmp(op, "-=") != 0 &&
-                       !(strcmp(op, "=") == 0 && references(&h->a, rhs, v, 0))))
+  if (!v || v->dbl)
     return;
+  int buffer = v->is_param && v->group >= 0;
+  if (strcmp(op, "+=") != 0 && strcmp(op, "-=") != 0 &&
+      !(strcmp(op, "=") == 0 && references(&h->a, rhs, v, 0))) {
+    if (buffer && strcmp(op, "=") == 0 && stored_back(h, rhs, v))
+      hot_update(h, n, v);
+    return;
+  }
   int element = cp_node_strip(lhs)->kind == CXCursor_ArraySubscriptExpr;
   if (element && !v->is_param && v->group < 0 && references(&h->a, rhs, v, 0) && !seen(h, v))
     add_hotspot(h, n, CP_HOT_TREE,
@@ -232,6 +291,8 @@ static void hot_assignment(hot_ctx *h, const cp_node *n, const cp_node *loop) {
                 cp_arena_printf(h->a.run->r->arena, "'%s%s' is summed into across the "
                                 "iterations of a loop: each term loses the bits below the "
                                 "sum's last", v->name, element ? "[...]" : ""));
+  else if (!loop && buffer)
+    hot_update(h, n, v);
 }
 
 static void find_hot(hot_ctx *h, const cp_node *n, const cp_node *loop) {

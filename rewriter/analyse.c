@@ -14,19 +14,12 @@
  * Pairing is a property of the buffer, not of one function: a kernel that only reads a
  * buffer that another converted function writes through the same call chain still takes
  * the companion.
+ * Whether a converted function's signature changes is decided here too, since host.c and
+ * function.c both need it (callers must pass companions).
  */
 #include <string.h>
 
 #include "internal.h"
-
-cp_var *cp_var_of(cp_func *f, CXCursor decl) {
-  if (clang_Cursor_isNull(decl))
-    return NULL;
-  for (unsigned i = 0; i < f->n_vars; i++)
-    if (clang_equalCursors(f->vars[i].decl, decl))
-      return &f->vars[i];
-  return NULL;
-}
 
 /* Width of a variable's base element type, looking through arrays. */
 static int element_width(CXType t, int dbl) {
@@ -512,4 +505,20 @@ void cp_analyse(cp_run *run) {
     if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE && !f->dbl) /* --accumulate: float only */
       cp_mark_carried(run, f);
   }
+}
+
+int cp_composite_signature(const cp_func *f) {
+  return !f->is_kernel && !f->is_host && (!f->pragma || f->pragma->scope == CP_SCOPE_ALL);
+}
+
+int cp_signature_changes(const cp_func *f) {
+  if (f->returns_width && cp_composite_signature(f))
+    return 1;
+  for (unsigned i = 0; i < f->n_vars; i++) {
+    const cp_var *v = &f->vars[i];
+    if (v->is_param && (v->role == CP_VAR_PAIRED || v->role == CP_VAR_OUTPTR ||
+                        (v->role == CP_VAR_COMPOSITE && cp_composite_signature(f))))
+      return 1;
+  }
+  return 0;
 }

@@ -13,8 +13,6 @@
  * --accumulate); a clause written in the pragma wins.
  * Whether the names exist is checked in analyse.c, which knows the function's variables.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -29,43 +27,6 @@ typedef struct {
   unsigned n, i;
   unsigned end_offset; /* offset just past the pragma's logical line */
 } pragma_lexer;
-
-void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col_out) {
-  const char *text = run->opt->input_text;
-  unsigned line = 1, col = 1, i = 0;
-  /* Positions are mostly asked for in source order: count on from the last one, so that
-   * many of them in a big file do not each count from the start. */
-  if (run->pos_text == text && run->pos_offset <= offset) {
-    i = run->pos_offset;
-    line = run->pos_line;
-    col = run->pos_col;
-  }
-  for (; i < offset && i < run->opt->input_len; i++) {
-    if (text[i] == '\n') {
-      line++;
-      col = 1;
-    } else {
-      col++;
-    }
-  }
-  run->pos_text = text;
-  run->pos_offset = i;
-  run->pos_line = *line_out = line;
-  run->pos_col = *col_out = col;
-}
-
-void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
-  const char *text = run->opt->input_text;
-  unsigned line, col;
-  cp_position(run, offset, &line, &col);
-  va_list ap;
-  va_start(ap, fmt);
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  cp_diag_add(run->r, sev, run->opt->input, line, col,
-              cp_line_at(run->r->arena, text, run->opt->input_len, offset), "%s", buf);
-}
 
 /* Offset just past the logical line that starts at `offset`. */
 static unsigned logical_line_end(const cp_options *opt, unsigned offset) {
@@ -293,37 +254,6 @@ static int cuda_kind(CXCursor fn) {
   return kind;
 }
 
-/* funcs is looked up once per call and per declaration: a hash index on the cursor keeps
- * that constant, where a scan made a file of n kernels cost n^2. Twice as many slots as
- * functions, open addressing. */
-static void index_func(cp_run *run, unsigned i) {
-  unsigned mask = 2 * run->cap_funcs - 1, h = clang_hashCursor(run->funcs[i].cursor) & mask;
-  while (run->func_slots[h])
-    h = (h + 1) & mask;
-  run->func_slots[h] = i + 1;
-}
-
-cp_func *cp_func_of(cp_run *run, CXCursor decl) {
-  enum CXCursorKind k = clang_getCursorKind(decl);
-  if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
-    return NULL;
-  CXCursor def = clang_getCursorDefinition(decl);
-  if (!clang_Cursor_isNull(def) && run->n_funcs) {
-    unsigned mask = 2 * run->cap_funcs - 1;
-    for (unsigned h = clang_hashCursor(def) & mask; run->func_slots[h]; h = (h + 1) & mask)
-      if (clang_equalCursors(run->funcs[run->func_slots[h] - 1].cursor, def))
-        return &run->funcs[run->func_slots[h] - 1];
-  }
-  if (run->n_inputs < 2)
-    return NULL;
-  /* defined in another translation unit of the run (a kernel launched from another file) */
-  const char *usr = cp_usr(run, decl);
-  for (unsigned i = 0; i < run->n_funcs; i++)
-    if (strcmp(run->funcs[i].usr, usr) == 0)
-      return &run->funcs[i];
-  return NULL;
-}
-
 static int is_function_definition(CXCursor c) {
   return clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c);
 }
@@ -382,29 +312,11 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
 }
 
 static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
-  if (run->n_funcs == run->cap_funcs) {
-    run->cap_funcs = run->cap_funcs ? 2 * run->cap_funcs : 32;
-    run->funcs = cp_arena_grow(run->r->arena, run->funcs, run->n_funcs, run->cap_funcs,
-                               sizeof *run->funcs);
-    run->func_slots = cp_arena_alloc(run->r->arena, 2 * run->cap_funcs * sizeof *run->func_slots);
-    memset(run->func_slots, 0, 2 * run->cap_funcs * sizeof *run->func_slots);
-    for (unsigned i = 0; i < run->n_funcs; i++)
-      index_func(run, i);
-  }
-  cp_func *f = &run->funcs[run->n_funcs++];
-  memset(f, 0, sizeof *f);
-  f->cursor = fn;
-  index_func(run, run->n_funcs - 1);
-  f->unit = run->unit;
-  f->usr = cp_usr(run, fn);
-  CXString s = clang_getCursorSpelling(fn);
-  f->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
-  clang_disposeString(s);
+  cp_func *f = cp_func_add(run, fn);
   f->is_kernel = cuda_kind(fn) == 2;
   f->pragma = pr;
   return f;
 }
-
 
 /* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
 static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {

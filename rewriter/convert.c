@@ -7,34 +7,15 @@
  *   3. find the `#pragma cp` annotations and the functions they mark (annotate.c);
  *   4. analyse those functions (analyse.c, accum.c) and collect every edit in one list
  *      (function.c, expr.c, call.c), then apply the list once (edit.c).
- * The output exists only when the run produced no error.
+ * The output exists only when the run produced no error. This file is the top of the
+ * rewriter's layers (internal.h): it calls the stages; the tables they share (run.c) and
+ * the diagnostics (diag.c) lie below all of them.
  */
 #include "rewriter.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
-
-void cp_diag_add(cp_result *r, cp_severity sev, const char *file, unsigned line,
-                 unsigned col, const char *line_text, const char *fmt, ...) {
-  if (r->n_diags == r->cap_diags) {
-    r->cap_diags = r->cap_diags ? 2 * r->cap_diags : 16;
-    r->diags = cp_arena_grow(r->arena, r->diags, r->n_diags, r->cap_diags, sizeof *r->diags);
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  r->diags[r->n_diags++] = (cp_diag){sev, file, line, col, line_text,
-                                     cp_arena_strdup(r->arena, buf)};
-  if (sev == CP_ERROR)
-    r->n_errors++;
-  else if (sev == CP_WARNING)
-    r->n_warnings++;
-}
 
 /* The end-of-line sequence the input uses (that of its first line), so that inserted
  * lines match the file: CRLF files stay CRLF. */
@@ -95,11 +76,6 @@ static void sort_diags(cp_result *r, const char *input) {
   }
 }
 
-void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule) {
-  cp_edit_add(run->r->arena, run->edits, offset, length, text, rule);
-  run->r->applied[rule]++;
-}
-
 /* A function's pragma line as written, without its line end; NULL if it has none. */
 static const char *pragma_text(cp_result *r, const cp_func *f) {
   if (!f->pragma)
@@ -126,65 +102,6 @@ static void record_stats(cp_result *r, const cp_run *run) {
     r->funcs[i] = (cp_func_stat){f->name, f->is_host ? 2 : f->is_kernel ? 1 : 0, paired,
                                  f->unit->opt.input, line, {0}, col, pragma_text(r, f)};
   }
-}
-
-void cp_use_unit(cp_run *run, cp_unit *u) {
-  run->unit = u;
-  run->opt = &u->opt;
-  run->p = &u->p;
-  run->macros = u->macros;
-  run->edits = &u->edits;
-}
-
-const char *cp_usr(cp_run *run, CXCursor c) {
-  CXString s = clang_getCursorUSR(c);
-  const char *u = cp_arena_strdup(run->r->arena, clang_getCString(s));
-  clang_disposeString(s);
-  return u;
-}
-
-static cp_unit *new_unit(cp_run *run) {
-  if (run->n_units == run->cap_units) {
-    run->cap_units = run->cap_units ? 2 * run->cap_units : 8;
-    run->units = cp_arena_grow(run->r->arena, run->units, run->n_units, run->cap_units,
-                               sizeof *run->units);
-  }
-  cp_unit *u = cp_arena_alloc(run->r->arena, sizeof *u);
-  memset(u, 0, sizeof *u);
-  run->units[run->n_units++] = u;
-  return u;
-}
-
-/* A header's path as the output names it: the parser's, without a leading ./ */
-static const char *header_path(cp_run *run, CXFile file) {
-  CXString fn = clang_getFileName(file);
-  const char *p = clang_getCString(fn);
-  while (p[0] == '.' && p[1] == '/')
-    p += 2;
-  const char *path = cp_arena_strdup(run->r->arena, p);
-  clang_disposeString(fn);
-  return path;
-}
-
-cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
-  for (unsigned i = 0; i < run->n_inputs; i++)
-    if (run->units[i]->p.tu == tu && clang_File_isEqual(run->units[i]->p.main_file, file))
-      return run->units[i];
-  const char *path = header_path(run, file);
-  for (unsigned i = 0; i < run->n_units; i++) /* an input seen from another unit, a header */
-    if (strcmp(run->units[i]->opt.input, path) == 0)
-      return run->units[i];
-  if (!run->units[0]->opt.edit_headers)
-    return NULL;
-  cp_unit *u = new_unit(run);
-  size_t size = 0;
-  const char *text = clang_getFileContents(tu, file, &size);
-  u->opt = run->units[0]->opt;
-  u->opt.input = path;
-  u->opt.input_text = cp_arena_strndup(run->r->arena, text ? text : "", text ? size : 0);
-  u->opt.input_len = text ? size : 0;
-  u->is_header = 1;
-  return u;
 }
 
 /* --suggest: what the analysis finds that would stop a conversion (a pointer it cannot
@@ -270,7 +187,7 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   memset(&run, 0, sizeof run);
   run.r = r;
   for (int i = 0; i < n; i++) {
-    cp_unit *u = new_unit(&run);
+    cp_unit *u = cp_unit_new(&run);
     u->opt = opts[i];
     if (already_converted(&opts[i]))
       cp_diag_add(r, CP_ERROR, opts[i].input, 1, 1,

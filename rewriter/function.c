@@ -14,7 +14,6 @@
 
 #include "internal.h"
 
-
 static int is_ident_char(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
          ch == '_';
@@ -135,13 +134,9 @@ static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned f
   return 1;
 }
 
-static int composite_signature(const cp_func *f) {
-  return !f->is_kernel && !f->is_host && (!f->pragma || f->pragma->scope == CP_SCOPE_ALL);
-}
-
 static void signature(cp_run *run, cp_func *f) {
   unsigned name_at = name_offset(f->cursor);
-  if (f->returns_width && composite_signature(f))
+  if (f->returns_width && cp_composite_signature(f))
     retype(run, f, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
            extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE, NULL);
   for (unsigned i = 0; i < f->n_vars; i++) {
@@ -149,7 +144,7 @@ static void signature(cp_run *run, cp_func *f) {
     if (!v->is_param)
       continue;
     unsigned b = extent_begin(v->decl), at = name_offset(v->decl);
-    if ((v->role == CP_VAR_COMPOSITE && composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
+    if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
       retype(run, f, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE, NULL);
     } else if (v->role == CP_VAR_PAIRED) {
       const char *type = cp_arena_strndup(run->r->arena, run->opt->input_text + b, at - b);
@@ -313,7 +308,7 @@ static void walk(cp_rw *c, cp_node *n) {
     return;
   }
   if (n->kind == CXCursor_ReturnStmt && n->nkids == 1) {
-    int composite = c->f->returns_width && composite_signature(c->f);
+    int composite = c->f->returns_width && cp_composite_signature(c->f);
     full_expr(c, n->kids[0], composite ? 1 : c->f->returns_width ? -1 : 0);
     return;
   }
@@ -328,18 +323,6 @@ typedef struct {
   cp_run *run;
   CXCursor in;
 } outside_ctx;
-
-int cp_signature_changes(const cp_func *f) {
-  if (f->returns_width && composite_signature(f))
-    return 1;
-  for (unsigned i = 0; i < f->n_vars; i++) {
-    const cp_var *v = &f->vars[i];
-    if (v->is_param && (v->role == CP_VAR_PAIRED || v->role == CP_VAR_OUTPTR ||
-                        (v->role == CP_VAR_COMPOSITE && composite_signature(f))))
-      return 1;
-  }
-  return 0;
-}
 
 static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;

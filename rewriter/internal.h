@@ -1,11 +1,26 @@
 /*
  * internal.h: what the rewriter's files share and the tool never sees.
  *
- *   tree.c      a node tree over libclang cursors, with parents and byte offsets
- *   annotate.c  `#pragma cp composite [clauses]` lines and the functions they mark
- *   analyse.c   which functions convert, which buffers pair, which variables turn composite
- *   expr.c      the converted text of expressions
- *   function.c  declarations and signatures of converted functions
+ * The files form layers, listed here bottom up; a file calls only functions of its own
+ * line or of lines above it (scripts/check_layers.py checks this, as the ctest `layers`):
+ *
+ *   base      arena.c   the run's allocator
+ *             rules.c   names of the rewrite rules (rules.def)
+ *             diag.c    diagnostics, and line/column positions of byte offsets
+ *             edit.c    the edit list and its one application
+ *   parse     parse.c   libclang over one CUDA file (parse.h)
+ *             tree.c    a node tree over libclang cursors, with parents and byte offsets
+ *   tables    run.c     the run's units, functions and variables; USRs; counted edits
+ *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark
+ *   analyse   accum.c   scope(accumulators), accumulate(), --suggest's hotspots
+ *             analyse.c which functions convert, which buffers pair, which variables
+ *                       turn composite; whether a signature changes
+ *   rewrite   expr.c + call.c  the converted text of expressions (one layer: they recurse
+ *                       into each other), calls and casts in call.c
+ *             host.c    companions of paired buffers in host code
+ *             function.c  declarations, signatures and bodies of converted functions
+ *   output    lines.c   --line-directives markers, added to the edit list
+ *   driver    convert.c the run: stages in order, then the edits applied per file
  *
  * Invariants: node offsets are byte offsets into the main file's text (the input), with
  * `end` exclusive; a node whose text comes from a macro expansion has `macro` set and is
@@ -257,17 +272,34 @@ int cp_int_literal_fits(const char *literal);
 /* The companion text of an expression rooted at paired buffer `root`. */
 const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
 
-/* accum.c: scope(accumulators): which float locals of `f` turn composite. */
-void cp_find_accumulators(cp_run *run, cp_func *f);
-/* accum.c: --suggest: the places of `f` (result->funcs[index]) where float loses most,
- * added to result->hotspots. */
-void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
-/* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
- * CP_VAR_ACCUM, carried as the clause says. */
-void cp_mark_carried(cp_run *run, cp_func *f);
-/* expr.c: the type an accumulator is declared with, and a value converted into it. */
-const char *cp_accum_type(cp_accum m);
-const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
+/* ---- the stages, in layer order (see the list above) -------------------------------- */
+
+/* diag.c: the line and column (from 1) of a byte offset of the current unit's text. */
+void cp_position(cp_run *run, unsigned offset, unsigned *line, unsigned *col);
+
+/* diag.c: records a diagnostic at a byte offset of the main file. */
+void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* run.c: the tables. Makes `u` the current unit: opt, p, macros and edits of the run are
+ * its own. */
+void cp_use_unit(cp_run *run, cp_unit *u);
+/* A new, empty unit of the run. */
+cp_unit *cp_unit_new(cp_run *run);
+/* The unit of a file the run can edit (an input, or, with edit_headers, a header, made
+ * on first use from `tu`); NULL if it cannot edit that file. */
+cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file);
+/* A cursor's USR, in the run's arena. */
+const char *cp_usr(cp_run *run, CXCursor c);
+/* Appends a function for `fn` to the run's table, in the current unit, indexed. */
+cp_func *cp_func_add(cp_run *run, CXCursor fn);
+/* The converted function a declaration (or call target) names; NULL if none. */
+cp_func *cp_func_of(cp_run *run, CXCursor decl);
+cp_var *cp_var_of(cp_func *f, CXCursor decl);
+/* run.c: adds an edit that is itself one application of `rule` (a declaration, a signature, a
+ * host statement), counted in result->applied. Expression edits are counted where the
+ * expression is rewritten (cp_made) and use cp_edit_add directly. */
+void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule);
 
 /* annotate.c: finds the pragmas and the functions they mark (plus, with --all, every
  * kernel and the device functions converted kernels call). */
@@ -276,48 +308,42 @@ void cp_find_functions(cp_run *run);
  * such host functions or use file-scope pointers and pointer fields (after every unit's
  * cp_find_functions, since a launch may be in another file than its kernel). */
 void cp_find_host_functions(cp_run *run);
+
+/* accum.c: scope(accumulators): which float locals of `f` turn composite. */
+void cp_find_accumulators(cp_run *run, cp_func *f);
+/* accum.c: --suggest: the places of `f` (result->funcs[index]) where float loses most,
+ * added to result->hotspots. */
+void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
+/* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
+ * CP_VAR_ACCUM, carried as the clause says. */
+void cp_mark_carried(cp_run *run, cp_func *f);
 /* analyse.c: the role of every variable and parameter of every converted function. */
 void cp_analyse(cp_run *run);
-/* function.c: edits for declarations, signatures and bodies of converted functions. */
-void cp_convert_functions(cp_run *run);
-/* function.c: whether converting `f` changes its parameters or result (so that callers
+/* analyse.c: whether a converted function (not a kernel, not host code, in scope(all))
+ * takes and returns composites. */
+int cp_composite_signature(const cp_func *f);
+/* analyse.c: whether converting `f` changes its parameters or result (so that callers
  * must change too). */
 int cp_signature_changes(const cp_func *f);
-/* host.c: companions of paired buffers in host code: declarations, allocations, copies,
- * frees, launch arguments. */
-void cp_convert_host(cp_run *run, cp_func *f);
-
-cp_func *cp_func_of(cp_run *run, CXCursor decl);
-/* Makes `u` the current unit: opt, p, macros and edits of the run are its own. */
-void cp_use_unit(cp_run *run, cp_unit *u);
-/* The unit of a file the run can edit (an input, or, with edit_headers, a header, made
- * on first use from `tu`); NULL if it cannot edit that file. */
-cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file);
-/* A cursor's USR, in the run's arena. */
-const char *cp_usr(cp_run *run, CXCursor c);
-cp_var *cp_var_of(cp_func *f, CXCursor decl);
-/* The buffer a host pointer expression designates (&p, (void **)&p, p + k, s->pos,
+/* analyse.c: the buffer a host pointer expression designates (&p, (void **)&p, p + k, s->pos,
  * &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By cursors
  * alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
+
+/* expr.c: the type an accumulator is declared with, and a value converted into it. */
+const char *cp_accum_type(cp_accum m);
+const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
+/* host.c: companions of paired buffers in host code: declarations, allocations, copies,
+ * frees, launch arguments. */
+void cp_convert_host(cp_run *run, cp_func *f);
 /* host.c: companion fields next to paired pointer fields. */
 void cp_convert_fields(cp_run *run);
-
-/* Adds an edit that is itself one application of `rule` (a declaration, a signature, a
- * host statement), counted in result->applied. Expression edits are counted where the
- * expression is rewritten (cp_made) and use cp_edit_add directly. */
-void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule);
+/* function.c: edits for declarations, signatures and bodies of converted functions. */
+void cp_convert_functions(cp_run *run);
 
 /* lines.c: --line-directives: `#line N "path"` markers, added to `list` (and into the text
  * of its edits), wherever the output's lines would stop matching the input's. */
 void cp_add_line_directives(cp_arena *a, cp_edit_list *list, const char *input, size_t len,
                             const char *path, const char *nl);
-
-/* The line and column (from 1) of a byte offset of the current unit's text. */
-void cp_position(cp_run *run, unsigned offset, unsigned *line, unsigned *col);
-
-/* Records a diagnostic at a byte offset of the main file. */
-void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 #endif

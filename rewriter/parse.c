@@ -71,17 +71,6 @@ static const char **build_args(cp_arena *a, const cp_options *opt, int *n) {
   return args;
 }
 
-const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset) {
-  if (!text || offset > len)
-    return NULL;
-  size_t b = offset, e = offset;
-  while (b > 0 && text[b - 1] != '\n')
-    b--;
-  while (e < len && text[e] != '\n' && text[e] != '\r')
-    e++;
-  return cp_arena_strndup(a, text + b, e - b);
-}
-
 static void record_clang_diag(cp_parse *p, CXDiagnostic d, cp_result *r) {
   enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
   if (sev < CXDiagnostic_Error)

@@ -21,7 +21,8 @@ void cp_parse_close(cp_parse *p);
 /* Records in r->deps the user headers the input includes (for -MD). */
 void cp_parse_deps(cp_parse *p, cp_result *r);
 
-/* The source line containing byte `offset` of `text`, copied into the arena. */
+/* diag.c (below parse.c, which quotes the lines of clang's errors): the source line
+ * containing byte `offset` of `text`, copied into the arena. */
 const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset);
 
 #endif

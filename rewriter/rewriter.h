@@ -127,7 +127,8 @@ typedef enum {
   CP_HOT_LOOP_SUM, /* a float local summed into across the iterations of a loop */
   CP_HOT_TREE,     /* a shared-memory reduction tree */
   CP_HOT_ATOMIC,   /* a float atomicAdd */
-  CP_HOT_CHAIN     /* a long chain of dependent float additions in one expression */
+  CP_HOT_CHAIN,    /* a long chain of dependent float additions in one expression */
+  CP_HOT_UPDATE    /* a buffer element summed into in place, so across launches */
 } cp_hotspot_kind;
 
 typedef struct {
@@ -176,7 +177,8 @@ cp_result *cp_convert(const cp_options *opt);
  * them. opts[i] describes input i (the same flags for all). result->files holds every
  * output; result->edits/output are those of the first input. */
 cp_result *cp_convert_files(const cp_options *opts, int n);
-/* Short names of the hotspot kinds (loop-sum, reduction-tree, atomic, chain). */
+/* Short names of the hotspot kinds (loop-sum, reduction-tree, atomic, chain,
+ * buffer-update). */
 const char *cp_hotspot_name(cp_hotspot_kind k);
 void cp_result_free(cp_result *r);
 

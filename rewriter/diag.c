@@ -1,0 +1,79 @@
+/*
+ * diag.c: diagnostics and source positions.
+ *
+ * A diagnostic is recorded in the result (the tool prints it) with its file, line,
+ * column and the text of its line, for the caret. Stages report at byte offsets of the
+ * current unit's text; cp_position turns an offset into a line and column, counting on
+ * from the last position asked for, since positions come mostly in source order.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+void cp_diag_add(cp_result *r, cp_severity sev, const char *file, unsigned line,
+                 unsigned col, const char *line_text, const char *fmt, ...) {
+  if (r->n_diags == r->cap_diags) {
+    r->cap_diags = r->cap_diags ? 2 * r->cap_diags : 16;
+    r->diags = cp_arena_grow(r->arena, r->diags, r->n_diags, r->cap_diags, sizeof *r->diags);
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  r->diags[r->n_diags++] = (cp_diag){sev, file, line, col, line_text,
+                                     cp_arena_strdup(r->arena, buf)};
+  if (sev == CP_ERROR)
+    r->n_errors++;
+  else if (sev == CP_WARNING)
+    r->n_warnings++;
+}
+
+const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset) {
+  if (!text || offset > len)
+    return NULL;
+  size_t b = offset, e = offset;
+  while (b > 0 && text[b - 1] != '\n')
+    b--;
+  while (e < len && text[e] != '\n' && text[e] != '\r')
+    e++;
+  return cp_arena_strndup(a, text + b, e - b);
+}
+
+void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col_out) {
+  const char *text = run->opt->input_text;
+  unsigned line = 1, col = 1, i = 0;
+  /* Positions are mostly asked for in source order: count on from the last one, so that
+   * many of them in a big file do not each count from the start. */
+  if (run->pos_text == text && run->pos_offset <= offset) {
+    i = run->pos_offset;
+    line = run->pos_line;
+    col = run->pos_col;
+  }
+  for (; i < offset && i < run->opt->input_len; i++) {
+    if (text[i] == '\n') {
+      line++;
+      col = 1;
+    } else {
+      col++;
+    }
+  }
+  run->pos_text = text;
+  run->pos_offset = i;
+  run->pos_line = *line_out = line;
+  run->pos_col = *col_out = col;
+}
+
+void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
+  const char *text = run->opt->input_text;
+  unsigned line, col;
+  cp_position(run, offset, &line, &col);
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  cp_diag_add(run->r, sev, run->opt->input, line, col,
+              cp_line_at(run->r->arena, text, run->opt->input_len, offset), "%s", buf);
+}

@@ -1,0 +1,139 @@
+/*
+ * run.c: the tables of a conversion run, which every stage reads: its files (units),
+ * its converted functions with their variables, the identity of declarations across
+ * translation units (USRs), and the edits that count as one application of a rule.
+ *
+ * Stages fill these tables (annotate.c adds functions, analyse.c variables) and every
+ * stage looks them up; kept here, below all stages, they let each stage call only
+ * downwards (before, annotate.c called convert.c for them, and accum.c analyse.c). Functions are found by cursor through a hash index, and by USR when the run
+ * has several translation units (a kernel launched from another file).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+void cp_use_unit(cp_run *run, cp_unit *u) {
+  run->unit = u;
+  run->opt = &u->opt;
+  run->p = &u->p;
+  run->macros = u->macros;
+  run->edits = &u->edits;
+}
+
+const char *cp_usr(cp_run *run, CXCursor c) {
+  CXString s = clang_getCursorUSR(c);
+  const char *u = cp_arena_strdup(run->r->arena, clang_getCString(s));
+  clang_disposeString(s);
+  return u;
+}
+
+cp_unit *cp_unit_new(cp_run *run) {
+  if (run->n_units == run->cap_units) {
+    run->cap_units = run->cap_units ? 2 * run->cap_units : 8;
+    run->units = cp_arena_grow(run->r->arena, run->units, run->n_units, run->cap_units,
+                               sizeof *run->units);
+  }
+  cp_unit *u = cp_arena_alloc(run->r->arena, sizeof *u);
+  memset(u, 0, sizeof *u);
+  run->units[run->n_units++] = u;
+  return u;
+}
+
+/* A header's path as the output names it: the parser's, without a leading ./ */
+static const char *header_path(cp_run *run, CXFile file) {
+  CXString fn = clang_getFileName(file);
+  const char *p = clang_getCString(fn);
+  while (p[0] == '.' && p[1] == '/')
+    p += 2;
+  const char *path = cp_arena_strdup(run->r->arena, p);
+  clang_disposeString(fn);
+  return path;
+}
+
+cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
+  for (unsigned i = 0; i < run->n_inputs; i++)
+    if (run->units[i]->p.tu == tu && clang_File_isEqual(run->units[i]->p.main_file, file))
+      return run->units[i];
+  const char *path = header_path(run, file);
+  for (unsigned i = 0; i < run->n_units; i++) /* an input seen from another unit, a header */
+    if (strcmp(run->units[i]->opt.input, path) == 0)
+      return run->units[i];
+  if (!run->units[0]->opt.edit_headers)
+    return NULL;
+  cp_unit *u = cp_unit_new(run);
+  size_t size = 0;
+  const char *text = clang_getFileContents(tu, file, &size);
+  u->opt = run->units[0]->opt;
+  u->opt.input = path;
+  u->opt.input_text = cp_arena_strndup(run->r->arena, text ? text : "", text ? size : 0);
+  u->opt.input_len = text ? size : 0;
+  u->is_header = 1;
+  return u;
+}
+
+/* funcs is looked up once per call and per declaration: a hash index on the cursor keeps
+ * that constant, where a scan made a file of n kernels cost n^2. Twice as many slots as
+ * functions, open addressing. */
+static void index_func(cp_run *run, unsigned i) {
+  unsigned mask = 2 * run->cap_funcs - 1, h = clang_hashCursor(run->funcs[i].cursor) & mask;
+  while (run->func_slots[h])
+    h = (h + 1) & mask;
+  run->func_slots[h] = i + 1;
+}
+
+cp_func *cp_func_add(cp_run *run, CXCursor fn) {
+  if (run->n_funcs == run->cap_funcs) {
+    run->cap_funcs = run->cap_funcs ? 2 * run->cap_funcs : 32;
+    run->funcs = cp_arena_grow(run->r->arena, run->funcs, run->n_funcs, run->cap_funcs,
+                               sizeof *run->funcs);
+    run->func_slots = cp_arena_alloc(run->r->arena, 2 * run->cap_funcs * sizeof *run->func_slots);
+    memset(run->func_slots, 0, 2 * run->cap_funcs * sizeof *run->func_slots);
+    for (unsigned i = 0; i < run->n_funcs; i++)
+      index_func(run, i);
+  }
+  cp_func *f = &run->funcs[run->n_funcs++];
+  memset(f, 0, sizeof *f);
+  f->cursor = fn;
+  index_func(run, run->n_funcs - 1);
+  f->unit = run->unit;
+  f->usr = cp_usr(run, fn);
+  CXString s = clang_getCursorSpelling(fn);
+  f->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
+  clang_disposeString(s);
+  return f;
+}
+
+cp_func *cp_func_of(cp_run *run, CXCursor decl) {
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
+    return NULL;
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (!clang_Cursor_isNull(def) && run->n_funcs) {
+    unsigned mask = 2 * run->cap_funcs - 1;
+    for (unsigned h = clang_hashCursor(def) & mask; run->func_slots[h]; h = (h + 1) & mask)
+      if (clang_equalCursors(run->funcs[run->func_slots[h] - 1].cursor, def))
+        return &run->funcs[run->func_slots[h] - 1];
+  }
+  if (run->n_inputs < 2)
+    return NULL;
+  /* defined in another translation unit of the run (a kernel launched from another file) */
+  const char *usr = cp_usr(run, decl);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (strcmp(run->funcs[i].usr, usr) == 0)
+      return &run->funcs[i];
+  return NULL;
+}
+
+cp_var *cp_var_of(cp_func *f, CXCursor decl) {
+  if (clang_Cursor_isNull(decl))
+    return NULL;
+  for (unsigned i = 0; i < f->n_vars; i++)
+    if (clang_equalCursors(f->vars[i].decl, decl))
+      return &f->vars[i];
+  return NULL;
+}
+
+void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule) {
+  cp_edit_add(run->r->arena, run->edits, offset, length, text, rule);
+  run->r->applied[rule]++;
+}
