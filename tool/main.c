@@ -164,7 +164,7 @@ static int deliver(const cli *c, const cp_result *r) {
     } else if (c->diff) {
       char *path = c->o_dir || c->output ? output_path(c, f) : strdup(f->path);
       cp_print_diff(stdout, f->path, path ? path : f->path, f->input_text, f->input_len,
-                    &f->edits);
+                    f->output, f->output_len);
       free(path);
     }
   }
