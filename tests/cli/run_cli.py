@@ -685,6 +685,45 @@ def depfile(c):
     expect(c.read("deps/k.dep").startswith(b"k_cp.cu: k.cu"), c.read("deps/k.dep"))
 
 
+
+@case
+def depfile_o_dir(c):
+    # Several inputs in one run: every output depends on every input and on every header
+    # any of them includes (the run shares one analysis).
+    multi = os.path.join(TESTS, "multi", "md_code")
+    for f in os.listdir(multi):
+        if not os.path.isdir(os.path.join(multi, f)):
+            c.write(f, open(os.path.join(multi, f), "rb").read())
+    os.mkdir(os.path.join(c.d, "inc"))
+    c.write("inc/params.h", b"#define SCALE 2.0f\n")
+    c.write("main.cu", b'#include "params.h"\n' + c.read("main.cu"))
+    inputs = ["forces.cu", "main.cu", "memory.cu"]
+    expect_exit(c.run(*inputs, "--o-dir", "out/", "-MD", "-Iinc"), 0)  # out/main.cu, not out//
+    outputs = sorted(f for f in os.listdir(os.path.join(c.d, "out")) if not f.endswith(".d"))
+    expect(outputs == ["atoms.h"] + inputs, outputs)  # atoms.h gains companions
+    expect(sorted(os.listdir(os.path.join(c.d, "out"))) ==
+           sorted(outputs + [o + ".d" for o in outputs]), os.listdir(os.path.join(c.d, "out")))
+    expect(c.read("out/main.cu.d") == b"out/main.cu: main.cu \\\n forces.cu \\\n memory.cu \\\n"
+           b" atoms.h \\\n inc/params.h\n\natoms.h:\n\ninc/params.h:\n", c.read("out/main.cu.d"))
+    expect(c.read("out/atoms.h.d").startswith(
+        b"out/atoms.h: atoms.h \\\n forces.cu \\\n main.cu \\\n memory.cu \\\n inc/params.h\n"),
+        c.read("out/atoms.h.d"))
+    # -MF: one file, one rule per output, the empty header rules once
+    expect_exit(c.run(*inputs, "--o-dir", "out2", "-MF", "all.d", "-Iinc"), 0)
+    rules = [l for l in c.read("all.d").split(b"\n") if l.endswith(b":") or b": " in l]
+    expect(rules == [b"out2/%s: %s \\" % (o.encode(), o.encode()) for o in inputs + ["atoms.h"]]
+           + [b"atoms.h:", b"inc/params.h:"], rules)
+    expect(not any(f.endswith(".d") for f in os.listdir(os.path.join(c.d, "out2"))),
+           "-MF also wrote a .d beside an output")
+    # a run with errors writes no dependency file
+    c.write("memory.cu", BROKEN)
+    expect_exit(c.run(*inputs, "--o-dir", "out3", "-MD", "-Iinc"), 1)
+    expect(not os.path.exists(os.path.join(c.d, "out3")), os.listdir(c.d))
+    r = c.run("forces.cu", "--diff", "-MD")
+    expect_exit(r, 2)
+    expect("-MD needs -o FILE or --o-dir DIR" in r[2], r[2])
+
+
 @case
 def check_stale_output(c):
     c.write("k.cu", KERNEL)
