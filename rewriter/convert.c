@@ -199,7 +199,8 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
     run.units[i]->parsed = cp_parse_open(&run.units[i]->p, &run.units[i]->opt, r) == 0;
   if (r->n_errors == 0) {
     run_stages(&run);
-    cp_parse_deps(&run.units[0]->p, r);
+    for (int i = 0; i < n; i++)
+      cp_parse_deps(&run.units[i]->p, r);
   }
   if (r->n_errors == 0 && !opts[0].suggest)
     finish_files(&run);

@@ -153,13 +153,17 @@ static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, 
     }
     while (path[0] == '.' && path[1] == '/') /* ./local.h, found beside the input */
       path += 2;
-    r->deps[r->n_deps++] = cp_arena_strdup(r->arena, path);
+    size_t i = 0; /* once each, though several inputs include it */
+    while (i < r->n_deps && strcmp(r->deps[i], path) != 0)
+      i++;
+    if (i == r->n_deps)
+      r->deps[r->n_deps++] = cp_arena_strdup(r->arena, path);
   }
   clang_disposeString(name);
 }
 
 void cp_parse_deps(cp_parse *p, cp_result *r) {
-  deps_ctx ctx = {p->tu, r, 0};
+  deps_ctx ctx = {p->tu, r, r->n_deps}; /* full, if an earlier input added some */
   clang_getInclusions(p->tu, add_inclusion, &ctx);
 }
 

@@ -18,7 +18,7 @@ typedef struct {
  * in `r`. Returns 0 when a translation unit exists and had no errors. */
 int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r);
 void cp_parse_close(cp_parse *p);
-/* Records in r->deps the user headers the input includes (for -MD). */
+/* Adds to r->deps the user headers the input includes that it lacks (for -MD). */
 void cp_parse_deps(cp_parse *p, cp_result *r);
 
 /* diag.c (below parse.c, which quotes the lines of clang's errors): the source line

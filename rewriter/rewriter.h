@@ -161,7 +161,8 @@ typedef struct {
   size_t n_funcs;
   cp_hotspot *hotspots;            /* --suggest: in source order per function */
   size_t n_hotspots, cap_hotspots;
-  const char **deps;               /* files the input includes, outside system headers */
+  const char **deps;               /* files the inputs include, outside system headers,
+                                      once each in the order first included */
   size_t n_deps;
   cp_file_result *files;           /* every output: the inputs in order, then headers */
   size_t n_files;

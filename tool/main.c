@@ -24,36 +24,49 @@ static void put_make_path(FILE *f, const char *p) {
   }
 }
 
-/* -MD: `OUTPUT: INPUT HEADERS...`, and an empty rule per header so that make does not stop
- * when a header is deleted. Written atomically like the output. */
-static int write_depfile(const cli *c, const cp_result *r) {
-  char path[4096];
-  if (c->mf) {
-    snprintf(path, sizeof path, "%s", c->mf);
-  } else {
-    const char *slash = strrchr(c->output, '/'), *dot = strrchr(c->output, '.');
-    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->output) : strlen(c->output);
-    snprintf(path, sizeof path, "%.*s.d", (int)stem, c->output);
-  }
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f)
-    return -1;
-  put_make_path(f, c->output);
-  fputs(":", f);
-  fputs(" ", f);
-  put_make_path(f, c->input);
-  for (size_t i = 0; i < r->n_deps; i++) {
-    fputs(" \\\n ", f);
-    put_make_path(f, r->deps[i]);
-  }
+/* One rule: `TARGET: FIRST`, then the run's other inputs and every user header any input
+ * included. Each output depends on all of them, not only on its own input: the run shares
+ * one analysis (a kernel defined in one input and launched in another, a buffer paired
+ * across files), so a change in any of them can change every output. */
+static void put_rule(FILE *f, const char *target, const char *first, const cli *c,
+                     const cp_result *r) {
+  put_make_path(f, target);
+  fputs(": ", f);
+  put_make_path(f, first);
+  for (int i = 0; i < c->n_inputs; i++)
+    if (strcmp(c->inputs[i], first) != 0) {
+      fputs(" \\\n ", f);
+      put_make_path(f, c->inputs[i]);
+    }
+  for (size_t i = 0; i < r->n_deps; i++)
+    if (strcmp(r->deps[i], first) != 0) {
+      fputs(" \\\n ", f);
+      put_make_path(f, r->deps[i]);
+    }
   fputc('\n', f);
+}
+
+/* An empty rule per header, so that make does not stop when a header is deleted. */
+static void put_header_rules(FILE *f, const cp_result *r) {
   for (size_t i = 0; i < r->n_deps; i++) {
     fputc('\n', f);
     put_make_path(f, r->deps[i]);
     fputs(":\n", f);
   }
+}
+
+/* Writes the rules of outputs [first, last) (paths[i] built from r->files[i]) to `path`,
+ * atomically like the outputs. */
+static int write_rules(const char *path, const cli *c, const cp_result *r, char **paths,
+                       size_t first, size_t last) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return -1;
+  for (size_t i = first; i < last; i++)
+    put_rule(f, paths[i], c->o_dir ? r->files[i].path : c->input, c, r);
+  put_header_rules(f, r);
   fclose(f);
   char err[4096 + 256];
   int rc = cp_write_atomic(path, text, len, err, sizeof err);
@@ -61,6 +74,27 @@ static int write_depfile(const cli *c, const cp_result *r) {
     cp_tool_error("%s", err);
   free(text);
   return rc;
+}
+
+/* -MD: with -o, OUTPUT's stem with .d (or the -MF FILE), as a compiler names it; with
+ * --o-dir, OUTPUT.d beside each output (OUTPUT.d, not the stem, since a converted header
+ * k.h and an input k.cu may share the directory), or one rule per output in the -MF FILE. */
+static int write_depfiles(const cli *c, const cp_result *r, char **paths) {
+  char path[4096];
+  if (c->mf)
+    return write_rules(c->mf, c, r, paths, 0, c->o_dir ? r->n_files : 1);
+  if (!c->o_dir) {
+    const char *slash = strrchr(c->output, '/'), *dot = strrchr(c->output, '.');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->output) : strlen(c->output);
+    snprintf(path, sizeof path, "%.*s.d", (int)stem, c->output);
+    return write_rules(path, c, r, paths, 0, 1);
+  }
+  for (size_t i = 0; i < r->n_files; i++) {
+    snprintf(path, sizeof path, "%s.d", paths[i]);
+    if (write_rules(path, c, r, paths, i, i + 1) != 0)
+      return -1;
+  }
+  return 0;
 }
 
 /* Where a file of the run is written: -o FILE for the one input, or under --o-dir: the
@@ -79,9 +113,12 @@ static char *output_path(const cli *c, const cp_file_result *f) {
                   "--o-dir)", name, c->o_dir);
     return NULL;
   }
-  size_t n = strlen(c->o_dir) + strlen(name) + 2;
+  int dir = (int)strlen(c->o_dir); /* out/ and out name one file out/k.cu, as make sees it */
+  while (dir > 1 && c->o_dir[dir - 1] == '/')
+    dir--;
+  size_t n = (size_t)dir + strlen(name) + 2;
   char *p = malloc(n);
-  snprintf(p, n, "%s/%s", c->o_dir, name);
+  snprintf(p, n, "%.*s/%s", dir, c->o_dir, name);
   return p;
 }
 
@@ -145,11 +182,11 @@ static int write_outputs(const cli *c, const cp_result *r) {
       status = CP_EXIT_ERRORS;
     }
   }
+  if (status == CP_EXIT_OK && c->md && write_depfiles(c, r, paths) != 0)
+    status = CP_EXIT_ERRORS;
   for (size_t i = 0; i < r->n_files; i++)
     free(paths[i]);
   free(paths);
-  if (status == CP_EXIT_OK && c->md && write_depfile(c, r) != 0)
-    status = CP_EXIT_ERRORS;
   return status;
 }
 
@@ -164,7 +201,7 @@ static int deliver(const cli *c, const cp_result *r) {
     } else if (c->diff) {
       char *path = c->o_dir || c->output ? output_path(c, f) : strdup(f->path);
       cp_print_diff(stdout, f->path, path ? path : f->path, f->input_text, f->input_len,
-                    &f->edits);
+                    f->output, f->output_len);
       free(path);
     }
   }

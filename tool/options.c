@@ -46,8 +46,10 @@ const char cp_usage_text[] =
     "                        writing it (nothing changes on disk)\n"
     "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
     "                        written now (nothing changes on disk)\n"
-    "  -MD                   also write a make dependency file: OUTPUT with .d\n"
-    "  -MF FILE              write the dependency file to FILE (implies -MD)\n"
+    "  -MD                   also write a make dependency file: OUTPUT with .d (with\n"
+    "                        --o-dir: OUTPUT.d beside each output)\n"
+    "  -MF FILE              write the dependency file to FILE (implies -MD; with\n"
+    "                        --o-dir: one rule per output)\n"
     "  --dump-edits          print the edits, one per line, instead of writing the output\n"
     "  --stats               print what was converted, per file and function: paired\n"
     "                        buffers, rules applied, calls left in float\n"
@@ -280,8 +282,8 @@ int cp_check_usage(const cli *c) {
                        "");
   if (c->check && !c->output && !c->o_dir)
     return usage_error("%s needs -o FILE or --o-dir DIR, the output to check", "--check");
-  if (c->md && !c->output)
-    return usage_error("%s needs -o FILE", "-MD");
+  if (c->md && !c->output && !c->o_dir)
+    return usage_error("%s needs -o FILE or --o-dir DIR", c->mf ? "-MF" : "-MD");
   for (int i = 0; i < c->n_inputs; i++) {
     if (c->output && cp_same_file(c->inputs[i], c->output))
       return usage_error("the output '%s' is the input file; choose another output", c->output);

@@ -69,9 +69,10 @@ void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 const char **cp_compdb_flags(const char *build_dir, const char *input, const char *const *extra,
                              int n_extra, int *n);
 
-/* diff.c: the unified diff of `in` and `in` with `edits` applied (nothing if no edit). */
-void cp_print_diff(FILE *out, const char *old_label, const char *new_label, const char *in,
-                   size_t in_len, const cp_edit_list *edits);
+/* diff.c: the minimal unified diff of `old` and `neu`, as GNU `diff -u` writes it under
+ * the header lines `--- OLD_LABEL` and `+++ NEW_LABEL` (nothing if the texts are equal). */
+void cp_print_diff(FILE *out, const char *old_label, const char *new_label, const char *old,
+                   size_t old_len, const char *neu, size_t new_len);
 
 /* files.c */
 /* Reads a whole file; returns NULL and sets errno on failure. The caller frees. */

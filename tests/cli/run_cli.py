@@ -622,7 +622,95 @@ def diff_applies_to_the_output(c):
         expect_exit(c.run(name, "-o", "out.cu"), 0)
         expect(apply_unified_diff(text, r.stdout) == c.read("out.cu"),
                "the diff of %s does not turn the input into the output" % name)
-    expect(sorted(os.listdir(c.d)) == ["crlf.cu", "k.cu", "out.cu"], "--diff wrote a file")
+        # a last line without newline, CRLF lines: as GNU diff -u writes them
+        (_, _, hunks), = split_diff(r.stdout)
+        expect(compare_with_gnu(name, name, "out.cu", hunks, c.d) == 0,
+               "%s: the hunks differ from GNU diff -u" % name)
+        expect(b"\\ No newline at end of file\n" in r.stdout, r.stdout)
+    c.write("empty.cu", b"")
+    r = subprocess.run([c.tool, "empty.cu", "--diff"], cwd=c.d, capture_output=True)
+    expect(r.stdout.startswith(b"--- empty.cu\n+++ empty.cu\n@@ -0,0 +1,"), r.stdout)
+    expect(sorted(os.listdir(c.d)) == ["crlf.cu", "empty.cu", "k.cu", "out.cu"],
+           "--diff wrote a file")
+
+
+
+TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def split_diff(text):
+    """cpconvert --diff output as [(old label, new label, hunks)], each hunk a list of
+    lines (its header first); the hunk headers' counts say where each hunk ends."""
+    lines, files, i = text.splitlines(True), [], 0
+    while i < len(lines):
+        expect(lines[i].startswith(b"--- ") and lines[i + 1].startswith(b"+++ "),
+               "bad file header %r" % lines[i:i + 2])
+        old, new, hunks = lines[i][4:].rstrip(b"\n"), lines[i + 1][4:].rstrip(b"\n"), []
+        i += 2
+        while i < len(lines) and lines[i].startswith(b"@@ -"):
+            ranges = lines[i].split()[1:3]
+            left = [int(r.split(b",")[1]) if b"," in r else 1 for r in ranges]
+            hunk = [lines[i]]
+            i += 1
+            while left != [0, 0] or (i < len(lines) and lines[i].startswith(b"\\")):
+                mark = lines[i][:1]
+                left[0] -= mark in (b" ", b"-")
+                left[1] -= mark in (b" ", b"+")
+                hunk.append(lines[i])
+                i += 1
+            hunks.append(hunk)
+        files.append((old, new, hunks))
+    return files
+
+
+def compare_with_gnu(name, old, new, hunks, cwd):
+    """The hunks of one file against GNU `diff -u OLD NEW`: the same hunk headers (ranges)
+    and so the same number of removed and added lines, which fails if either diff is not
+    minimal. The bodies are compared too; Myers' algorithm and GNU diff may break ties
+    differently (which of two equal lines is the changed one), so a body may differ only
+    where both sides remove and add the same counts of lines in each hunk."""
+    g = subprocess.run(["diff", "-u", old, new], cwd=cwd, capture_output=True)
+    expect(g.returncode in (0, 1), g.stderr.decode())
+    gnu = split_diff(b"--- x\n+++ y\n" + g.stdout.split(b"\n", 2)[2] if g.stdout else b"")
+    gnu = gnu[0][2] if gnu else []
+    heads = [h[0] for h in hunks], [h[0] for h in gnu]
+    expect(heads[0] == heads[1], "%s: hunks %s, GNU diff -u: %s" % (name, heads[0], heads[1]))
+    for ours, theirs in zip(hunks, gnu):
+        counts = [sum(l.startswith(m) for l in h) for h in (ours, theirs) for m in (b"-", b"+")]
+        expect(counts[:2] == counts[2:], "%s: %s -/+ %s, GNU %s" % (name, ours[0], counts[:2],
+                                                                    counts[2:]))
+    return sum(ours != theirs for ours, theirs in zip(hunks, gnu))
+
+
+@case
+def diff_matches_gnu_diff(c):
+    # Every golden pair, and the multi-file program converted with --o-dir.
+    golden, checked, ties = os.path.join(TESTS, "golden"), 0, 0
+    for f in sorted(os.listdir(golden)):
+        name = f[:-3]
+        if not f.endswith(".cu") or f.endswith(".expected.cu") or \
+                not os.path.exists(os.path.join(golden, name + ".expected.cu")):
+            continue
+        flags = os.path.join(golden, name + ".flags")
+        flags = open(flags).read().split() if os.path.exists(flags) else []
+        r = subprocess.run([c.tool, f, "--diff"] + flags, cwd=golden, capture_output=True)
+        expect(r.returncode == 0, r.stderr.decode())
+        (old, new, hunks), = split_diff(r.stdout)
+        expect(old == new == f.encode(), "labels %r %r" % (old, new))
+        ties += compare_with_gnu(f, f, name + ".expected.cu", hunks, golden)
+        checked += 1
+    multi = os.path.join(TESTS, "multi", "md_code")
+    inputs = sorted(f for f in os.listdir(multi) if f.endswith(".cu"))
+    r = subprocess.run([c.tool] + inputs + ["--o-dir", "OUT", "--diff"], cwd=multi,
+                       capture_output=True)
+    expect(r.returncode == 0, r.stderr.decode())
+    for old, new, hunks in split_diff(r.stdout):
+        expect(new == b"OUT/" + old, "labels %r %r" % (old, new))
+        ties += compare_with_gnu(old.decode(), old, b"expected/" + old, hunks, multi)
+        checked += 1
+    expect(checked >= 30, "only %d pairs compared" % checked)
+    print("%d diffs compared with GNU diff -u, %d hunks differing in tie placement only"
+          % (checked, ties))
 
 
 @case
@@ -638,6 +726,45 @@ def depfile(c):
     os.mkdir(os.path.join(c.d, "deps"))
     expect_exit(c.run("k.cu", "-o", "k_cp.cu", "-MF", "deps/k.dep", "-Iinc"), 0)
     expect(c.read("deps/k.dep").startswith(b"k_cp.cu: k.cu"), c.read("deps/k.dep"))
+
+
+
+@case
+def depfile_o_dir(c):
+    # Several inputs in one run: every output depends on every input and on every header
+    # any of them includes (the run shares one analysis).
+    multi = os.path.join(TESTS, "multi", "md_code")
+    for f in os.listdir(multi):
+        if not os.path.isdir(os.path.join(multi, f)):
+            c.write(f, open(os.path.join(multi, f), "rb").read())
+    os.mkdir(os.path.join(c.d, "inc"))
+    c.write("inc/params.h", b"#define SCALE 2.0f\n")
+    c.write("main.cu", b'#include "params.h"\n' + c.read("main.cu"))
+    inputs = ["forces.cu", "main.cu", "memory.cu"]
+    expect_exit(c.run(*inputs, "--o-dir", "out/", "-MD", "-Iinc"), 0)  # out/main.cu, not out//
+    outputs = sorted(f for f in os.listdir(os.path.join(c.d, "out")) if not f.endswith(".d"))
+    expect(outputs == ["atoms.h"] + inputs, outputs)  # atoms.h gains companions
+    expect(sorted(os.listdir(os.path.join(c.d, "out"))) ==
+           sorted(outputs + [o + ".d" for o in outputs]), os.listdir(os.path.join(c.d, "out")))
+    expect(c.read("out/main.cu.d") == b"out/main.cu: main.cu \\\n forces.cu \\\n memory.cu \\\n"
+           b" atoms.h \\\n inc/params.h\n\natoms.h:\n\ninc/params.h:\n", c.read("out/main.cu.d"))
+    expect(c.read("out/atoms.h.d").startswith(
+        b"out/atoms.h: atoms.h \\\n forces.cu \\\n main.cu \\\n memory.cu \\\n inc/params.h\n"),
+        c.read("out/atoms.h.d"))
+    # -MF: one file, one rule per output, the empty header rules once
+    expect_exit(c.run(*inputs, "--o-dir", "out2", "-MF", "all.d", "-Iinc"), 0)
+    rules = [l for l in c.read("all.d").split(b"\n") if l.endswith(b":") or b": " in l]
+    expect(rules == [b"out2/%s: %s \\" % (o.encode(), o.encode()) for o in inputs + ["atoms.h"]]
+           + [b"atoms.h:", b"inc/params.h:"], rules)
+    expect(not any(f.endswith(".d") for f in os.listdir(os.path.join(c.d, "out2"))),
+           "-MF also wrote a .d beside an output")
+    # a run with errors writes no dependency file
+    c.write("memory.cu", BROKEN)
+    expect_exit(c.run(*inputs, "--o-dir", "out3", "-MD", "-Iinc"), 1)
+    expect(not os.path.exists(os.path.join(c.d, "out3")), os.listdir(c.d))
+    r = c.run("forces.cu", "--diff", "-MD")
+    expect_exit(r, 2)
+    expect("-MD needs -o FILE or --o-dir DIR" in r[2], r[2])
 
 
 @case
