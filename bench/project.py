@@ -11,8 +11,14 @@ Model (kept simple on purpose, and stated in every table it prints):
   - Loops are compiled with unrolling off (`#pragma unroll 1` is put before every `for` and
     `while` statement of a temporary copy of the source), so one pass through a loop body
     in the SASS is one iteration of the source loop in every variant.
+  - Composite variants are compiled with -DCP_PROJECT_COMMON_PATH: every operation keeps
+    its special-value check, but the rare fallback behind it (taken only for zeros, inf and
+    NaN) becomes a trap, so the static count is what ordinary numbers execute (--all-paths
+    counts the fallbacks too, as if they ran every time).
   - The hot loop of a kernel is its innermost loop (a region closed by a backward BRA)
-    with the most instructions. Its static instruction counts are the cost of one
+    that reads global memory (LDG), the largest if several do; in a kernel whose innermost
+    loops read none (an iteration in registers), the largest. A reduction tree's loop
+    (shuffles, shared memory) runs log2(width) times and is not taken. Its static instruction counts are the cost of one
     iteration. A kernel without a loop is counted whole (straight-line code).
   - Cycles per thread-iteration on one SM = the largest of: all issued instructions / 128
     (4 schedulers x 32 lanes), (FP32 + integer) / 128 (Ampere/Ada share half the FP32 lanes
@@ -34,7 +40,7 @@ assumption of this model. SM counts and boost clocks: NVIDIA L40S datasheet (142
 Usage (here, with the converted sources of a configured build, or on the GPU machine with
 those of bench/gpu/prepare.sh):
   python3 bench/project.py [--converted DIR] [--arch 89,86,90] [--backend ff|dp]
-                           [--only NAME] [--json FILE] [--keep DIR]
+                           [--only NAME] [--all-paths] [--json FILE] [--keep DIR]
 --backend adds -DCP_BACKEND_<NAME> (and -DCP_BACKEND=<NAME>) to the composite variants:
 today's runtime has one backend (float-float), which is what "ff" means until the
 runtime's backend switch exists; the flag is passed through unchanged so one command
@@ -137,7 +143,7 @@ def parse_sass(text):
 
 
 def hot_loop(insns):
-    """(instructions of the innermost loop with the most instructions, loops found)."""
+    """(instructions of the hot loop (see the docstring), loops found)."""
     loops = []
     for addr, op, operands in insns:
         if op.split(".")[0] == "BRA":
@@ -148,7 +154,10 @@ def hot_loop(insns):
              if not any((c, d) != (a, b) and a <= c and d <= b for c, d in loops)]
     if not inner:
         return insns, 0
-    best = max(inner, key=lambda r: sum(1 for i in insns if r[0] <= i[0] <= r[1]))
+    def rank(r):
+        body = [i for i in insns if r[0] <= i[0] <= r[1]]
+        return (any(op.startswith("LDG") for _, op, _ in body), len(body))
+    best = max(inner, key=rank)
     return [i for i in insns if best[0] <= i[0] <= best[1]], len(loops)
 
 
@@ -238,7 +247,7 @@ def measure(args):
             extra = []
         else:
             src = os.path.join(conv, f"{ex}_{var}.cu")
-            extra = list(args.backend_flags)
+            extra = list(args.backend_flags) + ([] if args.all_paths else ["-DCP_PROJECT_COMMON_PATH"])
         if not os.path.exists(src):
             sys.exit(f"project.py: {src} is missing")
         for arch in args.arch:
@@ -269,6 +278,7 @@ def report(rows, out):
     w("# PROJECTION, not a measurement: static SASS counts of each kernel's hot loop\n")
     w("# (innermost loop, unrolling off; whole kernel when it has no loop) x published per-SM\n")
     w("# rates (bench/project.py docstring). Times: ms per 10^9 thread-iterations.\n")
+    w("# Composite variants: common path only (special-value fallbacks not counted).\n")
     for ex in dict.fromkeys(r["example"] for r in rows):
         w(f"\n## {ex} (PROJECTION)\n\n")
         w("| kernel | arch | variant | FP32 | FP64 | int | MUFU | conv | shfl | mem | other | regs "
@@ -301,6 +311,8 @@ def main():
     ap.add_argument("--arch", default="89,86,90", help="comma-separated SM versions")
     ap.add_argument("--backend", choices=["ff", "dp", "auto"], help="composite backend macro")
     ap.add_argument("--only", help="one example")
+    ap.add_argument("--all-paths", action="store_true",
+                    help="count the special-value fallbacks of composite operations too")
     ap.add_argument("--json", help="also write the rows as JSON")
     ap.add_argument("--keep", help="keep the cubins in this folder")
     args = ap.parse_args()
