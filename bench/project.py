@@ -305,6 +305,43 @@ def report(rows, out):
             w(f"\n{name} (sm_{arch}): the same cycles; times x {p[1] * p[2] / (sms * ghz):.3f} of {p[0]}'s.\n")
 
 
+def self_test():
+    """The parts that need no toolkit, on fixed inputs (ctest bench.project_selftest)."""
+    assert classify("FFMA") == "fp32" and classify("DFMA") == "fp64" and classify("MUFU.RSQ") == "mufu"
+    assert classify("LDG.E.64") == "mem" and classify("IMAD.WIDE") == "int" and classify("ULDC") == "uniform"
+    assert classify("F2F.F64.F32") == "conv" and classify("SHFL.DOWN") == "shfl" and classify("MOV") == "other"
+    sass = """
+        Function : _Z1kPKfPf
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   LDG.E R2, [R4.64] ;
+        /*0020*/                   FADD R3, R3, R2 ;
+        /*0030*/               @P0 BRA 0x10 ;
+        /*0040*/                   SHFL.DOWN PT, R5, R3, 0x1, 0x1f ;
+        /*0050*/                   FADD R3, R3, R5 ;
+        /*0060*/                   FADD R3, R3, R5 ;
+        /*0070*/               @P1 BRA 0x40 ;
+        /*0080*/                   EXIT ;
+        /*0090*/                   BRA 0x90;
+"""
+    f = parse_sass(sass)
+    assert list(f) == ["_Z1kPKfPf"] and len(f["_Z1kPKfPf"]) == 10
+    body, n = hot_loop(f["_Z1kPKfPf"])
+    assert n == 2 and [a for a, _, _ in body] == [0x10, 0x20, 0x30], body  # the loop that loads
+    c = counts(body)
+    assert (c["mem"], c["fp32"], c["ctrl"], c["total"]) == (1, 1, 1, 3), c
+    assert cycles(c)[1] in ("issue", "mem")
+    assert demangle_name("_Z10global_sumPKfiPfS1_") == "global_sum"
+    assert no_unroll("  for (i = 0; i < n; i++)\n") == "#pragma unroll 1\n  for (i = 0; i < n; i++)\n"
+    assert no_unroll("#define F \\\n  for (;;)\n").count("pragma") == 0
+    with open(os.path.join(ROOT, "examples", "CMakeLists.txt")) as fh:
+        vs = variants(fh.read())
+    assert ("global_sum", "double", "source", ["REAL_DOUBLE"]) in vs, vs
+    assert ("md_nve", "acc", "converted", []) in vs
+    assert ("matmul_kahan", "kahan", "converted", ["KAHAN"]) in vs
+    assert not any("$" in e for e, _, _, _ in vs)
+    print("project.py self-test: ok (%d variants)" % len(vs))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--converted", help="folder of the converted sources (NAME_VARIANT.cu)")
@@ -315,7 +352,10 @@ def main():
                     help="count the special-value fallbacks of composite operations too")
     ap.add_argument("--json", help="also write the rows as JSON")
     ap.add_argument("--keep", help="keep the cubins in this folder")
+    ap.add_argument("--self-test", action="store_true", help="check the parsers and exit")
     args = ap.parse_args()
+    if args.self_test:
+        return self_test()
     args.arch = [a.strip() for a in args.arch.split(",") if a.strip()]
     args.backend_flags = ([f"-DCP_BACKEND={args.backend}", f"-DCP_BACKEND_{args.backend.upper()}"]
                           if args.backend else [])
