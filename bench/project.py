@@ -275,10 +275,11 @@ def ms_per_1e9(cyc, part):
 
 def report(rows, out):
     w = out.write
-    w("# PROJECTION, not a measurement: static SASS counts of each kernel's hot loop\n")
-    w("# (innermost loop, unrolling off; whole kernel when it has no loop) x published per-SM\n")
-    w("# rates (bench/project.py docstring). Times: ms per 10^9 thread-iterations.\n")
-    w("# Composite variants: common path only (special-value fallbacks not counted).\n")
+    w("PROJECTION, not a measurement: static SASS counts of each kernel's hot loop\n")
+    w("(innermost loop reading global memory, unrolling off; whole kernel when it has no loop)\n")
+    w("x published per-SM rates (bench/project.py docstring). Times: ms per 10^9\n")
+    w("thread-iterations. Composite variants: common path only (special-value fallbacks not\n")
+    w("counted). Columns: instructions per iteration by class; regs: registers per thread.\n")
     for ex in dict.fromkeys(r["example"] for r in rows):
         w(f"\n## {ex} (PROJECTION)\n\n")
         w("| kernel | arch | variant | FP32 | FP64 | int | MUFU | conv | shfl | mem | other | regs "

@@ -47,6 +47,9 @@ tar czf "$out/raw.tgz" -C "$out" raw && rm -rf "$out/raw"
 # the GPU machine has cuobjdump): bench/project.py
 if command -v cuobjdump > /dev/null; then
   conv=$dir; [ -d "$conv" ] || conv=build-gpu/examples/cpconvert
-  python3 bench/project.py --converted "$conv" --json "$out/projection.json" > "$out/projection.md" 2>&1 \
+  python3 bench/project.py --converted "$conv" --json "$out/projection.json" > "$out/projection.md" \
+    2> "$out/projection.err" \
     && echo "projection in $out/projection.md"
+else
+  echo "no cuobjdump on PATH: no projection (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)"
 fi
