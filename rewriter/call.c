@@ -215,10 +215,22 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   return cp_made(c, text, CP_V_OTHER, 0, CP_RULE_ATOMIC);
 }
 
+/* __shfl_*_sync of a composite shuffles both halves; of a fixed-point accumulator, the
+ * 64-bit integer, which stays exact when it is summed back into one. */
 static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   if (nargs < 2 || !cp_is_composite(arg(n, nargs, 1)->val))
     return cp_pass(c, n);
   const char **over = overrides(c, n);
+  const cp_val *x = arg(n, nargs, 1)->val;
+  if (x->kind == CP_V_COMPOSITE && x->from == CP_FROM_FIXED) {
+    over[n->nkids - (unsigned)nargs + 1] = x->src;
+    cp_val *v = call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_fixed%s", name + 1),
+                          CP_V_COMPOSITE, 1, CP_RULE_SHUFFLE);
+    v->from = CP_FROM_FIXED;
+    v->src = v->text;
+    v->text = cp_arena_printf(c->run->r->arena, "cp_fixed_to_cp(%s)", v->src);
+    return v;
+  }
   over[n->nkids - (unsigned)nargs + 1] = cp_promote(c, arg(n, nargs, 1)->val);
   return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%s%s", c->f->prec->fn, name + 2),
                    CP_V_COMPOSITE, 1, CP_RULE_SHUFFLE);

@@ -24,7 +24,7 @@ const cp_prec cp_prec_float = {
     .type = "cp_float", .scalar = "float", .fn = "cp_", .cf = "_cf", .fc = "_fc", .ff = "_ff",
     .from_scalar = "cp_from_float", .from_int = "cp_from_int", .to_scalar = "cp_to_float",
     .make = "cp_make_float", .pair_vec = "cp_pair_float", .store = "cp_store",
-    .store_vec = "cp_store_float", .add_to = "cp_add_to", .atomic = "cp_atomic_add",
+    .store_vec = "cp_store_float", .add_to = "cp_add_to", .atomic = "cp_atomic_add_warp",
     .hi = "v", .lo = "e", .one = "1.0f", .recombine = "cp_recombine"};
 
 const cp_prec cp_prec_double = {
@@ -299,6 +299,8 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x) {
   cp_arena *a = c->run->r->arena;
   switch (v->accum) {
   case CP_ACC_FIXED:
+    if (x->kind == CP_V_COMPOSITE && x->from == CP_FROM_FIXED)
+      return x->src;
     if (cp_passes_as_float(x))
       return cp_arena_printf(a, "cp_fixed_from_float(%s)", x->text);
     return cp_arena_printf(a, "cp_fixed_from_cp(%s)", cp_promote(c, x));
@@ -322,10 +324,15 @@ static cp_val *accum_read(cp_rw *c, const cp_val *k) {
     v->src = name;
     return v;
   }
-  return cp_made(c, cp_arena_printf(c->run->r->arena, "%s(%s)",
-                                    k->var->accum == CP_ACC_FIXED ? "cp_fixed_to_cp" : "cp_kahan_to_cp",
-                                    name),
-                 CP_V_COMPOSITE, 1, CP_RULE_ACCUMULATE);
+  cp_val *v = cp_made(c, cp_arena_printf(c->run->r->arena, "%s(%s)",
+                                          k->var->accum == CP_ACC_FIXED ? "cp_fixed_to_cp" : "cp_kahan_to_cp",
+                                          name),
+                      CP_V_COMPOSITE, 1, CP_RULE_ACCUMULATE);
+  if (k->var->accum == CP_ACC_FIXED) { /* summed back as the integer: exact (no 2^-48) */
+    v->from = CP_FROM_FIXED;
+    v->src = name;
+  }
+  return v;
 }
 
 /* acc = x, acc += x, acc -= x, acc *= x ... on an accumulator. */

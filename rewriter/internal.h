@@ -218,7 +218,9 @@ typedef enum {
   CP_V_ACCUM        /* an accumulator variable (`var` says how it is carried) */
 } cp_vkind;
 
-typedef enum { CP_FROM_FLOAT, CP_FROM_INT, CP_FROM_DOUBLE } cp_from;
+/* CP_FROM_FIXED: a composite read from a fixed-point accumulator (or shuffled as one);
+ * `src` is the exact cp_fixed expression, which a fixed-point sum takes instead. */
+typedef enum { CP_FROM_FLOAT, CP_FROM_INT, CP_FROM_DOUBLE, CP_FROM_FIXED } cp_from;
 
 typedef struct cp_val {
   const char *text; /* the converted text */

@@ -227,7 +227,8 @@ def global_sum(bindir, quick):
     return res
 
 
-SUML_VARIANTS = SUM_VARIANTS + [("acc", "composite, scope(accumulators)")]
+SUML_VARIANTS = SUM_VARIANTS + [("acc", "composite, scope(accumulators)"),
+                                 ("handffn", "hand-written float-float, renormalised")]
 
 
 def global_sum_large(bindir, quick):

@@ -239,6 +239,14 @@ def main():
                  (summary[0].strip() if summary else "no summary",
                   ", ".join("`%s`" % t.split()[0] for t in tests)), ""]
     body = head + p.lines
+    proj = os.path.join(a.results, "projection.md")
+    if os.path.exists(proj):  # bench/project.py, run by run.sh in the same batch
+        with open(proj) as f:
+            body += ["", "## 7. PROJECTION for FP64-weak GPUs (not measured)", "",
+                     "Static SASS counts of each kernel's hot loop times published per-SM "
+                     "rates (method: `bench/project.py`), from the batch's own toolkit: "
+                     "`python3 bench/project.py`.", "",
+                     f.read().replace("\n## ", "\n### ")]
     extra = os.path.join(HERE, "analysis.md")
     if os.path.exists(extra):
         with open(extra) as f:

@@ -43,3 +43,13 @@ fi
 python3 bench/gpu/evaluate.py --bin build-gpu/examples --out "$out" "${eval_args[@]}" 2>&1 | tee "$out/evaluate.log"
 # the programs' own outputs, in one file
 tar czf "$out/raw.tgz" -C "$out" raw && rm -rf "$out/raw"
+# PROJECTION for FP64-weak GPUs from the SASS of every variant (no GPU needed; here because
+# the GPU machine has cuobjdump): bench/project.py
+if command -v cuobjdump > /dev/null; then
+  conv=$dir; [ -d "$conv" ] || conv=build-gpu/examples/cpconvert
+  python3 bench/project.py --converted "$conv" --json "$out/projection.json" > "$out/projection.md" \
+    2> "$out/projection.err" \
+    && echo "projection in $out/projection.md"
+else
+  echo "no cuobjdump on PATH: no projection (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)"
+fi

@@ -19,6 +19,7 @@
 //                    -o gsl_cp
 //   hand-written float-float (TwoSum by hand, not converted):
 //               nvcc -O3 -arch=sm_90 -DHAND_FF global_sum_large.cu -o gsl_hand_ff
+//   the same, renormalised every add (the converted kernel's accuracy): add -DHAND_FF_NORM
 //   run:        ./gsl_float [n=10000000]          quick setting: ./gsl_float 100000
 //
 // Run time at n = 10^7, measured on an H100 (whole program, host work included): float
@@ -74,6 +75,10 @@ __device__ void two_sum(float a, float b, float *s, float *e) {
   *e = __fadd_rn(__fsub_rn(a, __fsub_rn(z, t)), __fsub_rn(b, t));
 }
 
+// With HAND_FF_NORM the running pair is renormalised after every add (DWPlusFP, the
+// algorithm of the converted kernel's cp_add_cf, without its special-value check): the
+// hand-written kernel of the converted one's accuracy. Without it, c is never folded back
+// and its own rounding grows with the chain (4e-7 relative on one thread of 10^7 adds).
 __global__ void global_sum_ff(const float *x, int n, float *total, float *total_err) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   int stride = gridDim.x * blockDim.x;
@@ -81,6 +86,11 @@ __global__ void global_sum_ff(const float *x, int n, float *total, float *total_
   for (int i = t; i < n; i += stride) {
     two_sum(s, x[i], &s, &e);
     c = __fadd_rn(c, e);
+#ifdef HAND_FF_NORM
+    float z = __fadd_rn(s, c);                 // Fast2Sum: |s| >= |c|
+    c = __fsub_rn(c, __fsub_rn(z, s));
+    s = z;
+#endif
   }
   two_sum(s, c, &s, &c);                       // renormalize before the atomic
   float old = atomicAdd(total, s);             // the old value makes the lost part exact
@@ -132,7 +142,9 @@ int main(int argc, char **argv) {
   }
   const char *sets[] = {"small", "large", "mixed"};
   const int threads[] = {1, 1024, 1 << 20};
-#if defined(HAND_FF)
+#if defined(HAND_FF) && defined(HAND_FF_NORM)
+  const char *variant = "hand_ff_norm";
+#elif defined(HAND_FF)
   const char *variant = "hand_ff";
 #elif defined(REAL_DOUBLE)
   const char *variant = "double";

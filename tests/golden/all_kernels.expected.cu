@@ -7,5 +7,5 @@ __global__ void sum_squares(const float *x, float *out, float *out_err, int n) {
   cp_float s = cp_from_float(0.0f);
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     s = cp_add(s, square(cp_from_float(x[i])));
-  cp_atomic_add(out, out_err, s);
+  cp_atomic_add_warp(out, out_err, s);
 }

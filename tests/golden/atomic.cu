@@ -1,5 +1,5 @@
 // Rule atomic: atomicAdd into a paired buffer or a composite __shared__
-// element becomes cp_atomic_add, whose error term is exact.
+// element becomes cp_atomic_add_warp, whose error term is exact.
 #pragma cp composite
 __global__ void histogram(const float *x, const int *bin, float *hist, float *total, int n) {
   __shared__ float block_sum;

@@ -13,5 +13,5 @@ __global__ void tile_sum(const float *x, float *out, float *out_err, int n) {
   for (int offset = tile.size() / 2; offset > 0; offset /= 2)
     v = cp_add(v, cp_group_shfl_down(tile, v, offset));
   if (tile.thread_rank() == 0)
-    cp_atomic_add(out, out_err, v);
+    cp_atomic_add_warp(out, out_err, v);
 }

@@ -9,7 +9,7 @@ float *d_sum_err = nullptr;
 #pragma cp composite
 __global__ void accumulate(const float *field, float *sum, float *sum_err, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x)
-    cp_atomic_add(sum, sum_err, cp_from_float(field[i]));
+    cp_atomic_add_warp(sum, sum_err, cp_from_float(field[i]));
 }
 
 static void setup(int n) {

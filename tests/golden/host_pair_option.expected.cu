@@ -7,6 +7,6 @@ extern float *d_energy;
 extern float *d_energy_err;
 
 #pragma cp composite
-__global__ void add_energy(float *energy, float *energy_err, float e) { cp_atomic_add(energy, energy_err, cp_from_float(e)); }
+__global__ void add_energy(float *energy, float *energy_err, float e) { cp_atomic_add_warp(energy, energy_err, cp_from_float(e)); }
 
 void report_energy(float e) { add_energy<<<1, 1>>>(d_energy, d_energy_err, e); }

@@ -18,7 +18,7 @@ __global__ void move(float4 *p, float4 *p_err, float *e, float *e_err, int n) {
   int i = threadIdx.x;
   if (i < n) {
     cp_add_to(&p[i].x, &p_err[i].x, cp_from_float(0.1f));
-    cp_atomic_add(e, e_err, cp_make_float(p[i].x, p_err[i].x));
+    cp_atomic_add_warp(e, e_err, cp_make_float(p[i].x, p_err[i].x));
   }
 }
 

@@ -10,7 +10,7 @@ __device__ cp_float half(cp_float x) { return cp_mul_fc(0.5f, x); }
 #pragma cp composite
 __global__ void kinetic(const float *v, const float *v_err, float *ke, float *ke_err, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) cp_atomic_add(ke, ke_err, half(cp_mul(cp_make_float(v[i], v_err[i]), cp_make_float(v[i], v_err[i]))));
+  if (i < n) cp_atomic_add_warp(ke, ke_err, half(cp_mul(cp_make_float(v[i], v_err[i]), cp_make_float(v[i], v_err[i]))));
 }
 } // namespace kernels
 } // namespace md

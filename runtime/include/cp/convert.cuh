@@ -58,11 +58,20 @@ CP_FUNC cp_float cp_detail_settle(cp_float z, float f)
   return cp_make_float(f, 0.0f);
 }
 
-/* f is evaluated only on the rare path. */
+/* f is evaluated only on the rare path. CP_PROJECT_COMMON_PATH (bench/project.py, device
+ * code only, never for running) keeps the check but replaces the rare path by a trap, so
+ * static instruction counts see what ordinary numbers execute. */
+#if defined(CP_PROJECT_COMMON_PATH) && defined(__CUDA_ARCH__)
+#define CP_DETAIL_SETTLE(z, f)                                                                \
+  do {                                                                                        \
+    if (!cp_detail_ordinary(z)) __trap();                                                     \
+  } while (0)
+#else
 #define CP_DETAIL_SETTLE(z, f)                                                                \
   do {                                                                                        \
     if (!cp_detail_ordinary(z)) (z) = cp_detail_settle((z), (f));                             \
   } while (0)
+#endif
 
 /* ---- from integers and doubles ---- */
 

@@ -9,7 +9,7 @@ __global__ void harmonic(const float4 *pos, const float4 *pos_err, float4 *force
   if (i >= n) return;
   cp_float4 p = cp_pair_float4(pos[i], pos_err[i]);
   cp_store_float4(&force[i], &force_err[i], cp_make_float4(cp_neg(p.x), cp_neg(p.y), cp_neg(p.z), cp_from_float(0.0f)));
-  cp_atomic_add(energy, energy_err, cp_mul_fc(0.5f, cp_add(cp_add(cp_mul(p.x, p.x), cp_mul(p.y, p.y)), cp_mul(p.z, p.z))));
+  cp_atomic_add_warp(energy, energy_err, cp_mul_fc(0.5f, cp_add(cp_add(cp_mul(p.x, p.x), cp_mul(p.y, p.y)), cp_mul(p.z, p.z))));
 }
 
 void compute_forces(Atoms *a) {
