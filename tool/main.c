@@ -198,6 +198,9 @@ static int write_stats_csv(const cli *c, const cp_result *r) {
 static int convert(const cli *c, const cp_options *opts) {
   cp_result *r = cp_convert_deep(opts, c->n_inputs);
   int status;
+  if (r->pch_refused)
+    for (int i = 0; i < c->n_inputs; i++)
+      cp_cache_forget(opts[i].pch);
   for (size_t i = 0; i < r->n_diags; i++)
     cp_print_diag(stderr, &r->diags[i]);
   if (c->suggest && !r->n_errors) {
@@ -257,11 +260,15 @@ static int run(cli *c) {
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
     };
+    /* inputs with the same flags share one PCH: the first builds it, the rest find it */
+    if (status == CP_EXIT_OK && !c->no_cache)
+      opts[i].pch = cp_cache_pch(&opts[i]);
   }
   if (status == CP_EXIT_OK)
     status = convert(c, opts);
   for (int i = 0; i < c->n_inputs; i++) {
     free(texts[i]);
+    free((char *)opts[i].pch);
     if (flags[i] != c->clang_args)
       free((void *)flags[i]);
   }

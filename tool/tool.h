@@ -19,7 +19,7 @@ enum { CP_EXIT_OK = 0, CP_EXIT_ERRORS = 1, CP_EXIT_USAGE = 2 };
 typedef struct {
   const char *input, *output, *cuda_path;
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
-  int line_directives, suggest;
+  int line_directives, suggest, no_cache;
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
   cp_scope scope;
@@ -91,5 +91,12 @@ const char *cp_find_cuda(const char *given);
 /* stack.c: cp_convert_files on a thread with a stack deep enough for deeply nested
  * expressions (clang and the rewriter recurse once per level). */
 cp_result *cp_convert_deep(const cp_options *opts, int n);
+
+/* cache.c: the precompiled-header cache. The path of a PCH for `opt`'s command line,
+ * built now if the cache has none (the caller frees it), or NULL when there is no
+ * usable cache: then the file is parsed without one. */
+char *cp_cache_pch(const cp_options *opt);
+/* Removes a cached PCH that clang refused, so that the next run builds it again. */
+void cp_cache_forget(const char *pch);
 
 #endif
