@@ -87,11 +87,11 @@ static char *cache_dir(void) {
   return dir;
 }
 
-/* Builds the PCH for `opt` into a temporary file in `dir` and renames it to `path`. */
-static int build_pch(const cp_options *opt, const char *dir, const char *path) {
-  size_t n = strlen(dir) + 32;
+int cp_cache_build(const cp_options *opt, const char *path) {
+  const char *slash = strrchr(path, '/');
+  size_t n = (size_t)(slash - path) + 32;
   char *tmp = malloc(n);
-  snprintf(tmp, n, "%s/.pch-XXXXXX", dir);
+  snprintf(tmp, n, "%.*s/.pch-XXXXXX", (int)(slash - path), path);
   int fd = mkstemp(tmp), rc = -1;
   if (fd >= 0) {
     close(fd);
@@ -104,22 +104,20 @@ static int build_pch(const cp_options *opt, const char *dir, const char *path) {
   return rc;
 }
 
-char *cp_cache_pch(const cp_options *opt) {
+char *cp_cache_path(const cp_options *opt) {
   char *dir = cache_dir();
   if (!dir)
     return NULL;
   size_t n = strlen(dir) + 40;
   char *path = malloc(n);
   snprintf(path, n, "%s/pch-%016llx.pch", dir, (unsigned long long)cache_key(opt));
-  struct stat st;
-  int usable = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
-  if (!usable && access(dir, W_OK) == 0)
-    usable = build_pch(opt, dir, path) == 0;
   free(dir);
-  if (usable)
-    return path;
-  free(path);
-  return NULL;
+  return path;
+}
+
+int cp_cache_ready(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
 void cp_cache_forget(const char *pch) {

@@ -229,6 +229,21 @@ static const char **input_flags(const cli *c, int i, int *n) {
   return cp_compdb_flags(c->build_dir, c->inputs[i], c->clang_args, c->n_clang_args, n);
 }
 
+/* Gives each input the cached PCH for its flags, building the missing ones first:
+ * building costs about one parse of the CUDA headers and the file then parses on top of
+ * it, so even the first run costs little more than a plain parse (measured, and why not
+ * beside it on a second thread: docs/hardening.md). Inputs with the same flags share one
+ * PCH. Without a usable cache an input simply parses without one. */
+static void use_cache(const cli *c, cp_options *opts) {
+  for (int i = 0; i < c->n_inputs; i++) {
+    char *path = cp_cache_path(&opts[i]);
+    if (path && (cp_cache_ready(path) || cp_cache_build(&opts[i], path) == 0))
+      opts[i].pch = path;
+    else
+      free(path);
+  }
+}
+
 static int run(cli *c) {
   char **texts = calloc((size_t)c->n_inputs, sizeof *texts);
   const char ***flags = calloc((size_t)c->n_inputs, sizeof *flags);
@@ -260,10 +275,9 @@ static int run(cli *c) {
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
     };
-    /* inputs with the same flags share one PCH: the first builds it, the rest find it */
-    if (status == CP_EXIT_OK && !c->no_cache)
-      opts[i].pch = cp_cache_pch(&opts[i]);
   }
+  if (status == CP_EXIT_OK && !c->no_cache)
+    use_cache(c, opts);
   if (status == CP_EXIT_OK)
     status = convert(c, opts);
   for (int i = 0; i < c->n_inputs; i++) {

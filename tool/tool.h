@@ -92,10 +92,15 @@ const char *cp_find_cuda(const char *given);
  * expressions (clang and the rewriter recurse once per level). */
 cp_result *cp_convert_deep(const cp_options *opts, int n);
 
-/* cache.c: the precompiled-header cache. The path of a PCH for `opt`'s command line,
- * built now if the cache has none (the caller frees it), or NULL when there is no
- * usable cache: then the file is parsed without one. */
-char *cp_cache_pch(const cp_options *opt);
+/* cache.c: the precompiled-header cache. The path the PCH for `opt`'s command line has
+ * in the cache directory (created if missing; the caller frees the path), or NULL when
+ * there is no cache directory. */
+char *cp_cache_path(const cp_options *opt);
+/* 1 when the cache holds a PCH at `path`. */
+int cp_cache_ready(const char *path);
+/* Builds the PCH for `opt` and renames it into place at `path`: 0, or -1 (nothing is
+ * left behind; the run then parses without it). */
+int cp_cache_build(const cp_options *opt, const char *path);
 /* Removes a cached PCH that clang refused, so that the next run builds it again. */
 void cp_cache_forget(const char *pch);
 
