@@ -7,17 +7,20 @@
  * built: $XDG_CACHE_HOME/cpconvert (or ~/.cache/cpconvert), one file per key, the key
  * a hash of everything that changes the PCH (see cache_key). A new PCH is written to a
  * temporary file in the same directory and renamed into place, so concurrent runs
- * (make -j) see no file or a whole one, and two runs building the same one at once both
- * succeed. The cache only ever saves time: a directory that is missing, read-only or not
+ * (make -j) see no file or a whole one; they also take turns on a lock, so that one
+ * builds it and the others use it. The cache only ever saves time: a directory that is missing, read-only or not
  * creatable, a PCH that fails to build, or one that clang refuses means a plain parse,
  * never an error.
  */
+#define _DEFAULT_SOURCE /* flock */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -87,7 +90,8 @@ static char *cache_dir(void) {
   return dir;
 }
 
-int cp_cache_build(const cp_options *opt, const char *path) {
+/* Builds the PCH into a temporary file beside `path` and renames it into place. */
+static int build_into(const cp_options *opt, const char *path) {
   const char *slash = strrchr(path, '/');
   size_t n = (size_t)(slash - path) + 32;
   char *tmp = malloc(n);
@@ -101,6 +105,26 @@ int cp_cache_build(const cp_options *opt, const char *path) {
       unlink(tmp);
   }
   free(tmp);
+  return rc;
+}
+
+/* Runs that find the same PCH missing at once (make -j on an empty cache) take turns on
+ * a lock file beside it: the first builds, the others wait for it and use its PCH
+ * instead of each spending a build. The lock is released when its holder exits, however
+ * it ends; the lock file itself stays, empty. Without a lock file (a read-only cache)
+ * the build simply goes on, and fails like any write there. */
+int cp_cache_build(const cp_options *opt, const char *path) {
+  size_t n = strlen(path) + sizeof ".lock";
+  char *lock = malloc(n);
+  snprintf(lock, n, "%s.lock", path);
+  int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  free(lock);
+  if (fd >= 0)
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+      ;
+  int rc = cp_cache_ready(path) ? 0 : build_into(opt, path);
+  if (fd >= 0)
+    close(fd); /* releases the lock */
   return rc;
 }
 
