@@ -178,8 +178,9 @@ const char *cp_pch_identity(cp_arena *a, const cp_options *opt) {
   for (int i = 0; i < nargs; i++)
     s = cp_arena_printf(a, "%s%s\n", s, args[i]);
   if (!opt->cuda_path) /* the prelude is part of the PCH; it changes with the build */
-    s = cp_arena_printf(a, "%s%zu %zu\n", s, (size_t)cp_prelude_cuda_runtime_h_len,
-                        (size_t)cp_prelude_cooperative_groups_h_len);
+    s = cp_arena_printf(a, "%s%.*s%.*s", s, (int)cp_prelude_cuda_runtime_h_len,
+                        cp_prelude_cuda_runtime_h, (int)cp_prelude_cooperative_groups_h_len,
+                        cp_prelude_cooperative_groups_h);
   return s;
 }
 

@@ -229,11 +229,11 @@ static const char **input_flags(const cli *c, int i, int *n) {
   return cp_compdb_flags(c->build_dir, c->inputs[i], c->clang_args, c->n_clang_args, n);
 }
 
-/* Gives each input the cached PCH for its flags, building the missing ones first:
- * building costs about one parse of the CUDA headers and the file then parses on top of
- * it, so even the first run costs little more than a plain parse (measured, and why not
- * beside it on a second thread: docs/hardening.md). Inputs with the same flags share one
- * PCH. Without a usable cache an input simply parses without one. */
+/* Gives each input the cached PCH for its flags, building the missing ones first (the
+ * file then parses on top of it; building it on a second thread beside a plain parse
+ * cost more CPU and saved no time on a busy machine: docs/design.md, "Conversion time").
+ * Inputs with the same flags share one PCH. Without a usable cache an input simply
+ * parses without one. */
 static void use_cache(const cli *c, cp_options *opts) {
   for (int i = 0; i < c->n_inputs; i++) {
     char *path = cp_cache_path(&opts[i]);
