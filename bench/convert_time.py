@@ -105,7 +105,6 @@ def cache_table(tool, root, runs, d):
     md = os.path.join(root, "examples", "md_nve")
     multi = os.path.join(root, "tests", "multi", "md_code")
     sets = [("examples/md_nve", md, ["md_nve.cu"], []),
-            ("examples/md_nve -nocudainc", md, ["md_nve.cu"], ["-nocudainc"]),
             ("tests/multi/md_code (%d files)" % len(glob.glob(os.path.join(multi, "*.cu"))),
              multi, sorted(os.path.basename(f) for f in glob.glob(os.path.join(multi, "*.cu"))),
              [])]

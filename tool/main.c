@@ -236,6 +236,8 @@ static const char **input_flags(const cli *c, int i, int *n) {
  * parses without one. */
 static void use_cache(const cli *c, cp_options *opts) {
   for (int i = 0; i < c->n_inputs; i++) {
+    if (!opts[i].cuda_path)
+      continue; /* the built-in prelude parses in ~0.01 s: a PCH of it saves nothing */
     char *path = cp_cache_path(&opts[i]);
     if (path && (cp_cache_ready(path) || cp_cache_build(&opts[i], path) == 0))
       opts[i].pch = path;
