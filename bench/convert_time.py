@@ -2,8 +2,12 @@
 """How long cpconvert takes per file: a generated 2000-line CUDA file and the examples.
 
 Prints, per file and per header set-up (installed CUDA headers, built-in prelude), the
-median wall time of several runs and the peak resident memory of one run. The goal is
-under 0.5 s per file, about the time clang needs to parse the CUDA headers.
+median wall time of several runs without the header cache (--no-cache) and the peak
+resident memory of one run. Then the precompiled-header cache: per file, the median wall
+and CPU (user + system) time with no cache, with an empty cache (cold: the run builds the
+PCH) and with a filled one (warm), on examples/md_nve and on the seven-file
+tests/multi/md_code converted in one --o-dir run. The goal is 0.15 s per file warm, and
+cold no slower than --no-cache by more than the PCH's own build.
 
   python3 bench/convert_time.py --tool build/tool/cpconvert [--runs 7]
 """
@@ -51,7 +55,7 @@ def generated_source(lines):
 
 def time_one(tool, path, extra, runs, outdir):
     out = os.path.join(outdir, "out.cu")
-    cmd = [tool, path, "-o", out] + extra
+    cmd = [tool, path, "-o", out, "--no-cache"] + extra
     times = []
     for _ in range(runs):
         t = time.perf_counter()
@@ -67,16 +71,65 @@ def time_one(tool, path, extra, runs, outdir):
     return statistics.median(times), usage.ru_maxrss / 1024.0, result
 
 
+def timed(cmd, cwd, env):
+    """One run: wall seconds and the child's CPU seconds (user + system)."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("cpconvert failed: %s\n%s" % (" ".join(cmd), p.stderr.read().decode()))
+    p.stderr.close()
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def time_cache(tool, inputs, cwd, extra, runs, d):
+    """Median (wall, cpu) per file of: --no-cache, cold (a fresh cache dir each run),
+    warm (the cache the cold runs filled)."""
+    odir = os.path.join(d, "cache-out")
+    cmd = [tool] + inputs + ["--o-dir", odir] + extra
+    rows = {"no cache": [], "cold": [], "warm": []}
+    for i in range(runs):
+        cache = tempfile.mkdtemp(dir=d)  # empty: this run builds the PCH
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        rows["no cache"].append(timed(cmd + ["--no-cache"], cwd, env))
+        rows["cold"].append(timed(cmd, cwd, env))
+        rows["warm"].append(timed(cmd, cwd, env))
+    n = len(inputs)
+    return [(k, statistics.median(w for w, _ in v) / n, statistics.median(c for _, c in v) / n)
+            for k, v in rows.items()]
+
+
+def cache_table(tool, root, runs, d):
+    md = os.path.join(root, "examples", "md_nve")
+    multi = os.path.join(root, "tests", "multi", "md_code")
+    sets = [("examples/md_nve", md, ["md_nve.cu"], []),
+            ("tests/multi/md_code (%d files)" % len(glob.glob(os.path.join(multi, "*.cu"))),
+             multi, sorted(os.path.basename(f) for f in glob.glob(os.path.join(multi, "*.cu"))),
+             [])]
+    print()
+    print("%-34s %-9s %12s %12s" % ("precompiled-header cache", "run", "wall s/file", "cpu s/file"))
+    for label, cwd, inputs, extra in sets:
+        for kind, wall, cpu in time_cache(tool, inputs, cwd, extra, runs, d):
+            print("%-34s %-9s %12.3f %12.3f" % (label, kind, wall, cpu))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
     ap.add_argument("--examples", default=os.path.join(os.path.dirname(__file__), "..", "examples"))
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--only-cache", action="store_true", help="print only the cache table")
     a = ap.parse_args()
+    root = os.path.abspath(os.path.join(a.examples, ".."))
+    a.tool = os.path.abspath(a.tool)
     with tempfile.TemporaryDirectory() as d:
         src, kernels = generated_source(2000)
         big = os.path.join(d, "generated_2000.cu")
         open(big, "w").write(src)
+        if a.only_cache:
+            return cache_table(a.tool, root, a.runs, d)
         files = [(big, "generated, %d lines, %d kernels" % (src.count("\n"), kernels))]
         for f in sorted(glob.glob(os.path.join(a.examples, "*", "*.cu"))):
             files.append((f, os.path.relpath(f, os.path.dirname(a.examples))))
@@ -85,6 +138,7 @@ def main():
             for mode, extra in (("cuda", []), ("prelude", ["-nocudainc"])):
                 t, mem, status = time_one(a.tool, path, extra, a.runs, d)
                 print("%-46s %-10s %10.3f %10.1f  %s" % (label, mode, t, mem, status))
+        cache_table(a.tool, root, a.runs, d)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,18 @@
  *
  * The input's bytes come from the caller (the tool read them once), passed as an
  * unsaved file, so the text the edits apply to is exactly the text clang parsed.
+ *
+ * Precompiled headers: nearly all of a parse is the CUDA headers every file includes
+ * (clang's implicit -include __clang_cuda_runtime_wrapper.h, or the prelude). cp_pch_build
+ * parses an empty file with exactly the input's command line and saves the AST; a parse
+ * given opt->pch adds -include-pch, so clang loads those declarations instead of parsing
+ * them, and the implicit include that follows is skipped by its include guard. The PCH
+ * is written by libclang to the path the tool chose: the one file the rewriter writes,
+ * because only libclang can serialise an AST; where, when and under which name (a
+ * temporary renamed into place) stay the tool's decisions. A PCH that clang refuses
+ * (built by another libclang, for other flags, truncated, garbage), or any error in a
+ * parse that used one, means the file is parsed again without it, so what the rewriter
+ * sees and reports never depends on the cache.
  */
 #include "parse.h"
 
@@ -36,11 +48,12 @@ static const char prelude_cuda_h[] = CP_VIRTUAL_DIR "/prelude/cuda.h";
 static const char prelude_dlp_h[] = CP_VIRTUAL_DIR "/prelude/device_launch_parameters.h";
 static const char prelude_cg_h[] = CP_VIRTUAL_DIR "/prelude/cooperative_groups.h";
 static const char include_prelude[] = "#include <cuda_runtime.h>\n";
+static const char pch_main[] = CP_VIRTUAL_DIR "/pch.cu"; /* the empty file a PCH is built of */
 
 /* The clang command line: CUDA set-up first, then the user's -I/-D/extra flags, so
  * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
-static const char **build_args(cp_arena *a, const cp_options *opt, int *n) {
-  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 24) * sizeof *args);
+static const char **build_args(cp_arena *a, const cp_options *opt, const char *pch, int *n) {
+  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 26) * sizeof *args);
   int k = 0;
   args[k++] = "-x";
   args[k++] = "cuda";
@@ -67,6 +80,10 @@ static const char **build_args(cp_arena *a, const cp_options *opt, int *n) {
   }
   for (int i = 0; i < opt->n_clang_args; i++)
     args[k++] = opt->clang_args[i];
+  if (pch) {
+    args[k++] = "-include-pch";
+    args[k++] = pch;
+  }
   *n = k;
   return args;
 }
@@ -93,22 +110,84 @@ static void record_clang_diag(cp_parse *p, CXDiagnostic d, cp_result *r) {
   clang_disposeString(msg);
 }
 
-int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
-  memset(p, 0, sizeof *p);
+/* One libclang parse of `main` (bytes `text`) with the input's command line, plus
+ * -include-pch `pch` when not NULL. */
+static enum CXErrorCode parse_tu(CXIndex index, const cp_options *opt, cp_arena *a,
+                                 const char *main, const char *text, size_t len,
+                                 const char *pch, unsigned flags, CXTranslationUnit *tu) {
   int nargs = 0;
-  const char **args = build_args(r->arena, opt, &nargs);
+  const char **args = build_args(a, opt, pch, &nargs);
   struct CXUnsavedFile files[] = {
-      {opt->input, opt->input_text, opt->input_len},
+      {main, text, len},
       {standin_path, "", 0},
       {prelude_path, cp_prelude_cuda_runtime_h, cp_prelude_cuda_runtime_h_len},
       {prelude_cuda_h, include_prelude, sizeof include_prelude - 1},
       {prelude_dlp_h, include_prelude, sizeof include_prelude - 1},
       {prelude_cg_h, cp_prelude_cooperative_groups_h, cp_prelude_cooperative_groups_h_len},
   };
+  flags |= CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
+  return clang_parseTranslationUnit2(index, main, args, nargs, files,
+                                     sizeof files / sizeof files[0], flags, tu);
+}
+
+static unsigned count_errors(CXTranslationUnit tu) {
+  unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+    clang_disposeDiagnostic(d);
+  }
+  return errors;
+}
+
+int cp_pch_build(const cp_options *opt, const char *path) {
+  cp_arena *a = cp_arena_new();
+  CXIndex index = clang_createIndex(0, 0);
+  CXTranslationUnit tu = NULL;
+  unsigned flags = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
+  int rc = -1;
+  if (parse_tu(index, opt, a, pch_main, "", 0, NULL, flags, &tu) == CXError_Success && tu &&
+      count_errors(tu) == 0)
+    rc = clang_saveTranslationUnit(tu, path, clang_defaultSaveOptions(tu)) == CXSaveError_None
+             ? 0
+             : -1;
+  if (tu)
+    clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(index);
+  cp_arena_free(a);
+  return rc;
+}
+
+const char *cp_pch_identity(cp_arena *a, const cp_options *opt) {
+  int nargs = 0;
+  const char **args = build_args(a, opt, NULL, &nargs);
+  CXString v = clang_getClangVersion();
+  char *s = cp_arena_printf(a, "%s\n", clang_getCString(v));
+  clang_disposeString(v);
+  for (int i = 0; i < nargs; i++)
+    s = cp_arena_printf(a, "%s%s\n", s, args[i]);
+  if (!opt->cuda_path) /* the prelude is part of the PCH; it changes with the build */
+    s = cp_arena_printf(a, "%s%.*s%.*s", s, (int)cp_prelude_cuda_runtime_h_len,
+                        cp_prelude_cuda_runtime_h, (int)cp_prelude_cooperative_groups_h_len,
+                        cp_prelude_cooperative_groups_h);
+  return s;
+}
+
+int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
+  memset(p, 0, sizeof *p);
   p->index = clang_createIndex(0, 0);
-  unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
-  enum CXErrorCode ec = clang_parseTranslationUnit2(
-      p->index, opt->input, args, nargs, files, sizeof files / sizeof files[0], flags, &p->tu);
+  enum CXErrorCode ec = CXError_Failure;
+  if (opt->pch) {
+    ec = parse_tu(p->index, opt, r->arena, opt->input, opt->input_text, opt->input_len,
+                  opt->pch, 0, &p->tu);
+    if (ec == CXError_Success && p->tu && count_errors(p->tu) == 0)
+      return p->main_file = clang_getFile(p->tu, opt->input), 0;
+    if (p->tu) /* the PCH refused, or errors: parse again as without a cache */
+      clang_disposeTranslationUnit(p->tu);
+    p->tu = NULL;
+  }
+  ec = parse_tu(p->index, opt, r->arena, opt->input, opt->input_text, opt->input_len, NULL, 0,
+                &p->tu);
   if (ec != CXError_Success || !p->tu) {
     cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL,
                 "libclang could not parse the file (error code %d); check the compiler "
@@ -124,6 +203,8 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
     record_clang_diag(p, d, r);
     clang_disposeDiagnostic(d);
   }
+  if (opt->pch && r->n_errors == before)
+    r->pch_refused = 1; /* the plain parse is clean: the PCH was at fault */
   return r->n_errors == before ? 0 : -1;
 }
 

@@ -105,6 +105,8 @@ typedef struct {
   int line_directives;           /* --line-directives: #line markers map to the input */
   int suggest;                   /* --suggest: analyse every kernel, find hotspots, convert
                                     nothing */
+  const char *pch;               /* a precompiled header from cp_pch_build for this command
+                                    line, or NULL; one clang refuses is not used */
   const char *header_options;    /* the options echoed in the output's header comment */
   const char *version;
 } cp_options;
@@ -168,6 +170,7 @@ typedef struct {
   size_t n_files;
   char *output; /* the converted text, NULL when there were errors */
   size_t output_len;
+  int pch_refused; /* opt->pch was given and clang could not use it */
 } cp_result;
 
 /* Converts one file. Always returns a result (free it with cp_result_free); the
@@ -178,6 +181,15 @@ cp_result *cp_convert(const cp_options *opt);
  * them. opts[i] describes input i (the same flags for all). result->files holds every
  * output; result->edits/output are those of the first input. */
 cp_result *cp_convert_files(const cp_options *opts, int n);
+/* Builds a precompiled header of what every file parsed with `opt`'s command line
+ * includes (the CUDA headers or the prelude; opt->input and opt->pch are not used) and
+ * saves it to `path`: the one file the rewriter writes, since only libclang can
+ * serialise its AST. 0 on success; on failure `path` may hold a partial file, which the
+ * caller removes. */
+int cp_pch_build(const cp_options *opt, const char *path);
+/* Text naming everything in such a PCH that the parser decides: libclang's version, the
+ * clang command line, the prelude. The caller hashes it into the cache key. */
+const char *cp_pch_identity(cp_arena *a, const cp_options *opt);
 /* Short names of the hotspot kinds (loop-sum, reduction-tree, atomic, chain,
  * buffer-update). */
 const char *cp_hotspot_name(cp_hotspot_kind k);

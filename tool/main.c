@@ -235,6 +235,9 @@ static int write_stats_csv(const cli *c, const cp_result *r) {
 static int convert(const cli *c, const cp_options *opts) {
   cp_result *r = cp_convert_deep(opts, c->n_inputs);
   int status;
+  if (r->pch_refused)
+    for (int i = 0; i < c->n_inputs; i++)
+      cp_cache_forget(opts[i].pch);
   for (size_t i = 0; i < r->n_diags; i++)
     cp_print_diag(stderr, &r->diags[i]);
   if (c->suggest && !r->n_errors) {
@@ -261,6 +264,23 @@ static const char **input_flags(const cli *c, int i, int *n) {
     return c->clang_args;
   }
   return cp_compdb_flags(c->build_dir, c->inputs[i], c->clang_args, c->n_clang_args, n);
+}
+
+/* Gives each input the cached PCH for its flags, building the missing ones first (the
+ * file then parses on top of it; building it on a second thread beside a plain parse
+ * cost more CPU and saved no time on a busy machine: docs/design.md, "Conversion time").
+ * Inputs with the same flags share one PCH. Without a usable cache an input simply
+ * parses without one. */
+static void use_cache(const cli *c, cp_options *opts) {
+  for (int i = 0; i < c->n_inputs; i++) {
+    if (!opts[i].cuda_path)
+      continue; /* the built-in prelude parses in ~0.01 s: a PCH of it saves nothing */
+    char *path = cp_cache_path(&opts[i]);
+    if (path && (cp_cache_ready(path) || cp_cache_build(&opts[i], path) == 0))
+      opts[i].pch = path;
+    else
+      free(path);
+  }
 }
 
 static int run(cli *c) {
@@ -295,10 +315,13 @@ static int run(cli *c) {
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
     };
   }
+  if (status == CP_EXIT_OK && !c->no_cache)
+    use_cache(c, opts);
   if (status == CP_EXIT_OK)
     status = convert(c, opts);
   for (int i = 0; i < c->n_inputs; i++) {
     free(texts[i]);
+    free((char *)opts[i].pch);
     if (flags[i] != c->clang_args)
       free((void *)flags[i]);
   }

@@ -59,6 +59,8 @@ const char cp_usage_text[] =
     "                        point at the input's lines\n"
     "  --suggest             list the kernels and the places where float loses most, with\n"
     "                        the pragma that converts them; writes nothing\n"
+    "  --no-cache            parse the CUDA headers anew instead of using (or building)\n"
+    "                        the precompiled header cached in $XDG_CACHE_HOME/cpconvert\n"
     "  --list-rules          print the rewrite rules and exit\n"
     "  --markdown            with --list-rules: print docs/rules.md\n"
     "  --version             print the version and exit\n"
@@ -124,6 +126,7 @@ static int *flag_of(cli *c, const char *a) {
       {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
       {"--line-directives", offsetof(cli, line_directives)},
       {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
+      {"--no-cache", offsetof(cli, no_cache)},
   };
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
     if (strcmp(a, flags[i].name) == 0)

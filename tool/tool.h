@@ -19,7 +19,7 @@ enum { CP_EXIT_OK = 0, CP_EXIT_ERRORS = 1, CP_EXIT_USAGE = 2 };
 typedef struct {
   const char *input, *output, *cuda_path;
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
-  int line_directives, suggest;
+  int line_directives, suggest, no_cache;
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
   cp_scope scope;
@@ -92,5 +92,17 @@ const char *cp_find_cuda(const char *given);
 /* stack.c: cp_convert_files on a thread with a stack deep enough for deeply nested
  * expressions (clang and the rewriter recurse once per level). */
 cp_result *cp_convert_deep(const cp_options *opts, int n);
+
+/* cache.c: the precompiled-header cache. The path the PCH for `opt`'s command line has
+ * in the cache directory (created if missing; the caller frees the path), or NULL when
+ * there is no cache directory. */
+char *cp_cache_path(const cp_options *opt);
+/* 1 when the cache holds a PCH at `path`. */
+int cp_cache_ready(const char *path);
+/* Builds the PCH for `opt` and renames it into place at `path`: 0, or -1 (nothing is
+ * left behind; the run then parses without it). */
+int cp_cache_build(const cp_options *opt, const char *path);
+/* Removes a cached PCH that clang refused, so that the next run builds it again. */
+void cp_cache_forget(const char *pch);
 
 #endif
