@@ -14,6 +14,7 @@
 #define CP_COMMON_CUH
 
 #include "convert.cuh"
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
 #define CP_DW_T cp_float
 #define CP_DW_S float
@@ -64,5 +65,7 @@ CP_FUNC int cp_to_int(cp_float x)
   if (r < INT_MIN) return INT_MIN;
   return (int)r;
 }
+
+#endif /* !CP_BACKEND_IS_DP */
 
 #endif /* CP_COMMON_CUH */

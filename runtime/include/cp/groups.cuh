@@ -11,6 +11,7 @@
 #include "types.cuh"
 
 #if defined(__CUDACC__) && defined(__cplusplus)
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 #define CP_DW_T cp_float
 #define CP_DW_H v
 #define CP_DW_L e
@@ -18,6 +19,7 @@
 #define CP_DW_MAKE cp_make_float
 #include "detail/dw_groups.inc"
 #include "detail/dw_undef.inc"
+#endif /* !CP_BACKEND_IS_DP */
 
 #define CP_DW_T cp_double
 #define CP_DW_H hi

@@ -19,6 +19,7 @@
 #include "config.cuh"
 #include "types.cuh"
 
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 #define CP_DW_T cp_float
 #define CP_DW_S float
 #define CP_DW_H v
@@ -43,6 +44,7 @@ CP_FUNC void cp_store_float4(float4 *v, float4 *e, cp_float4 x) {
   e->x = x.x.e; e->y = x.y.e; e->z = x.z.e; e->w = x.w.e;
 }
 #endif
+#endif /* !CP_BACKEND_IS_DP */
 
 /* ---- the same for converted kernels written in double (cp_double) ---- */
 
