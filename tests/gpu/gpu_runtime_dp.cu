@@ -6,9 +6,9 @@
 // the double results and the stored pairs are compared bit for bit: each operation is one
 // IEEE double operation with pinned rounding (__dadd_rn ... on the device, -ffp-contract=off
 // on the host), so they must be identical; a NaN matches any NaN. Then: the warp sum (every
-// lane equal to a host emulation of the butterfly) and the atomic add into a __shared__
+// lane equal to a host emulation of the butterfly), the atomic add into a __shared__
 // cp_float cell (order-dependent, so within the bound of n double roundings: |err| <=
-// (n-1) u_d sum|x_i| with u_d = 2^-53).
+// (n-1) u_d sum|x_i| with u_d = 2^-53) and into a paired float cell in global memory.
 //
 // Exit status: 0 all identical, 1 a mismatch, 77 no CUDA device (ctest SKIP_RETURN_CODE).
 #include <cuda_runtime.h>
@@ -164,7 +164,7 @@ static bool run_ops(const std::vector<In> &in)
 
 // Warp sum of lane values and atomic adds into a __shared__ cp_float (`&x.v, &x.e`, as
 // converted code writes it).
-__global__ void k_warp_atomic(const In *in, double *warp, double *cell_out)
+__global__ void k_warp_atomic(const In *in, double *warp, double *cell_out, float *gv, float *ge)
 {
   __shared__ cp_float cell;
   int i = threadIdx.x;
@@ -173,6 +173,7 @@ __global__ void k_warp_atomic(const In *in, double *warp, double *cell_out)
   cp_float x = cp_make_float(in[i].av, in[i].ae);
   warp[i] = cp_warp_sum(0xffffffffu, x).d;
   cp_atomic_add(&(cell).v, &(cell).e, x);
+  cp_atomic_add(gv, ge, x); // a paired float cell in global memory: split, then ff's atomic
   __syncthreads();
   if (i == 0) *cell_out = cell.d;
 }
@@ -182,16 +183,22 @@ static bool run_warp_atomic(const std::vector<In> &in)
   const int T = 256;
   In *d_in;
   double *d_warp, *d_cell;
+  float *d_pair; // value cell, error cell
+  CUDA_OK(cudaMalloc(&d_pair, 2 * sizeof(float)));
+  CUDA_OK(cudaMemset(d_pair, 0, 2 * sizeof(float)));
   CUDA_OK(cudaMalloc(&d_in, T * sizeof(In)));
   CUDA_OK(cudaMalloc(&d_warp, T * sizeof(double)));
   CUDA_OK(cudaMalloc(&d_cell, sizeof(double)));
   CUDA_OK(cudaMemcpy(d_in, in.data() + 1, T * sizeof(In), cudaMemcpyHostToDevice)); // no NaN
-  k_warp_atomic<<<1, T>>>(d_in, d_warp, d_cell);
+  k_warp_atomic<<<1, T>>>(d_in, d_warp, d_cell, d_pair, d_pair + 1);
   CUDA_OK(cudaGetLastError());
   std::vector<double> warp(T);
   double cell;
   CUDA_OK(cudaMemcpy(warp.data(), d_warp, T * sizeof(double), cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemcpy(&cell, d_cell, sizeof cell, cudaMemcpyDeviceToHost));
+  float pair[2];
+  CUDA_OK(cudaMemcpy(pair, d_pair, sizeof pair, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaFree(d_pair));
   CUDA_OK(cudaFree(d_in));
   CUDA_OK(cudaFree(d_warp));
   CUDA_OK(cudaFree(d_cell));
@@ -214,10 +221,18 @@ static bool run_warp_atomic(const std::vector<In> &in)
   }
   double bound = 2.0 * (T - 1) * 0x1p-53 * abs_sum; // device order and host order, each (T-1)u
   bool atomic_ok = std::fabs(cell - sum) <= bound;
+  // The paired float cell: each operand loses <= 2^-49 in its split, the error cell's float
+  // atomics round each addend; 2^-47 T sum|x_i| is loose for both, yet 2^-23 times float
+  // atomicAdd's worst case (T 2^-24 sum|x_i|), which a lost error cell would approach.
+  double pair_err = std::fabs(((double)pair[0] + (double)pair[1]) - sum);
+  double pair_bound = 0x1p-47 * T * abs_sum;
+  bool pair_ok = pair_err <= pair_bound;
   std::printf("  warp_sum     %s\n  atomic cell  %s (|device - host| %.3g, bound %.3g)\n",
               ok ? "bit-identical" : "MISMATCH", atomic_ok ? "within bound" : "OUT OF BOUND",
               std::fabs(cell - sum), bound);
-  return ok && atomic_ok;
+  std::printf("  atomic pair  %s (|device - host| %.3g, bound %.3g)\n",
+              pair_ok ? "within bound" : "OUT OF BOUND", pair_err, pair_bound);
+  return ok && atomic_ok && pair_ok;
 }
 
 int main()
