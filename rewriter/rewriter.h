@@ -87,6 +87,8 @@ typedef enum { CP_ALGO_PAPER = 1, CP_ALGO_ACCURATE = 2, CP_ALGO_FAST = 3 } cp_al
 /* The pragma clauses scope() and accumulate(); cp_options holds the defaults. */
 typedef enum { CP_SCOPE_ALL, CP_SCOPE_ACCUMULATORS } cp_scope;
 typedef enum { CP_ACC_COMPOSITE, CP_ACC_FIXED, CP_ACC_KAHAN, CP_ACC_DOUBLE } cp_accum;
+/* --backend: the runtime's CP_BACKEND written into the output (auto writes nothing). */
+typedef enum { CP_BE_AUTO, CP_BE_FF, CP_BE_DP } cp_backend;
 
 typedef struct {
   const char *input;             /* path of the .cu file, as the user named it */
@@ -96,6 +98,7 @@ typedef struct {
   int n_clang_args;
   const char *cuda_path;         /* CUDA installation to parse against; NULL: prelude */
   cp_algo algo;
+  cp_backend backend;            /* --backend: ff or dp forced in the output; auto: per GPU */
   int all;                       /* --all: convert every kernel, annotated or not */
   cp_scope scope;                /* --scope: for pragmas without a scope() clause */
   cp_accum accumulate;           /* --accumulate: for pragmas without accumulate() */

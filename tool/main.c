@@ -309,6 +309,7 @@ static int run(cli *c) {
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
         .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda, .algo = c->algo,
+        .backend = c->backend,
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
         .line_directives = c->line_directives, .suggest = c->suggest, .header_options = header,
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,

@@ -38,6 +38,10 @@ const char cp_usage_text[] =
     "                        functions they call\n"
     "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
     "                        paper (the Saponaro/Taufer formulas) or fast\n"
+    "  --backend BACKEND     how the output computes: auto (default: native double on GPUs\n"
+    "                        with fast FP64, float-float elsewhere, chosen per\n"
+    "                        architecture at compile time), ff (float-float everywhere) or\n"
+    "                        dp (native double everywhere)\n"
     "  --scope SCOPE         scope() of the pragmas that name none: all (default) or\n"
     "                        accumulators\n"
     "  --accumulate HOW      accumulate() of the pragmas that name none: composite\n"
@@ -78,6 +82,7 @@ static int usage_error(const char *fmt, const char *arg) {
 }
 
 static const char *const algo_names[] = {"", "paper", "accurate", "fast", NULL};
+static const char *const backend_names[] = {"auto", "ff", "dp", NULL};
 static const char *const scope_names[] = {"all", "accumulators", NULL};
 static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
 
@@ -142,12 +147,13 @@ static const struct {
   int in_header; /* named in the output's header line (--algo always is) */
 } choice_options[] = {
     {"--algo", "paper, accurate or fast", algo_names, offsetof(cli, algo), 0},
+    {"--backend", "auto, ff or dp", backend_names, offsetof(cli, backend), 1},
     {"--scope", "all or accumulators", scope_names, offsetof(cli, scope), 1},
     {"--accumulate", "composite, fixed, kahan or double", accum_names, offsetof(cli, accumulate),
      1},
 };
 
-/* --algo, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
+/* --algo, --backend, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
  * parsed, or the exit status. */
 static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int *i) {
   const char *v;

@@ -22,6 +22,7 @@ typedef struct {
   int line_directives, suggest, no_cache;
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
+  cp_backend backend;
   cp_scope scope;
   cp_accum accumulate;
   const char **clang_args; /* -I, -D, -U and what follows `--`, for every input */

@@ -72,6 +72,19 @@ def usage_bad_algo(c):
 
 
 @case
+def usage_bad_backend(c):
+    c.write("k.cu", KERNEL)
+    r = c.run("k.cu", "-o", "out.cu", "--backend", "fp64")
+    expect_exit(r, 2)
+    expect("unknown --backend 'fp64' (expected auto, ff or dp)" in r[2], r[2])
+    expect(not os.path.exists(os.path.join(c.d, "out.cu")), "output written after a usage error")
+    r = c.run("k.cu", "-o", "out.cu", "--backend=auto")
+    expect_exit(r, 0)
+    out = c.read("out.cu").decode()
+    expect("--backend auto" in out.splitlines()[0] and "CP_BACKEND" not in out, out[:300])
+
+
+@case
 def usage_bad_scope_accumulate(c):
     c.write("k.cu", KERNEL)
     for args, msg in ((("--scope", "most"), "unknown --scope 'most' (expected all or accumulators)"),

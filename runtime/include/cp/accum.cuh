@@ -50,28 +50,29 @@ CP_FUNC float cp_detail_ftz(float x) { return fabsf(x) < FLT_MIN ? copysignf(0.0
  * the value cell, addend for the error cell}. ftz != 0 models a flush-to-zero atomic.
  * Exact: new - old + (error addend - x.e) == x.v; the addend itself is RN(lost + x.e).
  * If the new value is not finite the addend is 0 (so the error cell never holds inf/NaN). */
-CP_FUNC cp_float cp_atomic_add_step(float old, cp_float x, int ftz)
+CP_FUNC cp_ff cp_atomic_add_step(float old, cp_ff x, int ftz)
 {
   float lost;
   float nv;
   if (!ftz) {
-    cp_float s = cp_two_sum(old, x.v);
+    cp_ff s = cp_two_sum(old, x.v);
     nv = s.v;
     lost = s.e;
   } else {
     float a = cp_detail_ftz(old), b = cp_detail_ftz(x.v);
-    cp_float s = cp_two_sum(a, b);
+    cp_ff s = cp_two_sum(a, b);
     nv = cp_detail_ftz(s.v);
     /* every term below is 0 unless something was flushed; then they are multiples of 2^-149
      * below 2^-125 and their sum is exact */
     lost = cp_fadd_rn(cp_fadd_rn(cp_fsub_rn(old, a), cp_fsub_rn(x.v, b)),
                       cp_fadd_rn(s.e, cp_fsub_rn(s.v, nv)));
   }
-  if (!cp_detail_finitef(nv)) return cp_make_float(nv, 0.0f);
-  return cp_make_float(nv, cp_fadd_rn(lost, x.e));
+  if (!cp_detail_finitef(nv)) return cp_ff_make(nv, 0.0f);
+  return cp_ff_make(nv, cp_fadd_rn(lost, x.e));
 }
 
 #if defined(__CUDACC__)
+#if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 /* Composite atomicAdd into the paired cell (*v, *e). Returns {old *v, old *e}: each half is
  * what its own cell held just before this thread's add; the two are not one snapshot. */
 CP_DEVICE_FUNC cp_float cp_atomic_add(float *v, float *e, cp_float x)
@@ -81,6 +82,8 @@ CP_DEVICE_FUNC cp_float cp_atomic_add(float *v, float *e, cp_float x)
   float olde = atomicAdd(e, st.e);
   return cp_make_float(old, olde);
 }
+
+#endif /* !CP_BACKEND_IS_DP */
 
 /* Double-double atomicAdd into the paired cell (*hi, *lo): the double atomicAdd rounds to
  * nearest and keeps subnormals, so TwoSum(old, x.hi) is exactly what it dropped. Returns
@@ -94,6 +97,7 @@ CP_DEVICE_FUNC cp_double cp_dd_atomic_add(double *hi, double *lo, cp_double x)
   return cp_make_double(old, olo);
 }
 
+#if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 /* Composite atomicAdd into (*v, *e), summed over the warp first when every lane of the warp
  * is active and adds into the same cell (see the top of this file); returns nothing, as no
  * lane's add is then its own. Needs sm_70 (match); older targets add lane by lane. */
@@ -120,6 +124,7 @@ CP_DEVICE_FUNC cp_float cp_atomic_add_f(float *v, float *e, float x)
 {
   return cp_atomic_add(v, e, cp_from_float(x));
 }
+#endif /* !CP_BACKEND_IS_DP */
 #endif
 
 /* ---- fixed point ---- */
@@ -152,10 +157,12 @@ CP_FUNC cp_fixed cp_fixed_add(cp_fixed a, cp_fixed b)
   return (cp_fixed)((unsigned long long)a + (unsigned long long)b); /* wraps, never UB */
 }
 
+#if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 CP_FUNC cp_fixed cp_fixed_from_cp(cp_float x)
 {
   return cp_fixed_add(cp_fixed_from_float(x.v), cp_fixed_from_float(x.e));
 }
+#endif /* !CP_BACKEND_IS_DP */
 
 /* Correctly rounded to double (exact when |q| < 2^53). */
 CP_FUNC double cp_fixed_to_double(cp_fixed q)
@@ -169,6 +176,7 @@ CP_FUNC float cp_fixed_to_float(cp_fixed q)
   return cp_fmul_rn((float)q, 1.0f / (float)CP_DETAIL_FIXED_ONE);
 }
 
+#if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 /* As a normalized pair: hi = RN(q), lo = RN(q - hi), scaled. Exact when q has at most 48
  * significant bits; else relative error <= 2^-48. */
 CP_FUNC cp_float cp_fixed_to_cp(cp_fixed q)
@@ -181,6 +189,7 @@ CP_FUNC cp_float cp_fixed_to_cp(cp_fixed q)
   float scale = 1.0f / (float)CP_DETAIL_FIXED_ONE;
   return cp_make_float(cp_fmul_rn(z.v, scale), cp_fmul_rn(z.e, scale));
 }
+#endif /* !CP_BACKEND_IS_DP */
 
 #if defined(__CUDACC__)
 /* Shuffles of a fixed-point value move the 64-bit integer itself (two 32-bit shuffles), so
@@ -233,7 +242,9 @@ CP_FUNC cp_kahan cp_kahan_add(cp_kahan k, float x)
 /* The compensated sum, RN(sum - c). */
 CP_FUNC float cp_kahan_value(cp_kahan k) { return cp_fsub_rn(k.sum, k.c); }
 
+#if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 /* The compensated sum as a normalized pair (sum - c, exactly). */
 CP_FUNC cp_float cp_kahan_to_cp(cp_kahan k) { return cp_normalize(cp_make_float(k.sum, -k.c)); }
+#endif /* !CP_BACKEND_IS_DP */
 
 #endif /* CP_ACCUM_CUH */

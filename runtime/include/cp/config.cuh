@@ -40,6 +40,47 @@
 #include <limits.h>
 #include <math.h>
 
+/* ---- backend: how cp_float computes (see backend_dp.cuh and docs/runtime.md) ----
+ *
+ * CP_BACKEND_FF  float-float: a cp_float is the pair {v, e} of floats, the families of
+ *                float_paper/float_accurate/float_fast.cuh compute on it.
+ * CP_BACKEND_DP  native double: a cp_float holds one double d between operations; every
+ *                operation is one IEEE double operation; the pair {v, e} exists only in
+ *                memory (paired buffers), split from d on store and summed into d on load.
+ * CP_BACKEND_AUTO (default) picks per compilation pass: DP in a device pass for an
+ *                architecture whose FP64 rate is half its FP32 rate (sm_60, sm_70, sm_80,
+ *                sm_90, sm_100: the data-centre parts of the CUDA C++ Programming Guide's
+ *                arithmetic-throughput table), FF for every other architecture and for the
+ *                host pass. So `nvcc -gencode` for several GPUs gives each its own backend.
+ * CP_BACKEND_IS_DP is the resolved choice (0 or 1) and CP_BACKEND_NAME its name.
+ */
+#define CP_BACKEND_AUTO 0
+#define CP_BACKEND_FF 1
+#define CP_BACKEND_DP 2
+#ifndef CP_BACKEND
+#define CP_BACKEND CP_BACKEND_AUTO
+#endif
+#if CP_BACKEND == CP_BACKEND_FF
+#define CP_BACKEND_IS_DP 0
+#elif CP_BACKEND == CP_BACKEND_DP
+#define CP_BACKEND_IS_DP 1
+#elif CP_BACKEND == CP_BACKEND_AUTO
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 600 || __CUDA_ARCH__ == 700 ||                \
+                               __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 ||                \
+                               __CUDA_ARCH__ == 1000)
+#define CP_BACKEND_IS_DP 1
+#else
+#define CP_BACKEND_IS_DP 0
+#endif
+#else
+#error "CP_BACKEND must be CP_BACKEND_AUTO (0), CP_BACKEND_FF (1) or CP_BACKEND_DP (2)"
+#endif
+#if CP_BACKEND_IS_DP
+#define CP_BACKEND_NAME "dp"
+#else
+#define CP_BACKEND_NAME "ff"
+#endif
+
 #if defined(__CUDACC__)
 #define CP_HD __host__ __device__
 #define CP_DEVICE_FUNC __device__ static inline

@@ -17,6 +17,8 @@
 
 #include "eft.cuh"
 
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
+
 /* ---- recombination and construction ---- */
 
 /* {f, 0}: exact. */
@@ -102,13 +104,17 @@ CP_FUNC cp_float cp_from_double(double d)
   return cp_make_float(hi, (float)cp_dsub_rn(d, (double)hi));
 }
 
+#endif /* !CP_BACKEND_IS_DP */
+
 /* ---- double-double conversions ---- */
 
 CP_FUNC cp_double cp_dd_from_double(double d) { return cp_make_double(d, 0.0); }
 CP_FUNC cp_double cp_dd_from_float(float f) { return cp_make_double((double)f, 0.0); }
 CP_FUNC cp_double cp_dd_from_int(int i) { return cp_make_double((double)i, 0.0); }
+#if !CP_BACKEND_IS_DP
 /* Exact: a pair of floats is a sum of two doubles. */
 CP_FUNC cp_double cp_dd_from_cp(cp_float x) { return cp_make_double((double)x.v, (double)x.e); }
+#endif
 
 /* RN(hi + lo); hi itself when lo == 0 (keeps -0). */
 CP_FUNC double cp_dd_to_double(cp_double x) { return x.lo == 0.0 ? x.hi : cp_dadd_rn(x.hi, x.lo); }
@@ -156,6 +162,7 @@ CP_FUNC cp_double cp_dd_detail_settle(cp_double z, double f)
 
 /* ---- CUDA vector types (only where <vector_types.h> is visible) ---- */
 #if defined(__CUDACC__) || defined(__VECTOR_TYPES_H__)
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 CP_FUNC cp_float2 cp_from_float2(float2 f) { return cp_make_float2(cp_from_float(f.x), cp_from_float(f.y)); }
 CP_FUNC cp_float3 cp_from_float3(float3 f)
 {
@@ -179,6 +186,7 @@ CP_FUNC float4 cp_to_float4(cp_float4 x)
   r.x = cp_to_float(x.x); r.y = cp_to_float(x.y); r.z = cp_to_float(x.z); r.w = cp_to_float(x.w);
   return r;
 }
+#endif /* !CP_BACKEND_IS_DP */
 CP_FUNC cp_double2 cp_dd_from_double2(double2 d)
 {
   return cp_make_double2(cp_dd_from_double(d.x), cp_dd_from_double(d.y));

@@ -30,6 +30,10 @@
  * the flag, and GCC's ISO -std= modes default to it). Host and device therefore compute bit-identical pairs, which tests/gpu checks.
  * Compiles as C11, C++ and CUDA; -ffast-math is refused.
  *
+ * Selecting the backend. CP_BACKEND (config.cuh): ff computes on the float pair as above;
+ * dp computes in native double (backend_dp.cuh), the default in device passes for GPUs with
+ * fast FP64. Under dp the family names do not exist and CP_ALGO has no effect.
+ *
  * Special values behave like float: see convert.cuh. Error bounds: see each function and
  * docs/runtime.md.
  */
@@ -68,6 +72,7 @@
 #error "CP_ALGO must be CP_ALGO_PAPER (1), CP_ALGO_ACCURATE (2) or CP_ALGO_FAST (3)"
 #endif
 
+#if !CP_BACKEND_IS_DP
 /* The generic operations: each is the selected family's function of the same name. */
 CP_FUNC cp_float cp_add(cp_float x, cp_float y) { return CP_DETAIL_FAMILY(add)(x, y); }
 CP_FUNC cp_float cp_sub(cp_float x, cp_float y) { return CP_DETAIL_FAMILY(sub)(x, y); }
@@ -88,6 +93,10 @@ CP_FUNC cp_float cp_fma(cp_float a, cp_float b, cp_float c) { return CP_DETAIL_F
 
 #if defined(__CUDACC__)
 CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAIL_FAMILY(warp_sum)(mask, x); }
+#endif
+#else
+/* dp: the generic names are one double operation each (backend_dp.cuh). */
+#include "backend_dp.cuh"
 #endif
 
 /* Built on the generic names: paired-buffer access for converted kernels (pair.cuh),

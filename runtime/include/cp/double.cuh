@@ -36,101 +36,26 @@
 #include "detail/dw_accurate.inc"
 #include "detail/dw_undef.inc"
 
-/* ---- comparisons on the represented value (operands normalized first, exact) ---- */
-
-CP_FUNC int cp_dd_lt(cp_double x, cp_double y)
-{
-  cp_double a = cp_dd_normalize(x), b = cp_dd_normalize(y);
-  return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
-}
-CP_FUNC int cp_dd_le(cp_double x, cp_double y)
-{
-  cp_double a = cp_dd_normalize(x), b = cp_dd_normalize(y);
-  return a.hi < b.hi || (a.hi == b.hi && a.lo <= b.lo);
-}
-CP_FUNC int cp_dd_eq(cp_double x, cp_double y)
-{
-  cp_double a = cp_dd_normalize(x), b = cp_dd_normalize(y);
-  return a.hi == b.hi && a.lo == b.lo;
-}
-CP_FUNC int cp_dd_gt(cp_double x, cp_double y) { return cp_dd_lt(y, x); }
-CP_FUNC int cp_dd_ge(cp_double x, cp_double y) { return cp_dd_le(y, x); }
-CP_FUNC int cp_dd_ne(cp_double x, cp_double y) { return !cp_dd_eq(x, y); }
-
-CP_FUNC int cp_dd_lt_cd(cp_double x, double d) { return cp_dd_lt(x, cp_dd_from_double(d)); }
-CP_FUNC int cp_dd_le_cd(cp_double x, double d) { return cp_dd_le(x, cp_dd_from_double(d)); }
-CP_FUNC int cp_dd_gt_cd(cp_double x, double d) { return cp_dd_lt(cp_dd_from_double(d), x); }
-CP_FUNC int cp_dd_ge_cd(cp_double x, double d) { return cp_dd_le(cp_dd_from_double(d), x); }
-CP_FUNC int cp_dd_eq_cd(cp_double x, double d) { return cp_dd_eq(x, cp_dd_from_double(d)); }
-CP_FUNC int cp_dd_ne_cd(cp_double x, double d) { return !cp_dd_eq(x, cp_dd_from_double(d)); }
-
-/* |x| of the represented value: x or -x, by the sign of the normalized pair. Exact. */
-CP_FUNC cp_double cp_dd_fabs(cp_double x)
-{
-  cp_double n = cp_dd_normalize(x);
-  return copysign(1.0, n.hi) < 0.0 ? cp_dd_neg(x) : x;
-}
-
-
-/* ---- min, max and rounding to integers, as the cp_float versions in common.cuh ---- */
-
-/* Like fmin: the smaller value; a NaN operand is ignored unless both are NaN. */
-CP_FUNC cp_double cp_dd_fmin(cp_double x, cp_double y)
-{
-  if (cp_dd_isnan(x)) return y;
-  if (cp_dd_isnan(y)) return x;
-  return cp_dd_lt(y, x) ? y : x;
-}
-
-/* Like fmax: the larger value; a NaN operand is ignored unless both are NaN. */
-CP_FUNC cp_double cp_dd_fmax(cp_double x, cp_double y)
-{
-  if (cp_dd_isnan(x)) return y;
-  if (cp_dd_isnan(y)) return x;
-  return cp_dd_lt(x, y) ? y : x;
-}
-
-/* An integral hi plus the rounded lo, renormalized; a zero result takes the sign of x. */
-CP_FUNC cp_double cp_dd_detail_int_sum(double h, double l, double sign_of)
-{
-  cp_double z = cp_dd_fast_two_sum(h, l); /* |l| <= |h|: both integral */
-  if (z.hi == 0.0) z = cp_make_double(copysign(0.0, sign_of), 0.0);
-  return z;
-}
-
-/* floor of hi + lo (QD's dd_real floor). Exact. */
-CP_FUNC cp_double cp_dd_floor(cp_double x)
-{
-  cp_double n = cp_dd_normalize(x);
-  double h = floor(n.hi);
-  if (h != n.hi || n.lo == 0.0 || !cp_detail_finite(h)) return cp_make_double(h, 0.0);
-  return cp_dd_detail_int_sum(h, floor(n.lo), n.hi);
-}
-
-/* ceil of hi + lo. Exact. */
-CP_FUNC cp_double cp_dd_ceil(cp_double x)
-{
-  cp_double n = cp_dd_normalize(x);
-  double h = ceil(n.hi);
-  if (h != n.hi || n.lo == 0.0 || !cp_detail_finite(h)) return cp_make_double(h, 0.0);
-  return cp_dd_detail_int_sum(h, ceil(n.lo), n.hi);
-}
-
-/* Round to nearest integer, ties to even (see cp_rint). Exact. */
-CP_FUNC cp_double cp_dd_rint(cp_double x)
-{
-  cp_double n = cp_dd_normalize(x);
-  double h = rint(n.hi);
-  if (!cp_detail_finite(h)) return cp_make_double(h, 0.0);
-  if (h == n.hi) {
-    if (n.lo == 0.0) return cp_make_double(h, 0.0);
-    return cp_dd_detail_int_sum(h, rint(n.lo), n.hi);
-  }
-  if (n.lo != 0.0) {
-    double twice = cp_dmul_rn(n.hi, 2.0); /* exact: hi is below 2^52 here */
-    if (floor(twice) == twice) h = n.lo > 0.0 ? ceil(n.hi) : floor(n.hi);
-  }
-  return cp_make_double(h, 0.0);
-}
+/* Comparisons, fabs, fmin, fmax, floor, ceil and rint, exact, as the cp_float versions
+ * (common.cuh): the same template, detail/dw_common.inc. */
+#define CP_DW_T cp_double
+#define CP_DW_S double
+#define CP_DW_H hi
+#define CP_DW_L lo
+#define CP_DW_FN(op) cp_dd_##op
+#define CP_DW_CS(op) cp_dd_##op##_cd
+#define CP_DW_MUL cp_dmul_rn
+#define CP_DW_FAST_TWO_SUM cp_dd_fast_two_sum
+#define CP_DW_MAKE cp_make_double
+#define CP_DW_NEG cp_dd_neg
+#define CP_DW_NORMALIZE cp_dd_normalize
+#define CP_DW_ISNAN cp_dd_isnan
+#define CP_DW_FINITE cp_detail_finite
+#define CP_DW_FLOOR floor
+#define CP_DW_CEIL ceil
+#define CP_DW_RINT rint
+#define CP_DW_COPYSIGN copysign
+#include "detail/dw_common.inc"
+#include "detail/dw_undef.inc"
 
 #endif /* CP_DOUBLE_CUH */

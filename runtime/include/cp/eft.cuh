@@ -13,29 +13,29 @@
 #include "types.cuh"
 
 /* TwoSum (Knuth, TAOCP vol. 2; Moller 1965; JMP17 Alg. 2): 6 flops, exact, no precondition. */
-CP_FUNC cp_float cp_two_sum(float a, float b)
+CP_FUNC cp_ff cp_two_sum(float a, float b)
 {
   float s = cp_fadd_rn(a, b);
   float ap = cp_fsub_rn(s, b);
   float bp = cp_fsub_rn(s, ap);
   float da = cp_fsub_rn(a, ap);
   float db = cp_fsub_rn(b, bp);
-  return cp_make_float(s, cp_fadd_rn(da, db));
+  return cp_ff_make(s, cp_fadd_rn(da, db));
 }
 
 /* Fast2Sum (Dekker 1971; JMP17 Alg. 1): 3 flops, exact if |a| >= |b| (or a == 0). */
-CP_FUNC cp_float cp_fast_two_sum(float a, float b)
+CP_FUNC cp_ff cp_fast_two_sum(float a, float b)
 {
   float s = cp_fadd_rn(a, b);
   float z = cp_fsub_rn(s, a);
-  return cp_make_float(s, cp_fsub_rn(b, z));
+  return cp_ff_make(s, cp_fsub_rn(b, z));
 }
 
 /* TwoProd with FMA (Fast2Mult, JMP17 Alg. 3): 2 flops, exact unless the error underflows. */
-CP_FUNC cp_float cp_two_prod(float a, float b)
+CP_FUNC cp_ff cp_two_prod(float a, float b)
 {
   float p = cp_fmul_rn(a, b);
-  return cp_make_float(p, cp_fma_rn(a, b, -p));
+  return cp_ff_make(p, cp_fma_rn(a, b, -p));
 }
 
 /* TwoSum for double (Knuth; JMP17 Alg. 2): exact. */

@@ -12,6 +12,7 @@
 #define CP_FLOAT_ACCURATE_CUH
 
 #include "convert.cuh"
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
 #define CP_DW_T cp_float
 #define CP_DW_S float
@@ -35,5 +36,7 @@
 #define CP_DW_SETTLE CP_DETAIL_SETTLE
 #include "detail/dw_accurate.inc"
 #include "detail/dw_undef.inc"
+
+#endif /* !CP_BACKEND_IS_DP */
 
 #endif /* CP_FLOAT_ACCURATE_CUH */

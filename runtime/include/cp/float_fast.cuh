@@ -13,6 +13,7 @@
 #define CP_FLOAT_FAST_CUH
 
 #include "float_accurate.cuh"
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
 /* TwoSum, then e = err + x.e + y.e (Narumi 2011). |error| <= 4u^2 (|x| + |y|) + O(u^3). */
 CP_FUNC cp_float cp_fast_add(cp_float x, cp_float y)
@@ -118,5 +119,7 @@ CP_FUNC cp_float cp_fast_fma(cp_float a, cp_float b, cp_float c)
 {
   return cp_fast_add(cp_fast_mul(a, b), c);
 }
+
+#endif /* !CP_BACKEND_IS_DP */
 
 #endif /* CP_FLOAT_FAST_CUH */

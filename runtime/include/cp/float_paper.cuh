@@ -27,6 +27,7 @@
 #define CP_FLOAT_PAPER_CUH
 
 #include "float_accurate.cuh"
+#if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
 /* Saponaro/Taufer add. Measured bound: see tests/runtime (error of order u^2 |x|+|y|). */
 CP_FUNC cp_float cp_paper_add(cp_float x, cp_float y)
@@ -145,5 +146,7 @@ CP_FUNC cp_float cp_paper_fma(cp_float a, cp_float b, cp_float c)
 {
   return cp_accurate_fma(cp_normalize(a), cp_normalize(b), cp_normalize(c));
 }
+
+#endif /* !CP_BACKEND_IS_DP */
 
 #endif /* CP_FLOAT_PAPER_CUH */

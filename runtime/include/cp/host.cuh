@@ -19,10 +19,11 @@
 #include "types.cuh"
 #include "convert.cuh"
 
-/* dst[i] = RN(dst[i] + err[i]) for n floats. */
+/* dst[i] = RN(dst[i] + err[i]) for n floats: the float pair itself, whatever the backend
+ * (under dp, going through a double could round twice). */
 static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
   for (size_t i = 0; i < n; i++)
-    dst[i] = cp_to_float(cp_make_float(dst[i], err[i]));
+    dst[i] = err[i] == 0.0f ? dst[i] : cp_fadd_rn(dst[i], err[i]);
 }
 
 /* dst[i] = RN(dst[i] + err[i]) for n doubles (buffers of converted double kernels). */

@@ -1,6 +1,7 @@
 /* cp/types.cuh - the composite types and their constructors.
  *
- * cp_float  {v, e}: value and error, the represented number is the exact sum v + e.
+ * cp_float  {v, e}: value and error, the represented number is the exact sum v + e
+ *           (backend ff; under dp one double, see config.cuh). cp_ff is always {v, e}.
  * cp_double {hi, lo}: double-double, the represented number is hi + lo.
  *
  * Alignment, chosen so that a pair moves in as few memory instructions as the GPU has:
@@ -22,10 +23,29 @@
 
 #include "config.cuh"
 
-typedef struct CP_ALIGN(8) cp_float {
+/* The pair of floats: the storage format of a composite in memory under both backends, and
+ * the register type of the float-float backend. */
+typedef struct CP_ALIGN(8) cp_ff {
   float v; /* value: for the accurate family, RN(v + e) == v */
   float e; /* error: what float rounding dropped from v */
+} cp_ff;
+
+#if !CP_BACKEND_IS_DP
+typedef cp_ff cp_float;
+#else
+/* Under dp a cp_float is one double. The members v and e are not numbers but names for
+ * the cell: `&x.v, &x.e` is what converted code passes to cp_atomic_add for a composite
+ * variable (a __shared__ cp_float), and under dp that overload adds into the double d. */
+typedef struct cp_detail_cell_v { float unused_; } cp_detail_cell_v;
+typedef struct cp_detail_cell_e { float unused_; } cp_detail_cell_e;
+typedef struct CP_ALIGN(8) cp_float {
+  union {
+    double d;
+    cp_detail_cell_v v;
+    cp_detail_cell_e e;
+  };
 } cp_float;
+#endif
 
 typedef struct CP_ALIGN(16) cp_float2 {
   cp_float x, y;
@@ -63,8 +83,12 @@ CP_STATIC_ASSERT(sizeof(cp_float4) == 32 && CP_ALIGNOF(cp_float4) == 16, "cp_flo
 CP_STATIC_ASSERT(sizeof(cp_double) == 16 && CP_ALIGNOF(cp_double) == 16, "cp_double layout");
 CP_STATIC_ASSERT(sizeof(cp_double4) == 64 && CP_ALIGNOF(cp_double4) == 16, "cp_double4 layout");
 
-/* Constructors: C has no compound-literal equivalent in C++, so every pair is built here. */
-CP_FUNC cp_float cp_make_float(float v, float e) { cp_float r; r.v = v; r.e = e; return r; }
+/* Constructors: C has no compound-literal equivalent in C++, so every pair is built here.
+ * cp_make_float of the dp backend is in backend_dp.cuh. */
+CP_FUNC cp_ff cp_ff_make(float v, float e) { cp_ff r; r.v = v; r.e = e; return r; }
+#if !CP_BACKEND_IS_DP
+CP_FUNC cp_float cp_make_float(float v, float e) { return cp_ff_make(v, e); }
+#endif
 CP_FUNC cp_double cp_make_double(double hi, double lo) { cp_double r; r.hi = hi; r.lo = lo; return r; }
 
 CP_FUNC cp_float2 cp_make_float2(cp_float x, cp_float y) { cp_float2 r; r.x = x; r.y = y; return r; }

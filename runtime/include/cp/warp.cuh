@@ -19,6 +19,7 @@
 
 #if defined(__CUDACC__)
 
+#if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 CP_DEVICE_FUNC cp_float cp_shfl_sync(unsigned mask, cp_float x, int src_lane, int width = 32)
 {
   return cp_make_float(__shfl_sync(mask, x.v, src_lane, width), __shfl_sync(mask, x.e, src_lane, width));
@@ -37,6 +38,7 @@ CP_DEVICE_FUNC cp_float cp_shfl_xor_sync(unsigned mask, cp_float x, int lane_mas
   return cp_make_float(__shfl_xor_sync(mask, x.v, lane_mask, width),
                        __shfl_xor_sync(mask, x.e, lane_mask, width));
 }
+#endif /* !CP_BACKEND_IS_DP */
 
 CP_DEVICE_FUNC cp_double cp_dd_shfl_sync(unsigned mask, cp_double x, int src_lane, int width = 32)
 {
@@ -75,6 +77,7 @@ CP_DEVICE_FUNC unsigned cp_detail_lane_id(void)
     }                                                                                         \
   } while (0)
 
+#if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 /* Warp sums, one per family, every lane gets the same bits. Error: that of 31 additions
  * in a balanced tree (depth 5) of the family's add. */
 CP_DEVICE_FUNC cp_float cp_paper_warp_sum(unsigned mask, cp_float x)
@@ -92,6 +95,8 @@ CP_DEVICE_FUNC cp_float cp_fast_warp_sum(unsigned mask, cp_float x)
   CP_DETAIL_WARP_SUM(cp_float, cp_shfl_xor_sync, cp_fast_add, mask, x);
   return x;
 }
+#endif /* !CP_BACKEND_IS_DP */
+
 CP_DEVICE_FUNC cp_double cp_dd_warp_sum(unsigned mask, cp_double x)
 {
   CP_DETAIL_WARP_SUM(cp_double, cp_dd_shfl_xor_sync, cp_dd_add, mask, x);
