@@ -276,24 +276,36 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x)
 }
 
 /* accum.cuh's warp-aggregated composite atomic: the warp's addends summed in double
- * (cp_warp_sum), then one composite atomic, when all 32 lanes add into the same cell. */
+ * (cp_warp_sum), then one composite atomic, when all 32 lanes add into the same cell;
+ * for a paired float cell and for a cp_float variable (`&x.v, &x.e`). */
+#if __CUDA_ARCH__ >= 700
+#define CP_DETAIL_DP_ATOMIC_WARP(v, e, x)                                                   \
+  do {                                                                                      \
+    unsigned mask_ = __activemask();                                                        \
+    if (mask_ == 0xffffffffu) {                                                             \
+      int same_v_ = 0, same_e_ = 0;                                                         \
+      __match_all_sync(mask_, (unsigned long long)(v), &same_v_);                           \
+      __match_all_sync(mask_, (unsigned long long)(e), &same_e_);                           \
+      if (same_v_ && same_e_) {                                                             \
+        cp_float s_ = cp_warp_sum(mask_, x);                                                \
+        if (cp_detail_lane_id() == 0) cp_atomic_add(v, e, s_);                              \
+        return;                                                                             \
+      }                                                                                     \
+    }                                                                                       \
+    cp_atomic_add(v, e, x);                                                                 \
+  } while (0)
+#else
+#define CP_DETAIL_DP_ATOMIC_WARP(v, e, x) cp_atomic_add(v, e, x)
+#endif
 CP_DEVICE_FUNC void cp_atomic_add_warp(float *v, float *e, cp_float x)
 {
-#if __CUDA_ARCH__ >= 700
-  unsigned mask = __activemask();
-  if (mask == 0xffffffffu) {
-    int same_v = 0, same_e = 0;
-    __match_all_sync(mask, (unsigned long long)v, &same_v);
-    __match_all_sync(mask, (unsigned long long)e, &same_e);
-    if (same_v && same_e) {
-      x = cp_warp_sum(mask, x);
-      if (cp_detail_lane_id() == 0) cp_atomic_add(v, e, x);
-      return;
-    }
-  }
-#endif
-  cp_atomic_add(v, e, x);
+  CP_DETAIL_DP_ATOMIC_WARP(v, e, x);
 }
+CP_DEVICE_FUNC void cp_atomic_add_warp(cp_detail_cell_v *v, cp_detail_cell_e *e, cp_float x)
+{
+  CP_DETAIL_DP_ATOMIC_WARP(v, e, x);
+}
+#undef CP_DETAIL_DP_ATOMIC_WARP
 
 #if defined(__cplusplus)
 template <class Group>
