@@ -461,11 +461,15 @@ void cp_analyse(cp_run *run) {
   run->structs.is_host = 1; /* fields hold float and double buffers alike */
   for (unsigned u = 0; u < run->n_inputs; u++) {
     cp_unit *unit = run->units[u];
-    cp_macros_collect(run->r->arena, unit->p.tu, &unit->macros);
+    cp_macros_collect(run->r->arena, unit->p.tu, unit->p.main_file, &unit->macros);
     cp_use_unit(run, unit);
     if (run->n_funcs)
       clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), collect_fields, run);
   }
+  for (unsigned u = run->n_inputs; u < run->n_units; u++) /* headers with converted functions */
+    if (run->units[u]->p.tu)
+      cp_macros_collect(run->r->arena, run->units[u]->p.tu, run->units[u]->p.main_file,
+                        &run->units[u]->macros);
   for (unsigned i = 0; i < run->n_funcs; i++)
     collect_function(run, func(run, i));
   run->group_parent = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));

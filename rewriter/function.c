@@ -346,7 +346,7 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
   (void)parent;
   cp_run *run = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  if (!cp_in_unit(run, c))
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
       k == CXCursor_UnexposedDecl) /* libclang 16 shows extern "C" { } as unexposed */

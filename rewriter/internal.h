@@ -52,7 +52,8 @@ typedef struct {
   unsigned n;
 } cp_macros;
 
-void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, cp_macros *m);
+/* The macro expansions of `file` (a unit's main file, or the header it stands for). */
+void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, CXFile file, cp_macros *m);
 /* A node tree over `root`; a node lying inside a macro expansion gets `macro` set. */
 cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m);
 /* Whether a type is the base type (float, or double when `dbl`): 0 no, 1 scalar, 2..4
@@ -174,6 +175,8 @@ struct cp_unit {
   cp_macros macros;
   cp_edit_list edits;
   int is_header;
+  int scanned; /* a header unit: its pragmas and functions were looked for */
+  int has_funcs; /* a header unit: it defines converted functions (it includes cp.cuh) */
 };
 
 typedef struct {
@@ -289,6 +292,9 @@ cp_unit *cp_unit_new(cp_run *run);
 /* The unit of a file the run can edit (an input, or, with edit_headers, a header, made
  * on first use from `tu`); NULL if it cannot edit that file. */
 cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file);
+/* Whether a cursor lies in the current unit's file (its main file, or the header a
+ * header unit stands for). */
+int cp_in_unit(cp_run *run, CXCursor c);
 /* A cursor's USR, in the run's arena. */
 const char *cp_usr(cp_run *run, CXCursor c);
 /* Appends a function for `fn` to the run's table, in the current unit, indexed. */

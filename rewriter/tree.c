@@ -25,6 +25,7 @@ typedef struct {
   cp_arena *arena;
   cp_macros *m;
   unsigned cap;
+  CXFile file;
 } macro_ctx;
 
 static unsigned offset_of(CXSourceLocation loc) {
@@ -36,8 +37,10 @@ static unsigned offset_of(CXSourceLocation loc) {
 static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   macro_ctx *ctx = data;
-  if (clang_getCursorKind(c) != CXCursor_MacroExpansion ||
-      !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  CXFile file = NULL;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+  if (clang_getCursorKind(c) != CXCursor_MacroExpansion || !file ||
+      !clang_File_isEqual(file, ctx->file))
     return CXChildVisit_Continue;
   cp_macros *m = ctx->m;
   if (m->n == ctx->cap) {
@@ -57,9 +60,9 @@ static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClie
   return CXChildVisit_Continue;
 }
 
-void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, cp_macros *m) {
+void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, CXFile file, cp_macros *m) {
   memset(m, 0, sizeof *m);
-  macro_ctx ctx = {a, m, 0};
+  macro_ctx ctx = {a, m, 0, file};
   clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_macro, &ctx);
 }
 

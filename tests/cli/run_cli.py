@@ -656,6 +656,41 @@ def check_stale_output(c):
     expect_exit(c.run("k.cu", "--check"), 2)
 
 
+HEADER_FN = b"""#pragma once
+#pragma cp composite
+static __device__ void fold(float box, float *d) { if (*d > 0.5f * box) { *d -= box; } }
+"""
+USES_HEADER = b"""#include "inc/mic.h"
+#pragma cp composite
+__global__ void k(float *out, float box) { float d = out[0]; fold(box, &d); out[0] = d; }
+"""
+
+
+@case
+def header_function_converted_once(c):
+    # a header with an annotated function, included by two inputs and named on the
+    # command line as well (however it is spelled): one converted copy under --o-dir
+    os.mkdir(os.path.join(c.d, "inc"))
+    c.write("inc/mic.h", HEADER_FN)
+    c.write("a.cu", USES_HEADER)
+    c.write("b.cu", USES_HEADER.replace(b"void k(", b"void k2("))
+    expect_exit(c.run("a.cu", "b.cu", "--o-dir", "out"), 0)
+    header = c.read("out/inc/mic.h")
+    expect(header.count(b"cp_float *d") == 1 and b"#include <cp/cp.cuh>" in header, header)
+    expect_exit(c.run("a.cu", "./inc/mic.h", "b.cu", "--o-dir", "out2"), 0)
+    expect(c.read("out2/inc/mic.h") == header, c.read("out2/inc/mic.h"))
+    expect(c.read("out2/a.cu") == c.read("out/a.cu"), c.read("out2/a.cu"))
+    r = c.run("a.cu", "-o", "a_cp.cu")
+    expect_exit(r, 1)
+    expect("inc/mic.h:2:1: error: '#pragma cp' in a header" in r[2] and "--o-dir" in r[2], r[2])
+    c.write("lonely.h", HEADER_FN)
+    r = c.run("a.cu", "lonely.h", "--o-dir", "out3")
+    expect_exit(r, 1)
+    expect("'lonely.h' is a header that none of the .cu files converted with it includes"
+           in r[2], r[2])
+    expect(not os.path.exists(os.path.join(c.d, "out3")), "out3 written after an error")
+
+
 @case
 def defines_reach_parser(c):
     c.write("k.cu", b"#ifndef WIDTH\n#error WIDTH must be defined\n#endif\n" + KERNEL)
