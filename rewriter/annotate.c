@@ -276,7 +276,7 @@ static int outside_buffer(CXCursor ref) {
   if (k != CXCursor_FieldDecl && !(k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(ref)))
     return 0;
   CXType t = clang_getCursorType(ref);
-  return cp_pointee_width(t, 0) || cp_pointee_width(t, 1);
+  return cp_pointee_width(t, 0) || cp_pointee_width(t, 1) || cp_symbol_width(ref);
 }
 
 static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXClientData data) {

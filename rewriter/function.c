@@ -375,6 +375,7 @@ void cp_convert_functions(cp_run *run) {
       f->applied[k] = run->r->applied[k] - before[k];
   }
   cp_convert_fields(run);
+  cp_convert_symbols(run);
   for (unsigned u = 0; u < run->n_inputs; u++) {
     cp_use_unit(run, run->units[u]);
     clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);

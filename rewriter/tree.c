@@ -147,6 +147,27 @@ int cp_pointee_width(CXType t, int dbl) {
   return cp_type_width(clang_getPointeeType(c), dbl);
 }
 
+static enum CXChildVisitResult find_symbol_attr(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CUDADeviceAttr || k == CXCursor_CUDAConstantAttr)
+    *(int *)data = 1;
+  return CXChildVisit_Continue;
+}
+
+int cp_symbol_width(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_Cursor_hasVarDeclGlobalStorage(c) ||
+      clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_FunctionDecl)
+    return 0;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+    t = clang_getCanonicalType(clang_getArrayElementType(t));
+  int device = 0, w = cp_type_width(t, 0);
+  if (w)
+    clang_visitChildren(c, find_symbol_attr, &device);
+  return device ? w : 0;
+}
+
 const cp_node *cp_node_strip(const cp_node *n) {
   while ((n->kind == CXCursor_UnexposedExpr || n->kind == CXCursor_ParenExpr) && n->nkids == 1)
     n = n->kids[0];

@@ -692,6 +692,31 @@ def header_function_converted_once(c):
 
 
 @case
+def device_symbol_companions(c):
+    # an extern declaration of a paired __device__ symbol gets an extern companion (nvcc
+    # builds such files with -rdc, so this is checked here and not by the golden tests);
+    # what cannot be followed is a located error
+    c.write("e.cu", b"extern __device__ float acc[32];\n#pragma cp composite\n"
+            b"__global__ void add(const float *x) { acc[threadIdx.x] += x[threadIdx.x]; }\n")
+    expect_exit(c.run("e.cu", "-o", "e_cp.cu"), 0)
+    expect(b"extern __device__ float acc[32];\nextern __device__ float acc_err[32];\n"
+           in c.read("e_cp.cu"), c.read("e_cp.cu"))
+    c.write("two.cu", b"__device__ float a[4], b[4];\n#pragma cp composite\n"
+            b"__global__ void k(const float *x) { b[0] = x[0] * x[1]; }\n")
+    r = c.run("two.cu", "-o", "two_cp.cu")
+    expect_exit(r, 1)
+    expect("two.cu:1:24: error: paired device symbol 'b' is declared together" in r[2], r[2])
+    c.write("as.cu", b"__device__ float s[4];\n#pragma cp composite\n"
+            b"__global__ void k(const float *x) { s[0] = x[0] * x[1]; }\n"
+            b"void get(float *h, cudaStream_t st) {\n  k<<<1, 1>>>(h);\n"
+            b"  cudaMemcpyFromSymbolAsync(h, s, 16, 0, cudaMemcpyDeviceToHost, st);\n}\n")
+    r = c.run("as.cu", "-o", "as_cp.cu")
+    expect_exit(r, 1)
+    expect("as.cu:6:3: error: cudaMemcpyFromSymbolAsync of paired symbol 's' is not followed"
+           in r[2], r[2])
+
+
+@case
 def defines_reach_parser(c):
     c.write("k.cu", b"#ifndef WIDTH\n#error WIDTH must be defined\n#endif\n" + KERNEL)
     r = c.run("k.cu", "-o", "out.cu")
