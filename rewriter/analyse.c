@@ -140,6 +140,12 @@ static cp_var *var_of_node(cp_func *f, const cp_node *ref) {
   return ref ? cp_var_of(f, clang_getCursorReferenced(ref->cur)) : NULL;
 }
 
+/* A variable of `f`, or the device symbol the node names (kernels write symbols). */
+static cp_var *var_or_symbol(cp_run *run, cp_func *f, const cp_node *ref) {
+  cp_var *v = var_of_node(f, ref);
+  return v || !ref ? v : cp_symbol_of(run, clang_getCursorReferenced(ref->cur));
+}
+
 static int is_atomic(const char *name) {
   return strncmp(name, "atomic", 6) == 0;
 }
@@ -166,6 +172,26 @@ cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n) {
   return NULL;
 }
 
+/* A device symbol pairs like a buffer: a group of its own, which a converted function's
+ * write pairs; its companion is a second symbol NAME_err (host.c). */
+static void add_symbol(cp_run *run, cp_var *v, int width) {
+  v->is_symbol = 1;
+  v->width = width;
+  v->role = CP_VAR_READONLY;
+  v->dbl = 0;
+  v->group = (int)run->n_groups++;
+}
+
+cp_var *cp_symbol_of(cp_run *run, CXCursor decl) {
+  if (!cp_symbol_width(decl))
+    return NULL;
+  const char *usr = cp_usr(run, decl);
+  for (unsigned i = 0; i < run->structs.n_vars; i++)
+    if (run->structs.vars[i].is_symbol && strcmp(run->structs.vars[i].usr, usr) == 0)
+      return &run->structs.vars[i];
+  return NULL;
+}
+
 /* Float and double pointer fields of the structs the file sees, and file-scope pointer
  * variables: host code keeps device buffers there (atoms->pos, d_x), so they pair like
  * local variables. */
@@ -176,7 +202,8 @@ static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXCli
   if (k == CXCursor_FieldDecl || (k == CXCursor_VarDecl && !clang_Location_isInSystemHeader(
                                                                  clang_getCursorLocation(c)))) {
     CXType t = clang_getCursorType(c);
-    if (!cp_pointee_width(t, 0) && !cp_pointee_width(t, 1))
+    int symbol = cp_symbol_width(c);
+    if (!cp_pointee_width(t, 0) && !cp_pointee_width(t, 1) && !symbol)
       return CXChildVisit_Continue;
     /* one variable per USR: the same field or pointer seen from several units, an extern
      * declaration and its definition, are one buffer with several declaration sites */
@@ -188,6 +215,8 @@ static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXCli
     if (!v && (v = add_var(run, &run->structs, c, 0))) {
       v->is_field = k == CXCursor_FieldDecl;
       v->usr = usr;
+      if (symbol)
+        add_symbol(run, v, symbol);
     }
     if (v) {
       cp_site *sites = cp_arena_alloc(run->r->arena, (v->n_sites + 1) * sizeof *sites);
@@ -232,7 +261,7 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
         continue;
       }
     }
-    cp_var *buf = f->is_host ? cp_host_buffer(run, f, arg) : var_of_node(f, cp_node_root(arg, 0));
+    cp_var *buf = f->is_host ? cp_host_buffer(run, f, arg) : var_or_symbol(run, f, cp_node_root(arg, 0));
     if (buf && buf->group >= 0)
       join_groups(run, buf->group, param->group);
   }
@@ -259,6 +288,25 @@ static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
                   : NULL;
   if (l && r && l->group >= 0 && r->group >= 0)
     join_groups(run, l->group, r->group);
+}
+
+/* Pass 2c: cudaGetSymbolAddress((void **)&p, sym) in host code: p designates the symbol's
+ * storage, so p and the symbol pair together (and p's companion is the address of
+ * sym_err, host.c). */
+static void follow_symbol_addresses(cp_run *run, cp_func *f, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    follow_symbol_addresses(run, f, n->kids[i]);
+  int nargs = n->kind == CXCursor_CallExpr ? clang_Cursor_getNumArguments(n->cur) : 0;
+  if (nargs != 2)
+    return;
+  CXString s = clang_getCursorSpelling(n->cur);
+  int is_address = strcmp(clang_getCString(s), "cudaGetSymbolAddress") == 0;
+  clang_disposeString(s);
+  const cp_node *sym = is_address ? cp_node_root(n->kids[n->nkids - 1], 0) : NULL;
+  cp_var *p = is_address ? cp_host_buffer(run, f, n->kids[n->nkids - 2]) : NULL;
+  cp_var *v = sym ? cp_symbol_of(run, clang_getCursorReferenced(sym->cur)) : NULL;
+  if (p && v && p->group >= 0)
+    join_groups(run, p->group, v->group);
 }
 
 /* Pass 3: writes into buffers. */
@@ -288,10 +336,10 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   if (!target)
     return;
   const cp_node *direct = cp_node_strip(target);
-  cp_var *v = var_of_node(f, cp_node_root(target, 0));
+  cp_var *v = var_or_symbol(run, f, cp_node_root(target, 0));
   if (!v)
     return;
-  if (direct->kind == CXCursor_DeclRefExpr && v->group >= 0 && !through_pointer) {
+  if (direct->kind == CXCursor_DeclRefExpr && v->group >= 0 && !through_pointer && !v->is_symbol) {
     cp_diag_at(run, CP_ERROR, direct->begin,
                "pointer '%s' is moved inside '%s'; cpconvert cannot follow it to its buffer "
                "(index it instead, e.g. %s[i + k]) [%s]", v->name, f->name, v->name,
@@ -302,7 +350,7 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
                "kernel parameter '%s' is assigned; copy it into a local variable first",
                v->name);
   } else if (v->group >= 0 && v->role != CP_VAR_OUTPTR) {
-    if (!v->is_param)
+    if (!v->is_param && !v->is_symbol)
       cp_diag_at(run, CP_ERROR, direct->begin,
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
                  "(write through the buffer parameter instead) [%s]", v->name,
@@ -461,11 +509,15 @@ void cp_analyse(cp_run *run) {
   run->structs.is_host = 1; /* fields hold float and double buffers alike */
   for (unsigned u = 0; u < run->n_inputs; u++) {
     cp_unit *unit = run->units[u];
-    cp_macros_collect(run->r->arena, unit->p.tu, &unit->macros);
+    cp_macros_collect(run->r->arena, unit->p.tu, unit->p.main_file, &unit->macros);
     cp_use_unit(run, unit);
     if (run->n_funcs)
       clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), collect_fields, run);
   }
+  for (unsigned u = run->n_inputs; u < run->n_units; u++) /* headers with converted functions */
+    if (run->units[u]->p.tu)
+      cp_macros_collect(run->r->arena, run->units[u]->p.tu, run->units[u]->p.main_file,
+                        &run->units[u]->macros);
   for (unsigned i = 0; i < run->n_funcs; i++)
     collect_function(run, func(run, i));
   run->group_parent = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
@@ -486,8 +538,10 @@ void cp_analyse(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++)
     follow_calls(run, func(run, i), run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
-    if (run->funcs[i].is_host)
+    if (run->funcs[i].is_host) {
       follow_copies(run, func(run, i), run->funcs[i].body);
+      follow_symbol_addresses(run, func(run, i), run->funcs[i].body);
+    }
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
       find_writes(run, func(run, i), run->funcs[i].body);

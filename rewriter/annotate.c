@@ -212,7 +212,7 @@ static unsigned cursor_offset(CXCursor c) {
 static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   decl_list *l = data;
-  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  if (!cp_in_unit(l->run, c))
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
@@ -276,7 +276,7 @@ static int outside_buffer(CXCursor ref) {
   if (k != CXCursor_FieldDecl && !(k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(ref)))
     return 0;
   CXType t = clang_getCursorType(ref);
-  return cp_pointee_width(t, 0) || cp_pointee_width(t, 1);
+  return cp_pointee_width(t, 0) || cp_pointee_width(t, 1) || cp_symbol_width(ref);
 }
 
 static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXClientData data) {
@@ -400,7 +400,7 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
   if (clang_getCursorKind(c) == CXCursor_CallExpr) {
     CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
     if (!clang_Cursor_isNull(callee) && is_function_definition(callee) &&
-        clang_Location_isFromMainFile(clang_getCursorLocation(callee)) &&
+        cp_in_unit(ctx->run, callee) &&
         cuda_kind(callee) == 1 && !cp_func_of(ctx->run, callee))
       add_func(ctx->run, callee, NULL);
   }
@@ -456,30 +456,67 @@ static int is_cp_pragma_line(const char *text, size_t b, size_t e) {
   return 1;
 }
 
-/* Annotations in headers: the functions there are not converted (only the files named on
- * the command line are), so a pragma in an included header is an error, not a no-op. */
+/* Whether a header's text holds a `#pragma cp` line; its line and column if so. */
+static int find_cp_pragma(const char *text, size_t len, unsigned *line, size_t *b_out,
+                          size_t *e_out) {
+  *line = 1;
+  for (size_t b = 0; text && b < len; ++*line) {
+    size_t e = b;
+    while (e < len && text[e] != '\n')
+      e++;
+    if (is_cp_pragma_line(text, b, e)) {
+      *b_out = b;
+      *e_out = e > b && text[e - 1] == '\r' ? e - 1 : e;
+      return 1;
+    }
+    b = e + 1;
+  }
+  return 0;
+}
+
+/* Annotations in headers: a header whose text holds `#pragma cp` becomes a unit of the
+ * run (written under --o-dir), its functions found through the first translation unit
+ * that includes it, and so converted once however many inputs include it. Marked here,
+ * scanned after the inclusions are listed. Without --o-dir the run writes one file, so
+ * such a header is an error that says to use it. */
 static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
   cp_run *run = data;
   (void)stack;
   if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(run->p->tu, file, 1, 1)))
     return;
-  size_t len = 0;
+  size_t len = 0, b = 0, e = 0;
+  unsigned line = 0;
   const char *text = clang_getFileContents(run->p->tu, file, &len);
-  unsigned line = 1;
-  for (size_t b = 0; text && b < len; line++) {
-    size_t e = b;
-    while (e < len && text[e] != '\n')
-      e++;
-    if (is_cp_pragma_line(text, b, e)) {
-      size_t col = strspn(text + b, " \t") + 1, te = e > b && text[e - 1] == '\r' ? e - 1 : e;
-      CXString name = clang_getFileName(file);
-      cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(name)),
-                  line, (unsigned)col, cp_arena_strndup(run->r->arena, text + b, te - b),
-                  "'#pragma cp' in a header: only the files given to cpconvert are converted; "
-                  "move the function into a .cu file that is converted");
-      clang_disposeString(name);
-    }
-    b = e + 1;
+  if (!find_cp_pragma(text, len, &line, &b, &e))
+    return;
+  cp_unit *u = cp_unit_for_file(run, run->p->tu, file);
+  if (u && u != run->unit && !u->scanned)
+    u->scanned = -1;
+  if (u)
+    return;
+  CXString name = clang_getFileName(file);
+  cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(name)), line,
+              (unsigned)(strspn(text + b, " \t") + 1), cp_arena_strndup(run->r->arena, text + b, e - b),
+              "'#pragma cp' in a header: its converted functions go into a converted copy of "
+              "the header, and -o writes one file; convert with --o-dir DIR, which writes the "
+              "header there too");
+  clang_disposeString(name);
+}
+
+/* The headers header_pragma marked in this unit's translation unit, each scanned as a
+ * unit of its own (recursively: a header's headers were listed with the same TU). */
+static void scan_headers(cp_run *run) {
+  cp_unit *from = run->unit;
+  for (unsigned i = 0; i < run->n_units; i++) {
+    cp_unit *u = run->units[i];
+    if (u->scanned != -1 || u->p.tu != from->p.tu)
+      continue;
+    u->scanned = 1;
+    unsigned before = run->n_funcs;
+    cp_use_unit(run, u);
+    cp_find_functions(run);
+    u->has_funcs |= run->n_funcs > before;
+    cp_use_unit(run, from);
   }
 }
 
@@ -504,7 +541,10 @@ void cp_find_functions(cp_run *run) {
   }
   warn_skipped_branches(run, first, skipped);
   clang_disposeSourceRangeList(skipped);
-  clang_getInclusions(run->p->tu, header_pragma, run);
+  if (!run->unit->is_header) {
+    clang_getInclusions(run->p->tu, header_pragma, run);
+    scan_headers(run);
+  }
 
   for (unsigned i = 0; run->opt->suggest && i < l.n; i++) /* every kernel and device function */
     if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) && !cp_func_of(run, l.decls[i]))

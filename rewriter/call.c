@@ -35,7 +35,11 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
 
 static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
   *root = cp_node_root(n, 0);
-  return *root ? cp_var_of(c->f, clang_getCursorReferenced((*root)->cur)) : NULL;
+  if (!*root)
+    return NULL;
+  CXCursor decl = clang_getCursorReferenced((*root)->cur);
+  cp_var *v = cp_var_of(c->f, decl);
+  return v || c->f->is_host ? v : cp_symbol_of(c->run, decl); /* a device symbol */
 }
 
 cp_val *cp_lvalue(cp_rw *c, cp_node *n) {

@@ -173,7 +173,7 @@ static void finish_files(cp_run *run) {
     f->input_len = u->opt.input_len;
     f->is_header = u->is_header;
     if (r->n_errors == 0)
-      add_header(r, &u->edits, &u->opt, u->is_header);
+      add_header(r, &u->edits, &u->opt, u->is_header && !u->has_funcs);
     if (r->n_errors == 0 && u->opt.line_directives)
       cp_add_line_directives(r->arena, &u->edits, f->input_text, f->input_len, f->path,
                              line_ending(f->input_text, f->input_len));
@@ -193,6 +193,43 @@ static void finish_files(cp_run *run) {
   }
 }
 
+/* Whether a path names a header (by its extension, as nvcc and make tell them apart). */
+static int is_header_path(const char *path) {
+  static const char *const ext[] = {".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl"};
+  const char *dot = strrchr(path, '.');
+  for (size_t i = 0; dot && !strchr(dot, '/') && i < sizeof ext / sizeof ext[0]; i++)
+    if (strcmp(dot, ext[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* A header given on the command line beside .cu files: clang cannot parse it alone (it
+ * relies on what its includers declare before it), so it is not an input of its own but
+ * a header unit, converted through the inputs that include it (run.c matches it by file
+ * identity). Returns how many of opts[] are such headers; they are moved to the end. */
+static unsigned header_inputs(const cp_options *opts, int n, const cp_options **order) {
+  int sources = 0;
+  for (int i = 0; i < n; i++)
+    sources += !is_header_path(opts[i].input);
+  unsigned k = 0, h = (unsigned)sources;
+  for (int i = 0; i < n; i++) {
+    int hdr = sources > 0 && is_header_path(opts[i].input);
+    order[hdr ? h++ : k++] = &opts[i];
+  }
+  return sources > 0 ? (unsigned)(n - sources) : 0;
+}
+
+/* A header named on the command line that no input includes has nothing to be
+ * converted through: say so, rather than write it unchanged. */
+static void check_header_inputs(cp_run *run) {
+  for (unsigned i = run->n_inputs; i < run->n_units; i++)
+    if (run->units[i]->is_header && !run->units[i]->p.tu)
+      cp_diag_add(run->r, CP_ERROR, run->units[i]->opt.input, 0, 0, NULL,
+                  "'%s' is a header that none of the .cu files converted with it includes; "
+                  "a header is converted through the files that include it, so give those "
+                  "files too", run->units[i]->opt.input);
+}
+
 cp_result *cp_convert_files(const cp_options *opts, int n) {
   cp_arena *arena = cp_arena_new();
   cp_result *r = cp_arena_alloc(arena, sizeof *r);
@@ -201,25 +238,29 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   cp_run run;
   memset(&run, 0, sizeof run);
   run.r = r;
+  const cp_options **order = cp_arena_alloc(arena, ((size_t)n + 1) * sizeof *order);
+  unsigned n_headers = header_inputs(opts, n, order);
   for (int i = 0; i < n; i++) {
     cp_unit *u = cp_unit_new(&run);
-    u->opt = opts[i];
-    if (already_converted(&opts[i]))
-      cp_diag_add(r, CP_ERROR, opts[i].input, 1, 1,
-                  cp_line_at(arena, opts[i].input_text, opts[i].input_len, 0),
+    u->opt = *order[i];
+    u->is_header = i >= n - (int)n_headers;
+    if (already_converted(order[i]))
+      cp_diag_add(r, CP_ERROR, order[i]->input, 1, 1,
+                  cp_line_at(arena, order[i]->input_text, order[i]->input_len, 0),
                   "this file is an output of cpconvert; convert the original file instead");
   }
-  run.n_inputs = (unsigned)n;
-  for (int i = 0; i < n && r->n_errors == 0; i++)
+  run.n_inputs = (unsigned)n - n_headers;
+  for (unsigned i = 0; i < run.n_inputs && r->n_errors == 0; i++)
     run.units[i]->parsed = cp_parse_open(&run.units[i]->p, &run.units[i]->opt, r) == 0;
   if (r->n_errors == 0) {
     run_stages(&run);
-    for (int i = 0; i < n; i++)
+    check_header_inputs(&run);
+    for (unsigned i = 0; i < run.n_inputs; i++)
       cp_parse_deps(&run.units[i]->p, r);
   }
   if (r->n_errors == 0 && !opts[0].suggest)
     finish_files(&run);
-  for (int i = 0; i < n; i++)
+  for (unsigned i = 0; i < run.n_inputs; i++)
     cp_parse_close(&run.units[i]->p);
   sort_diags(r, opts[0].input);
   return r;

@@ -346,7 +346,7 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
   (void)parent;
   cp_run *run = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  if (!cp_in_unit(run, c))
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
       k == CXCursor_UnexposedDecl) /* libclang 16 shows extern "C" { } as unexposed */
@@ -375,6 +375,7 @@ void cp_convert_functions(cp_run *run) {
       f->applied[k] = run->r->applied[k] - before[k];
   }
   cp_convert_fields(run);
+  cp_convert_symbols(run);
   for (unsigned u = 0; u < run->n_inputs; u++) {
     cp_use_unit(run, run->units[u]);
     clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);

@@ -407,6 +407,68 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
   }
 }
 
+/* The i-th argument of a call as written (its children after the callee), whatever
+ * default arguments the declaration adds. */
+static cp_node *written_arg(cp_node *call, unsigned i) {
+  return call->nkids > i + 1 ? call->kids[i + 1] : NULL;
+}
+
+/* cudaMemcpyFromSymbol(dst, sym, n[, offset]) of a paired symbol: recombined like a
+ * device-to-host cudaMemcpy (cp_recombine_symbol reads sym_err); cudaMemcpyToSymbol(sym,
+ * src, n[, offset]): fresh values carry no error, so the companion's bytes are zeroed. */
+static void on_symbol_copy(host *h, cp_node *call, const char *api, int nargs) {
+  int from = strcmp(api, "cudaMemcpyFromSymbol") == 0;
+  cp_node *a = written_arg(call, from ? 1 : 0);
+  cp_var *v = a ? root_of(h, a) : NULL;
+  (void)nargs;
+  if (!is_paired(v) || !v->is_symbol)
+    return;
+  call_text ct;
+  const cp_node *s = statement_for(h, call, api, &ct);
+  if (!s || ct.nargs < 3)
+    return;
+  if (ct.nargs >= 5) {
+    error(h, call, "a copy of paired symbol '%s' with an explicit direction is not followed: "
+                   "copy '%s_err' by hand, or leave the direction out", v->name, v->name);
+    return;
+  }
+  const char *sym = replace_word(h, ct.arg[from ? 1 : 0], v->name, err_name(h, v));
+  const char *off = ct.nargs >= 4 ? cp_arena_printf(arena(h), ", %s", ct.arg[3]) : "";
+  const char *call2 =
+      from ? cp_arena_printf(arena(h), "cp_recombine_symbol(%s, %s, %s%s)", ct.arg[0], sym, ct.arg[2], off)
+           : cp_arena_printf(arena(h), "cp_zero_symbol(%s, %s%s)", sym, ct.arg[2], off);
+  insert_after(h, s, with_call(h, &ct, call2), CP_RULE_HOST_PAIR);
+}
+
+/* cudaGetSymbolAddress((void **)&p, sym): p points into the paired symbol (the analysis
+ * paired them together), so p_err gets the address of sym_err. */
+static void on_symbol_address(host *h, cp_node *call, const char *api, int nargs) {
+  cp_node *pa = written_arg(call, 0), *sa = written_arg(call, 1);
+  cp_var *p = pa ? root_of(h, pa) : NULL, *v = sa ? root_of(h, sa) : NULL;
+  (void)nargs;
+  if (!is_paired(p) || !v || !v->is_symbol || p == v)
+    return;
+  p->allocated = 1;
+  call_text ct;
+  const cp_node *s = statement_for(h, call, api, &ct);
+  if (!s || ct.nargs < 2)
+    return;
+  const char *src = cp_arena_strndup(arena(h), ct.stmt + ct.b, ct.e - ct.b);
+  src = replace_word(h, replace_word(h, src, p->name, err_name(h, p)), v->name, err_name(h, v));
+  insert_after(h, s, with_call(h, &ct, src), CP_RULE_HOST_PAIR);
+}
+
+/* The asynchronous symbol copies are not followed yet: say what to add. */
+static void on_symbol_async(host *h, cp_node *call, const char *api, int nargs) {
+  cp_node *a = written_arg(call, strcmp(api, "cudaMemcpyFromSymbolAsync") == 0 ? 1 : 0);
+  cp_var *v = a ? root_of(h, a) : NULL;
+  (void)nargs;
+  if (is_paired(v) && v->is_symbol)
+    error(h, call, "%s of paired symbol '%s' is not followed: use the synchronous call, or "
+                   "copy '%s_err' by hand (zero it after a copy in, add it after a copy out)",
+          api, v->name, v->name);
+}
+
 typedef struct {
   const char *name;
   void (*fn)(host *, cp_node *, const char *, int);
@@ -418,6 +480,9 @@ static const api_row api_table[] = {
     {"cudaMemsetAsync", on_memset},    {"cudaMemcpy", on_memcpy},
     {"cudaMemcpyAsync", on_memcpy},    {"cudaFree", on_free},
     {"cudaFreeAsync", on_free},
+    {"cudaMemcpyFromSymbol", on_symbol_copy}, {"cudaMemcpyToSymbol", on_symbol_copy},
+    {"cudaGetSymbolAddress", on_symbol_address},
+    {"cudaMemcpyFromSymbolAsync", on_symbol_async}, {"cudaMemcpyToSymbolAsync", on_symbol_async},
 };
 
 /* Whether parameter i of the function `call` calls is a pointer to const: the callee can
@@ -654,7 +719,7 @@ void cp_convert_fields(cp_run *run) {
   cp_func *s = &run->structs;
   for (unsigned i = 0; i < s->n_vars; i++) {
     cp_var *v = &s->vars[i];
-    if (!is_paired(v) || v->external || !v->n_sites)
+    if (!is_paired(v) || v->external || !v->n_sites || v->is_symbol) /* symbols: symbol.c */
       continue;
     const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
     int defined = v->is_field;

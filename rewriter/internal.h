@@ -18,6 +18,7 @@
  *   rewrite   expr.c + call.c  the converted text of expressions (one layer: they recurse
  *                       into each other), calls and casts in call.c
  *             host.c    companions of paired buffers in host code
+ *             symbol.c  companions of paired __device__ float symbols
  *             function.c  declarations, signatures and bodies of converted functions
  *   output    lines.c   --line-directives markers, added to the edit list
  *   driver    convert.c the run: stages in order, then the edits applied per file
@@ -52,7 +53,8 @@ typedef struct {
   unsigned n;
 } cp_macros;
 
-void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, cp_macros *m);
+/* The macro expansions of `file` (a unit's main file, or the header it stands for). */
+void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, CXFile file, cp_macros *m);
 /* A node tree over `root`; a node lying inside a macro expansion gets `macro` set. */
 cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m);
 /* Whether a type is the base type (float, or double when `dbl`): 0 no, 1 scalar, 2..4
@@ -62,6 +64,9 @@ int cp_type_width(CXType t, int dbl);
 int cp_pointee_width(CXType t, int dbl);
 /* The declaration a DeclRefExpr (or an implicit cast of one) names; null cursor if none. */
 CXCursor cp_node_decl(const cp_node *n);
+/* A file-scope `__device__` or `__constant__` float symbol (scalar, floatN, or array of
+ * them): its element width; 0 for anything else. */
+int cp_symbol_width(CXCursor c);
 /* The node with implicit casts (UnexposedExpr wrappers) and parentheses removed. */
 const cp_node *cp_node_strip(const cp_node *n);
 /* The spelling of a unary, binary or compound-assignment operator, read from the text
@@ -130,6 +135,7 @@ typedef struct cp_var_s {
   int is_field;   /* a pointer field of a struct (host code keeps buffers there) */
   int external;   /* named with --pair: its companion exists elsewhere, trust the user */
   int allocated;  /* host: an allocation of it was seen */
+  int is_symbol;  /* a __device__/__constant__ float symbol (run->structs): NAME_err beside it */
 } cp_var;
 
 /* Every runtime name the rewriter emits, for one base type: cp_float for kernels written
@@ -174,6 +180,8 @@ struct cp_unit {
   cp_macros macros;
   cp_edit_list edits;
   int is_header;
+  int scanned; /* a header unit: its pragmas and functions were looked for */
+  int has_funcs; /* a header unit: it defines converted functions (it includes cp.cuh) */
 };
 
 typedef struct {
@@ -291,6 +299,9 @@ cp_unit *cp_unit_new(cp_run *run);
 /* The unit of a file the run can edit (an input, or, with edit_headers, a header, made
  * on first use from `tu`); NULL if it cannot edit that file. */
 cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file);
+/* Whether a cursor lies in the current unit's file (its main file, or the header a
+ * header unit stands for). */
+int cp_in_unit(cp_run *run, CXCursor c);
 /* A cursor's USR, in the run's arena. */
 const char *cp_usr(cp_run *run, CXCursor c);
 /* Appends a function for `fn` to the run's table, in the current unit, indexed. */
@@ -332,6 +343,9 @@ int cp_signature_changes(const cp_func *f);
  * alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
 
+/* analyse.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
+cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
+
 /* expr.c: the type an accumulator is declared with, and a value converted into it. */
 const char *cp_accum_type(cp_accum m);
 const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
@@ -340,6 +354,8 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
 void cp_convert_host(cp_run *run, cp_func *f);
 /* host.c: companion fields next to paired pointer fields. */
 void cp_convert_fields(cp_run *run);
+/* symbol.c: `NAME_err` declared beside every declaration of a paired device symbol. */
+void cp_convert_symbols(cp_run *run);
 /* function.c: edits for declarations, signatures and bodies of converted functions. */
 void cp_convert_functions(cp_run *run);
 

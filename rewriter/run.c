@@ -50,17 +50,41 @@ static const char *header_path(cp_run *run, CXFile file) {
   return path;
 }
 
+/* Whether header unit `u` is `file`: the same file on disk (a header reached through
+ * different include paths, or named on the command line another way, is one unit). */
+static int header_is(const cp_unit *u, CXTranslationUnit tu, CXFile file) {
+  CXFile mine = u->p.tu ? u->p.main_file : clang_getFile(tu, u->opt.input);
+  CXFileUniqueID a, b;
+  if (!mine || clang_getFileUniqueID(mine, &a) != 0 || clang_getFileUniqueID(file, &b) != 0)
+    return 0;
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* A header unit parses nothing: its cursors, tokens and text come from the translation
+ * unit that first reached it, with the header as its "main file". A header named on the
+ * command line takes the parser's path, so its output lands where it would have
+ * unnamed, however the user spelled it. */
+static cp_unit *claim_header(cp_run *run, cp_unit *u, CXTranslationUnit tu, CXFile file) {
+  if (!u->p.tu) {
+    u->p = (cp_parse){NULL, tu, file};
+    u->opt.input = header_path(run, file);
+  }
+  return u;
+}
+
 cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
   for (unsigned i = 0; i < run->n_inputs; i++)
     if (run->units[i]->p.tu == tu && clang_File_isEqual(run->units[i]->p.main_file, file))
       return run->units[i];
   const char *path = header_path(run, file);
   for (unsigned i = 0; i < run->n_units; i++) /* an input seen from another unit, a header */
-    if (strcmp(run->units[i]->opt.input, path) == 0)
-      return run->units[i];
+    if (strcmp(run->units[i]->opt.input, path) == 0 ||
+        (run->units[i]->is_header && header_is(run->units[i], tu, file)))
+      return run->units[i]->is_header ? claim_header(run, run->units[i], tu, file) : run->units[i];
   if (!run->units[0]->opt.edit_headers)
     return NULL;
   cp_unit *u = cp_unit_new(run);
+  u->p = (cp_parse){NULL, tu, file};
   size_t size = 0;
   const char *text = clang_getFileContents(tu, file, &size);
   u->opt = run->units[0]->opt;
@@ -79,6 +103,12 @@ static void index_func(cp_run *run, unsigned i) {
   while (run->func_slots[h])
     h = (h + 1) & mask;
   run->func_slots[h] = i + 1;
+}
+
+int cp_in_unit(cp_run *run, CXCursor c) {
+  CXFile file = NULL;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+  return file && clang_File_isEqual(file, run->p->main_file);
 }
 
 cp_func *cp_func_add(cp_run *run, CXCursor fn) {

@@ -25,6 +25,7 @@ typedef struct {
   cp_arena *arena;
   cp_macros *m;
   unsigned cap;
+  CXFile file;
 } macro_ctx;
 
 static unsigned offset_of(CXSourceLocation loc) {
@@ -36,8 +37,10 @@ static unsigned offset_of(CXSourceLocation loc) {
 static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   macro_ctx *ctx = data;
-  if (clang_getCursorKind(c) != CXCursor_MacroExpansion ||
-      !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  CXFile file = NULL;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+  if (clang_getCursorKind(c) != CXCursor_MacroExpansion || !file ||
+      !clang_File_isEqual(file, ctx->file))
     return CXChildVisit_Continue;
   cp_macros *m = ctx->m;
   if (m->n == ctx->cap) {
@@ -57,9 +60,9 @@ static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClie
   return CXChildVisit_Continue;
 }
 
-void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, cp_macros *m) {
+void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, CXFile file, cp_macros *m) {
   memset(m, 0, sizeof *m);
-  macro_ctx ctx = {a, m, 0};
+  macro_ctx ctx = {a, m, 0, file};
   clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_macro, &ctx);
 }
 
@@ -142,6 +145,27 @@ int cp_pointee_width(CXType t, int dbl) {
   if (c.kind != CXType_Pointer)
     return 0;
   return cp_type_width(clang_getPointeeType(c), dbl);
+}
+
+static enum CXChildVisitResult find_symbol_attr(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CUDADeviceAttr || k == CXCursor_CUDAConstantAttr)
+    *(int *)data = 1;
+  return CXChildVisit_Continue;
+}
+
+int cp_symbol_width(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_Cursor_hasVarDeclGlobalStorage(c) ||
+      clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_FunctionDecl)
+    return 0;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+    t = clang_getCanonicalType(clang_getArrayElementType(t));
+  int device = 0, w = cp_type_width(t, 0);
+  if (w)
+    clang_visitChildren(c, find_symbol_attr, &device);
+  return device ? w : 0;
 }
 
 const cp_node *cp_node_strip(const cp_node *n) {

@@ -22,7 +22,7 @@ LAYERS = [
     ["run.c"],                                         # the run's tables
     ["annotate.c"],
     ["accum.c"], ["analyse.c"],
-    ["expr.c", "call.c"], ["host.c"], ["function.c"],  # rewrite
+    ["expr.c", "call.c"], ["host.c"], ["symbol.c"], ["function.c"],  # rewrite
     ["lines.c"],
     ["convert.c"],                                     # the driver
 ]

@@ -93,9 +93,6 @@ cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
                             cudaStream_t stream = 0);
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n,
-                               size_t offset = 0,
-                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemset(void *p, int value, size_t n);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t stream = 0);
 cudaError_t cudaDeviceSynchronize(void);
@@ -118,6 +115,15 @@ typedef void (*cudaHostFn_t)(void *data);
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data);
 __device__ int printf(const char *fmt, ...); /* the host one comes from <stdio.h> */
 }
+
+/* Templates, as the CUDA runtime's C++ API declares them, so that scalar symbols pass. */
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t n, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t n, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <class T> cudaError_t cudaGetSymbolAddress(void **p, const T &symbol);
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t size) {
   return cudaMalloc((void **)p, size);
 }

@@ -796,6 +796,66 @@ def check_stale_output(c):
     expect_exit(c.run("k.cu", "--check"), 2)
 
 
+HEADER_FN = b"""#pragma once
+#pragma cp composite
+static __device__ void fold(float box, float *d) { if (*d > 0.5f * box) { *d -= box; } }
+"""
+USES_HEADER = b"""#include "inc/mic.h"
+#pragma cp composite
+__global__ void k(float *out, float box) { float d = out[0]; fold(box, &d); out[0] = d; }
+"""
+
+
+@case
+def header_function_converted_once(c):
+    # a header with an annotated function, included by two inputs and named on the
+    # command line as well (however it is spelled): one converted copy under --o-dir
+    os.mkdir(os.path.join(c.d, "inc"))
+    c.write("inc/mic.h", HEADER_FN)
+    c.write("a.cu", USES_HEADER)
+    c.write("b.cu", USES_HEADER.replace(b"void k(", b"void k2("))
+    expect_exit(c.run("a.cu", "b.cu", "--o-dir", "out"), 0)
+    header = c.read("out/inc/mic.h")
+    expect(header.count(b"cp_float *d") == 1 and b"#include <cp/cp.cuh>" in header, header)
+    expect_exit(c.run("a.cu", "./inc/mic.h", "b.cu", "--o-dir", "out2"), 0)
+    expect(c.read("out2/inc/mic.h") == header, c.read("out2/inc/mic.h"))
+    expect(c.read("out2/a.cu") == c.read("out/a.cu"), c.read("out2/a.cu"))
+    r = c.run("a.cu", "-o", "a_cp.cu")
+    expect_exit(r, 1)
+    expect("inc/mic.h:2:1: error: '#pragma cp' in a header" in r[2] and "--o-dir" in r[2], r[2])
+    c.write("lonely.h", HEADER_FN)
+    r = c.run("a.cu", "lonely.h", "--o-dir", "out3")
+    expect_exit(r, 1)
+    expect("'lonely.h' is a header that none of the .cu files converted with it includes"
+           in r[2], r[2])
+    expect(not os.path.exists(os.path.join(c.d, "out3")), "out3 written after an error")
+
+
+@case
+def device_symbol_companions(c):
+    # an extern declaration of a paired __device__ symbol gets an extern companion (nvcc
+    # builds such files with -rdc, so this is checked here and not by the golden tests);
+    # what cannot be followed is a located error
+    c.write("e.cu", b"extern __device__ float acc[32];\n#pragma cp composite\n"
+            b"__global__ void add(const float *x) { acc[threadIdx.x] += x[threadIdx.x]; }\n")
+    expect_exit(c.run("e.cu", "-o", "e_cp.cu"), 0)
+    expect(b"extern __device__ float acc[32];\nextern __device__ float acc_err[32];\n"
+           in c.read("e_cp.cu"), c.read("e_cp.cu"))
+    c.write("two.cu", b"__device__ float a[4], b[4];\n#pragma cp composite\n"
+            b"__global__ void k(const float *x) { b[0] = x[0] * x[1]; }\n")
+    r = c.run("two.cu", "-o", "two_cp.cu")
+    expect_exit(r, 1)
+    expect("two.cu:1:24: error: paired device symbol 'b' is declared together" in r[2], r[2])
+    c.write("as.cu", b"__device__ float s[4];\n#pragma cp composite\n"
+            b"__global__ void k(const float *x) { s[0] = x[0] * x[1]; }\n"
+            b"void get(float *h, cudaStream_t st) {\n  k<<<1, 1>>>(h);\n"
+            b"  cudaMemcpyFromSymbolAsync(h, s, 16, 0, cudaMemcpyDeviceToHost, st);\n}\n")
+    r = c.run("as.cu", "-o", "as_cp.cu")
+    expect_exit(r, 1)
+    expect("as.cu:6:3: error: cudaMemcpyFromSymbolAsync of paired symbol 's' is not followed"
+           in r[2], r[2])
+
+
 @case
 def defines_reach_parser(c):
     c.write("k.cu", b"#ifndef WIDTH\n#error WIDTH must be defined\n#endif\n" + KERNEL)

@@ -115,6 +115,28 @@ static inline cudaError_t cp_recombine_double(void *dst, const void *err_dev, si
   free(tmp);
   return e;
 }
+
+#if defined(__cplusplus)
+/* cudaMemcpyFromSymbol(dst, sym, bytes, offset) of a paired __device__ symbol, followed by
+ * this: the errors come from the companion symbol sym_err (same offset) and are added in,
+ * as cp_recombine does for buffers. */
+template <class T>
+static inline cudaError_t cp_recombine_symbol(void *dst, const T &err_symbol, size_t bytes,
+                                              size_t offset = 0) {
+  void *err = NULL;
+  cudaError_t e = cudaGetSymbolAddress(&err, err_symbol);
+  return e == cudaSuccess ? cp_recombine(dst, (const char *)err + offset, bytes) : e;
+}
+
+/* cudaMemcpyToSymbol(sym, src, bytes, offset) of a paired symbol, followed by this: fresh
+ * values carry no error, so the companion's bytes are zeroed. */
+template <class T>
+static inline cudaError_t cp_zero_symbol(const T &err_symbol, size_t bytes, size_t offset = 0) {
+  void *err = NULL;
+  cudaError_t e = cudaGetSymbolAddress(&err, err_symbol);
+  return e == cudaSuccess ? cudaMemset((char *)err + offset, 0, bytes) : e;
+}
+#endif
 #endif
 
 #endif /* CP_HOST_CUH */

@@ -1,4 +1,4 @@
-// Header of header_device_fn.cu (issue 11, item 1).
+// Header of err_header_pragma_o.cu: an annotated device function.
 #pragma once
 #pragma cp composite
 static __device__ void fold(float box, float *d)
