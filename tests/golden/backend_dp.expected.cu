@@ -11,9 +11,9 @@ __global__ void block_energy(const float *v, float *energy, float *energy_err, f
   if (threadIdx.x == 0) sum = cp_from_float(0.0f);
   __syncthreads();
   if (i < n) {
-    cp_atomic_add(&(sum).v, &(sum).e, cp_mul_cf(cp_mul_ff(0.5f, v[i]), v[i]));
+    cp_atomic_add_warp(&(sum).v, &(sum).e, cp_mul_cf(cp_mul_ff(0.5f, v[i]), v[i]));
     cp_add_to(&pos[i], &pos_err[i], cp_mul_ff(0.01f, v[i]));
   }
   __syncthreads();
-  if (threadIdx.x == 0) cp_atomic_add(energy, energy_err, sum);
+  if (threadIdx.x == 0) cp_atomic_add_warp(energy, energy_err, sum);
 }

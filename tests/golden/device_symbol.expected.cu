@@ -19,7 +19,7 @@ __global__ void partial_sums(const float *x, int n)
     s = cp_add(s, cp_mul_ff(scale[0], x[i]));
   }
   cp_store(&block_sum[blockIdx.x], &block_sum_err[blockIdx.x], s);
-  cp_atomic_add(&total, &total_err, s);
+  cp_atomic_add_warp(&total, &total_err, s);
 }
 
 #pragma cp composite
