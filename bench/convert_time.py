@@ -6,12 +6,17 @@ median wall time of several runs without the header cache (--no-cache) and the p
 resident memory of one run. Then the precompiled-header cache: per file, the median wall
 and CPU (user + system) time with no cache, with an empty cache (cold: the run builds the
 PCH) and with a filled one (warm), on examples/md_nve and on the seven-file
-tests/multi/md_code converted in one --o-dir run. The goal is 0.15 s per file warm, and
-cold no slower than --no-cache by more than the PCH's own build.
+tests/multi/md_code converted in one --o-dir run. Cold is what the user waits for: the
+cpconvert process itself. A single input then converts with a plain parse and leaves the
+PCH to a detached background builder, whose CPU time is the "builder" row (the benchmark
+adopts it as a subreaper and waits for it before the warm run). The goal is 0.15 s per
+file warm, and cold no slower than --no-cache.
 
   python3 bench/convert_time.py --tool build/tool/cpconvert [--runs 7]
 """
-import argparse, glob, os, statistics, subprocess, sys, tempfile, time
+import argparse, ctypes, glob, os, statistics, subprocess, sys, tempfile, time
+
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h: orphaned descendants are reparented to us
 
 
 def generated_source(lines):
@@ -84,17 +89,31 @@ def timed(cmd, cwd, env):
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def reap_builders():
+    """CPU seconds of the background PCH builders a run left (reparented to us as the
+    subreaper), after waiting for them to finish."""
+    cpu = 0.0
+    while True:
+        try:
+            _, _, usage = os.wait4(-1, 0)
+        except ChildProcessError:
+            return cpu
+        cpu += usage.ru_utime + usage.ru_stime
+
+
 def time_cache(tool, inputs, cwd, extra, runs, d):
     """Median (wall, cpu) per file of: --no-cache, cold (a fresh cache dir each run),
     warm (the cache the cold runs filled)."""
     odir = os.path.join(d, "cache-out")
     cmd = [tool] + inputs + ["--o-dir", odir] + extra
-    rows = {"no cache": [], "cold": [], "warm": []}
+    rows = {"no cache": [], "cold": [], "builder": [], "warm": []}
     for i in range(runs):
         cache = tempfile.mkdtemp(dir=d)  # empty: this run builds the PCH
         env = dict(os.environ, XDG_CACHE_HOME=cache)
+        env.pop("CPCONVERT_CACHE_SYNC", None)
         rows["no cache"].append(timed(cmd + ["--no-cache"], cwd, env))
         rows["cold"].append(timed(cmd, cwd, env))
+        rows["builder"].append((0.0, reap_builders()))  # its wall time is nobody's wait
         rows["warm"].append(timed(cmd, cwd, env))
     n = len(inputs)
     return [(k, statistics.median(w for w, _ in v) / n, statistics.median(c for _, c in v) / n)
@@ -112,7 +131,8 @@ def cache_table(tool, root, runs, d):
     print("%-34s %-9s %12s %12s" % ("precompiled-header cache", "run", "wall s/file", "cpu s/file"))
     for label, cwd, inputs, extra in sets:
         for kind, wall, cpu in time_cache(tool, inputs, cwd, extra, runs, d):
-            print("%-34s %-9s %12.3f %12.3f" % (label, kind, wall, cpu))
+            shown = "background" if kind == "builder" else "%.3f" % wall
+            print("%-34s %-9s %12s %12.3f" % (label, kind, shown, cpu))
 
 
 def main():
@@ -124,6 +144,8 @@ def main():
     a = ap.parse_args()
     root = os.path.abspath(os.path.join(a.examples, ".."))
     a.tool = os.path.abspath(a.tool)
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        sys.exit("prctl(PR_SET_CHILD_SUBREAPER) failed: the builder's time cannot be measured")
     with tempfile.TemporaryDirectory() as d:
         src, kernels = generated_source(2000)
         big = os.path.join(d, "generated_2000.cu")

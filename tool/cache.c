@@ -7,20 +7,25 @@
  * built: $XDG_CACHE_HOME/cpconvert (or ~/.cache/cpconvert), one file per key, the key
  * a hash of everything that changes the PCH (see cache_key). A new PCH is written to a
  * temporary file in the same directory and renamed into place, so concurrent runs
- * (make -j) see no file or a whole one; they also take turns on a lock, so that one
- * builds it and the others use it. The cache only ever saves time: a directory that is missing, read-only or not
+ * (make -j) see no file or a whole one; only one process at a time builds it, under a
+ * lock. A run that finds no PCH converts with a plain parse, as --no-cache does, and
+ * leaves the build to a detached background process (cp_cache_build_later): building
+ * first would cost the user more time than the header parse it saves. The cache only
+ * ever saves time: a directory that is missing, read-only or not
  * creatable, a PCH that fails to build, or one that clang refuses means a plain parse,
  * never an error.
  */
-#define _DEFAULT_SOURCE /* flock */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* flock, posix_spawn_file_actions_addclosefrom_np */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,24 +113,90 @@ static int build_into(const cp_options *opt, const char *path) {
   return rc;
 }
 
-/* Runs that find the same PCH missing at once (make -j on an empty cache) take turns on
- * a lock file beside it: the first builds, the others wait for it and use its PCH
- * instead of each spending a build. The lock is released when its holder exits, however
- * it ends; the lock file itself stays, empty. Without a lock file (a read-only cache)
- * the build simply goes on, and fails like any write there. */
-int cp_cache_build(const cp_options *opt, const char *path) {
+/* The lock file beside `path`, opened (created if missing); -1 without one (a read-only
+ * cache). The lock is flock()'s: released when its holder exits, however it ends; the
+ * file itself stays, empty. */
+static int open_lock(const char *path) {
   size_t n = strlen(path) + sizeof ".lock";
   char *lock = malloc(n);
   snprintf(lock, n, "%s.lock", path);
   int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   free(lock);
-  if (fd >= 0)
-    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+  return fd;
+}
+
+/* Only one process builds a PCH at a time, under the lock beside it. With `wait`, a run
+ * that finds the lock held waits for the holder and uses its PCH instead of spending a
+ * build of its own (several inputs sharing a PCH, CPCONVERT_CACHE_SYNC); without, it
+ * gives up at once (-1): the holder is building it already. Without a lock file (a
+ * read-only cache) the build simply goes on, and fails like any write there. */
+int cp_cache_build(const cp_options *opt, const char *path, int wait) {
+  int fd = open_lock(path);
+  if (fd >= 0) {
+    int rc;
+    while ((rc = flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) != 0 && errno == EINTR)
       ;
+    if (rc != 0) {
+      close(fd);
+      return -1;
+    }
+  }
   int rc = cp_cache_ready(path) ? 0 : build_into(opt, path);
   if (fd >= 0)
     close(fd); /* releases the lock */
   return rc;
+}
+
+int cp_cache_can_build(const char *path) {
+  int fd = open_lock(path), free_now = 0;
+  if (fd >= 0) {
+    free_now = flock(fd, LOCK_EX | LOCK_NB) == 0;
+    close(fd);
+  }
+  return free_now;
+}
+
+/* The builder is this same program (/proc/self/exe, which valgrind also reports as the
+ * program it runs, not itself) started with CP_PCH_BUILDER_ARG before the user's
+ * arguments: it parses them again and builds what they need, and nothing else. It starts
+ * in a session of its own (no Ctrl-C or hang-up of the user's terminal reaches it), with
+ * stdio on /dev/null and every other descriptor closed, so that nobody reading the
+ * parent's output or waiting on a pipe it shares (make, a test harness) waits for it.
+ * The parent does not wait for it either: once the parent exits, init (or the nearest
+ * subreaper) reaps it. */
+void cp_cache_build_later(int argc, char **argv) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return; /* no way to find ourselves: the next run builds it */
+  self[n] = 0;
+  char **args = calloc((size_t)argc + 2, sizeof *args);
+  args[0] = argv[0];
+  args[1] = (char *)CP_PCH_BUILDER_ARG;
+  for (int i = 1; i < argc; i++)
+    args[i + 1] = argv[i];
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  posix_spawnattr_init(&at);
+  posix_spawnattr_setsigmask(&at, &none);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+  pid_t pid;
+  extern char **environ;
+  posix_spawn(&pid, self, &fa, &at, args, environ); /* a failure only costs the next run */
+  posix_spawnattr_destroy(&at);
+  posix_spawn_file_actions_destroy(&fa);
+  free(args);
+}
+
+void cp_cache_builder_start(void) {
+  setpriority(PRIO_PROCESS, 0, 10); /* a background job: the user's own come first */
 }
 
 char *cp_cache_path(const cp_options *opt) {

@@ -266,21 +266,54 @@ static const char **input_flags(const cli *c, int i, int *n) {
   return cp_compdb_flags(c->build_dir, c->inputs[i], c->clang_args, c->n_clang_args, n);
 }
 
-/* Gives each input the cached PCH for its flags, building the missing ones first (the
- * file then parses on top of it; building it on a second thread beside a plain parse
- * cost more CPU and saved no time on a busy machine: docs/design.md, "Conversion time").
- * Inputs with the same flags share one PCH. Without a usable cache an input simply
- * parses without one. */
-static void use_cache(const cli *c, cp_options *opts) {
-  for (int i = 0; i < c->n_inputs; i++) {
-    if (!opts[i].cuda_path)
-      continue; /* the built-in prelude parses in ~0.01 s: a PCH of it saves nothing */
-    char *path = cp_cache_path(&opts[i]);
-    if (path && (cp_cache_ready(path) || cp_cache_build(&opts[i], path) == 0))
-      opts[i].pch = path;
-    else
-      free(path);
+/* This run's command line, for a background builder, and whether this run is one
+ * (CP_PCH_BUILDER_ARG). */
+static int g_argc, g_pch_builder;
+static char **g_argv;
+
+/* 1 when another input of the run needs the same PCH as input `i`. */
+static int shared_pch(char **paths, int n, int i) {
+  for (int j = 0; j < n; j++)
+    if (j != i && paths[j] && strcmp(paths[j], paths[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Builds the PCH at `path` now, when that saves the user time (docs/design.md,
+ * "Conversion time"): when several inputs of the run share it, the build pays back
+ * from the second file on; a single input converts faster with a plain parse, and
+ * leaves the build to the background (*later). CPCONVERT_CACHE_SYNC=1 always builds now,
+ * for scripts and tests whose next run must find the PCH. A builder builds, and gives
+ * up when another process is already building that PCH. */
+static void build_missing(const cp_options *opt, char **paths, int n, int i, int *later) {
+  const char *sync = getenv("CPCONVERT_CACHE_SYNC");
+  if (g_pch_builder)
+    cp_cache_build(opt, paths[i], 0);
+  else if ((sync && strcmp(sync, "1") == 0) || shared_pch(paths, n, i))
+    cp_cache_build(opt, paths[i], 1);
+  else if (cp_cache_can_build(paths[i]))
+    *later = 1; /* else another process is building it, or the cache is read-only */
+}
+
+/* Gives each input the cached PCH for its flags, when there is one (the file then
+ * parses on top of it); a missing one is built now or later (build_missing). Inputs
+ * with the same flags share one PCH. Without a usable cache an input simply parses
+ * without one. Returns 1 when a background build should follow the conversion. */
+static int use_cache(const cli *c, cp_options *opts) {
+  int n = c->n_inputs, later = 0;
+  char **paths = calloc((size_t)n, sizeof *paths);
+  for (int i = 0; i < n; i++) /* the built-in prelude parses in ~0.01 s: never cached */
+    paths[i] = opts[i].cuda_path ? cp_cache_path(&opts[i]) : NULL;
+  for (int i = 0; i < n; i++) {
+    if (paths[i] && !cp_cache_ready(paths[i]))
+      build_missing(&opts[i], paths, n, i, &later);
+    if (paths[i] && cp_cache_ready(paths[i]))
+      opts[i].pch = strdup(paths[i]);
   }
+  for (int i = 0; i < n; i++)
+    free(paths[i]);
+  free(paths);
+  return later;
 }
 
 static int run(cli *c) {
@@ -300,7 +333,9 @@ static int run(cli *c) {
   for (int i = 0; i < c->n_inputs && status == CP_EXIT_OK; i++) {
     size_t len = 0;
     int n_flags = 0;
-    if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
+    if (g_pch_builder) /* needs the flags only: the input may be gone by now */
+      texts[i] = strdup("");
+    else if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
       cp_tool_error("cannot read '%s': %s", c->inputs[i], strerror(errno));
       status = CP_EXIT_ERRORS;
     } else if (!(flags[i] = input_flags(c, i, &n_flags))) {
@@ -316,10 +351,11 @@ static int run(cli *c) {
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
     };
   }
-  if (status == CP_EXIT_OK && !c->no_cache)
-    use_cache(c, opts);
-  if (status == CP_EXIT_OK)
+  int later = status == CP_EXIT_OK && !c->no_cache && use_cache(c, opts);
+  if (status == CP_EXIT_OK && !g_pch_builder)
     status = convert(c, opts);
+  if (later) /* after the output is written and the status decided */
+    cp_cache_build_later(g_argc, g_argv);
   for (int i = 0; i < c->n_inputs; i++) {
     free(texts[i]);
     free((char *)opts[i].pch);
@@ -334,6 +370,15 @@ static int run(cli *c) {
 
 int main(int argc, char **argv) {
   cli c = {.algo = CP_ALGO_ACCURATE};
+  g_argc = argc;
+  g_argv = argv;
+  if (argc > 1 && strcmp(argv[1], CP_PCH_BUILDER_ARG) == 0) {
+    g_pch_builder = 1;
+    cp_cache_builder_start();
+    argv[1] = argv[0];
+    argc--;
+    argv++;
+  }
   int status = cp_parse_args(argc, argv, &c);
   if (status < 0 && c.list_rules) {
     cp_list_rules(c.markdown);

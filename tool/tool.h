@@ -101,8 +101,20 @@ char *cp_cache_path(const cp_options *opt);
 /* 1 when the cache holds a PCH at `path`. */
 int cp_cache_ready(const char *path);
 /* Builds the PCH for `opt` and renames it into place at `path`: 0, or -1 (nothing is
- * left behind; the run then parses without it). */
-int cp_cache_build(const cp_options *opt, const char *path);
+ * left behind; the run then parses without it). Only one process builds at a time: with
+ * `wait` the others wait for it, without they return -1 at once. */
+int cp_cache_build(const cp_options *opt, const char *path, int wait);
+/* 1 when a PCH could be built at `path` now: its lock file can be created (the cache is
+ * writable) and no other process holds it (none is building that PCH). */
+int cp_cache_can_build(const char *path);
+/* Starts this program again, detached and in the background, to build the PCHs that the
+ * command line `argv` needs (see CP_PCH_BUILDER_ARG); does not wait for it. */
+void cp_cache_build_later(int argc, char **argv);
+/* The first argument that makes cpconvert such a builder: it then only builds the
+ * missing PCHs for the arguments that follow, prints nothing and writes no output. */
+#define CP_PCH_BUILDER_ARG "--internal-pch-builder"
+/* Called first in a builder: lowers its priority. */
+void cp_cache_builder_start(void);
 /* Removes a cached PCH that clang refused, so that the next run builds it again. */
 void cp_cache_forget(const char *pch);
 
