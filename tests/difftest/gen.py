@@ -362,12 +362,16 @@ class Body:
             self.decl(Tmpl("({f})%s" % d, [], e.mag))
 
     def s_accum_loop(self):
+        # the term never reads the accumulator: s += s - u doubles s every iteration
+        outer = list(self.env)
         s = self.decl(Lit(0.0), "s")
         m = self.rng.choice([16, 64, 256])
-        inner = Body(self.g, self.env + [("u", 2e6)], self.inputs + [("u", 2e6)], [])
+        inner = Body(self.g, outer + [("u", 2e6)], self.inputs + [("u", 2e6)], [])
         term = inner.e(2)
         loop = "for (int j = 0; j < %d; j++)" % m
-        load = Stmt("{f} u = in0[(i + j * 7) % n];")
+        # stride 1 sums the cancelling pairs of the inputs in order: large partial sums
+        # and a small total, where float loses most digits
+        load = Stmt("{f} u = in0[(i + j * %d) %% n];" % self.rng.choice([1, 7]))
         self.stmts.append(Stmt(loop, [], [load, Stmt("%s += {0};" % s, [term])]))
         self.bump(s, m * term.mag)
 
