@@ -1,0 +1,715 @@
+#!/usr/bin/env python3
+"""Random annotated CUDA programs for differential testing of cpconvert.
+
+From one seed, gen.py draws one random program (kernels, device helpers, host driver) as
+a small tree of Python objects and renders it twice: once in float (the annotated input
+cpconvert converts; plain nvcc compiles it unchanged) and once in double (the reference).
+The double program is rendered from the same tree, with double types, unsuffixed
+literals and double math, never by editing the float text, so a rendering slip cannot
+make both versions wrong the same way.
+
+Numerical sanity is built in, not checked afterwards: every literal is a dyadic number
+(exact in float, so float and double start from the same constants), every divisor is
+bounded away from zero (`c + fabsf(e)`), square roots take `fabsf(e)` or `e*e + c`,
+multiplication is refused when the magnitude bound of the product passes 1e15, and
+branch conditions only test values loaded from the inputs (identical in all three
+builds), so the three builds never take different branches. Rounding is exposed by the
+inputs: mixed magnitudes (1e6, 1e3, 1, 1e-6), cancellation pairs and long sums.
+
+Usage: gen.py SEED OUTDIR [--no FEATURE ...]   writes OUTDIR/dt_SEED.cu and
+OUTDIR/dt_SEED.ref.cu and prints the features the program uses.
+"""
+import argparse
+import os
+import random
+import sys
+
+# Features a program may draw; --no FEATURE removes one (known-unfixed bugs stay out of
+# the CI seed set this way). Names are stable: run.py and the docs use them.
+FEATURES = [
+    "math", "float_only_math", "ternary", "branch", "accum_loop", "local_array",
+    "vector", "vector_buffer", "shared_reduction", "shuffle", "atomic", "helpers",
+    "unannotated_helpers", "compound", "incdec", "conversions", "grid_stride",
+    "integrator", "scope_accumulators", "acc_fixed", "acc_kahan", "acc_double",
+    "keep", "pair", "nopair",
+]
+
+
+class Types:
+    """What differs between the float and the double rendering."""
+
+    def __init__(self, double):
+        self.double = double
+        self.f = "double" if double else "float"
+        self.v2 = "double2" if double else "float2"
+        self.v4 = "ref4" if double else "float4"
+        self.make2 = "make_double2" if double else "make_float2"
+        self.make4 = "make_ref4" if double else "make_float4"
+
+    def lit(self, x):
+        text = repr(float(x))
+        return text if self.double else text + "f"
+
+    def fn(self, name):
+        if not self.double:
+            return name
+        return DOUBLE_MATH[name]
+
+
+DOUBLE_MATH = {
+    "sqrtf": "sqrt", "rsqrtf": "rsqrt", "fabsf": "fabs", "fminf": "fmin", "fmaxf": "fmax",
+    "expf": "exp", "__frcp_rn": "__drcp_rn", "__fsqrt_rn": "__dsqrt_rn",
+    "__fmul_rn": "__dmul_rn", "__fadd_rn": "__dadd_rn", "fmaf": "fma",
+    "__fdividef": "__ddiv_rn",
+}
+
+
+# ---- expressions: each node knows its magnitude bound and renders for a Types ----
+
+class Lit:
+    def __init__(self, v):
+        self.v, self.mag = v, abs(v)
+
+    def r(self, t):
+        # parenthesised so that a unary minus in front never makes a -- token
+        return "(%s)" % t.lit(self.v) if self.v < 0 else t.lit(self.v)
+
+
+class Var:
+    def __init__(self, name, mag):
+        self.name, self.mag = name, mag
+
+    def r(self, t):
+        return self.name
+
+
+class Bin:
+    def __init__(self, op, a, b):
+        self.op, self.a, self.b = op, a, b
+        if op == "*":
+            self.mag = a.mag * b.mag
+        elif op == "/":
+            self.mag = a.mag  # divisors are built as c + |e| with c >= 1
+        else:
+            self.mag = a.mag + b.mag
+
+    def r(self, t):
+        return "(%s %s %s)" % (self.a.r(t), self.op, self.b.r(t))
+
+
+class Neg:
+    def __init__(self, a):
+        self.a, self.mag = a, a.mag
+
+    def r(self, t):
+        return "(-%s)" % self.a.r(t)
+
+
+class Call:
+    def __init__(self, name, args, mag):
+        self.name, self.args, self.mag = name, args, mag
+
+    def r(self, t):
+        if t.double and self.name == "__fdividef":
+            return "(%s / %s)" % (self.args[0].r(t), self.args[1].r(t))
+        return "%s(%s)" % (t.fn(self.name), ", ".join(a.r(t) for a in self.args))
+
+
+class Tmpl:
+    """A fixed shape with holes: {f} is the float type, {0}.. the operands."""
+
+    def __init__(self, text, args, mag):
+        self.text, self.args, self.mag = text, args, mag
+
+    def r(self, t):
+        return self.text.format(*[a.r(t) for a in self.args], f=t.f, v2=t.v2, v4=t.v4,
+                                make2=t.make2, make4=t.make4,
+                                fabs=t.fn("fabsf"))
+
+
+class Cond:
+    """cond ? a : b where cond tests a loaded input (same in all builds)."""
+
+    def __init__(self, var, cmp, c, a, b):
+        self.var, self.cmp, self.c, self.a, self.b = var, cmp, c, a, b
+        self.mag = max(a.mag, b.mag)
+
+    def r(self, t):
+        return "(%s %s %s ? %s : %s)" % (self.var, self.cmp, t.lit(self.c), self.a.r(t),
+                                         self.b.r(t))
+
+
+def dyadic(rng):
+    """A constant exact in float: small integer times a power of two."""
+    return rng.choice([1, 3, 5, 7, 9, 11, 13]) * 2.0 ** rng.randint(-6, 3) * rng.choice([1, -1])
+
+
+class ExprGen:
+    def __init__(self, rng, feats):
+        self.rng, self.f = rng, feats
+        self.float_only = False
+
+    def leaf(self, env):
+        if env and self.rng.random() < 0.8:
+            name, mag = self.rng.choice(env)
+            return Var(name, mag)
+        return Lit(dyadic(self.rng))
+
+    def safe_div(self, e):
+        return Bin("+", Lit(self.rng.choice([1.0, 1.5, 2.0, 4.0])), Call("fabsf", [e], e.mag))
+
+    def expr(self, env, depth, inputs=()):
+        rng = self.rng
+        if depth <= 0 or rng.random() < 0.2:
+            return self.leaf(env)
+        k = rng.random()
+        if k < 0.55:
+            a, b = self.expr(env, depth - 1, inputs), self.expr(env, depth - 1, inputs)
+            op = rng.choice("+-*/")
+            if op == "*" and a.mag * b.mag > 1e15:
+                op = "+"
+            if op == "/":
+                return Bin("/", a, self.safe_div(b))
+            return Bin(op, a, b)
+        if k < 0.62:
+            return Neg(self.expr(env, depth - 1, inputs))
+        if k < 0.85 and "math" in self.f:
+            return self.math(env, depth, inputs)
+        if k < 0.93 and "ternary" in self.f and inputs:
+            var, mag = rng.choice(inputs)
+            return Cond(var, rng.choice(["<", ">", "<=", ">="]), dyadic(rng),
+                        self.expr(env, depth - 1, inputs), self.expr(env, depth - 1, inputs))
+        if "conversions" in self.f and rng.random() < 0.5:
+            a = self.expr(env, depth - 1, inputs)
+            return Tmpl("(({f})((double)({0}) * 0.5))", [a], a.mag)
+        return self.leaf(env)
+
+    def math(self, env, depth, inputs):
+        rng = self.rng
+        a = self.expr(env, depth - 1, inputs)
+        names = ["sqrtf", "rsqrtf", "fabsf", "fminf", "fmaxf", "__frcp_rn", "__fdividef",
+                 "__fsqrt_rn", "__fmul_rn", "__fadd_rn", "fmaf"]
+        if "float_only_math" in self.f:
+            names.append("expf")
+        name = rng.choice(names)
+        if name in ("sqrtf", "__fsqrt_rn"):
+            return Call(name, [Call("fabsf", [a], a.mag)], a.mag ** 0.5 + 1)
+        if name == "rsqrtf":
+            return Call(name, [self.safe_div(a)], 1.0)
+        if name == "__frcp_rn":
+            return Call(name, [self.safe_div(a)], 1.0)
+        if name == "fabsf":
+            return Call(name, [a], a.mag)
+        if name == "expf":
+            self.float_only = True
+            return Call(name, [Neg(Call("fabsf", [Bin("*", Lit(2.0 ** -20), a)], a.mag))], 1.0)
+        b = self.expr(env, depth - 1, inputs)
+        if name in ("fminf", "fmaxf", "__fadd_rn"):
+            return Call(name, [a, b], a.mag + b.mag)
+        if name == "__fdividef":
+            return Call(name, [a, self.safe_div(b)], a.mag)
+        if a.mag * b.mag > 1e15:
+            return Call("fmaxf", [a, b], a.mag + b.mag)
+        if name == "__fmul_rn":
+            return Call(name, [a, b], a.mag * b.mag)
+        c = self.leaf(env)
+        if a.mag * b.mag + c.mag > 1e15:
+            return Call("fminf", [a, b], a.mag + b.mag)
+        return Call("fmaf", [a, b, c], a.mag * b.mag + c.mag)
+
+
+# ---- statements: a statement renders to a list of lines for a Types ----
+
+class Stmt:
+    def __init__(self, text, args=(), inner=None, other=None):
+        self.text, self.args, self.inner, self.other = text, list(args), inner, other
+
+    def lines(self, t, ind):
+        text = Tmpl(self.text, self.args, 0).r(t)
+        if self.inner is None:
+            return [ind + text]
+        out = [ind + text + " {"]
+        for s in self.inner:
+            out += s.lines(t, ind + "  ")
+        if self.other is not None:
+            out.append(ind + "} else {")
+            for s in self.other:
+                out += s.lines(t, ind + "  ")
+        out.append(ind + "}")
+        return out
+
+
+class Body:
+    """Draws the statements of one thread's work over the variables in env."""
+
+    def __init__(self, gen, env, inputs, helpers):
+        self.g, self.rng, self.f = gen, gen.rng, gen.f
+        self.env, self.inputs, self.helpers = list(env), list(inputs), helpers
+        self.stmts, self.count, self.derived = [], 0, []
+        self.loops = True  # accumulation loops read in0, which every kernel but force has
+
+    def new(self, prefix="t"):
+        self.count += 1
+        return "%s%d" % (prefix, self.count)
+
+    def e(self, depth=3):
+        return self.g.expr(self.env, depth, self.inputs)
+
+    def decl(self, expr, prefix="t"):
+        name = self.new(prefix)
+        self.stmts.append(Stmt("{f} %s = {0};" % name, [expr]))
+        self.env.append((name, expr.mag))
+        self.derived.append(name)
+        return name
+
+    def step(self):
+        rng, f = self.rng, self.f
+        choices = ["decl"]
+        for feat in ("compound", "incdec", "branch", "local_array", "vector", "helpers",
+                     "conversions", "accum_loop"):
+            if feat == "accum_loop" and not self.loops:
+                continue
+            if feat in f and (self.derived or feat not in ("compound", "incdec")):
+                choices.append(feat)
+        getattr(self, "s_" + rng.choice(choices))()
+
+    def s_decl(self):
+        self.decl(self.e())
+
+    def target(self):
+        name = self.rng.choice(self.derived)
+        mag = dict(self.env)[name]
+        return name, mag
+
+    def s_compound(self):
+        name, mag = self.target()
+        op = self.rng.choice(["+=", "-=", "*=", "/="])
+        e = self.e(2)
+        if op == "*=" and mag * e.mag > 1e15:
+            op = "+="
+        if op == "/=":
+            e = self.g.safe_div(e)
+        self.stmts.append(Stmt("%s %s {0};" % (name, op), [e]))
+        self.bump(name, mag + e.mag if op in ("+=", "-=") else mag * max(e.mag, 1))
+
+    def bump(self, name, mag):
+        self.env = [(n, mag if n == name else m) for n, m in self.env]
+
+    def s_incdec(self):
+        name, mag = self.target()
+        self.stmts.append(Stmt(self.rng.choice(["%s++;", "--%s;", "++%s;", "%s--;"]) % name))
+        self.bump(name, mag + 1)
+
+    def s_branch(self):
+        if not self.inputs:
+            return self.s_decl()
+        name = self.decl(Lit(0.0))
+        var, _ = self.rng.choice(self.inputs)
+        a, b = self.e(2), self.e(2)
+        cond = "if (%s %s {0})" % (var, self.rng.choice(["<", ">", "<=", ">="]))
+        self.stmts.append(Stmt(cond, [Lit(dyadic(self.rng))],
+                               [Stmt("%s = {0};" % name, [a])],
+                               [Stmt("%s += {0};" % name, [b])]))
+        self.bump(name, a.mag + b.mag)
+
+    def s_local_array(self):
+        arr = self.new("arr")
+        e = self.e(2)
+        self.stmts.append(Stmt("{f} %s[4];" % arr))
+        self.stmts.append(Stmt("for (int q = 0; q < 4; q++) %s[q] = {0} * ({f})(q + 1);" % arr,
+                               [e]))
+        self.decl(Tmpl("(%s[0] - %s[1] + %s[2] - %s[3])" % ((arr,) * 4), [], 10 * e.mag))
+
+    def s_vector(self):
+        if self.rng.random() < 0.5:
+            v = self.new("v")
+            a, b = self.e(2), self.e(2)
+            self.stmts.append(Stmt("{v2} %s = {make2}({0}, {1});" % v, [a, b]))
+            if "compound" in self.f:
+                c = self.e(1)
+                self.stmts.append(Stmt("%s.y += {0};" % v, [c]))
+                b = Bin("+", b, c)
+            self.decl(Tmpl("(%s.x * {0} + %s.y)" % (v, v), [Lit(dyadic(self.rng))],
+                           8 * a.mag + b.mag))
+        else:
+            v = self.new("w")
+            es = [self.e(2) for _ in range(4)]
+            self.stmts.append(Stmt("{v4} %s = {make4}({0}, {1}, {2}, {3});" % v, es))
+            self.decl(Tmpl("(%s.x + %s.y - %s.z + %s.w)" % ((v,) * 4), [],
+                           sum(x.mag for x in es)))
+
+    def s_helpers(self):
+        if not self.helpers:
+            return self.s_decl()
+        h = self.rng.choice(self.helpers)
+        a, b = self.e(2), self.e(2)
+        if h.kind == "out":
+            o1, o2 = self.decl(Lit(0.0)), self.decl(Lit(0.0))
+            self.stmts.append(Stmt("%s({0}, {1}, &%s, &%s);" % (h.name, o1, o2), [a, b]))
+            self.bump(o1, h.mag(a, b))
+            self.bump(o2, h.mag(a, b))
+        else:
+            self.decl(Tmpl("%s({0}, {1})" % h.name, [a, b], h.mag(a, b)))
+
+    def s_conversions(self):
+        if self.rng.random() < 0.5:
+            e = self.e(2)
+            self.decl(Tmpl("({0} + ({f})(i % 7) * {1})", [e, Lit(0.25)], e.mag + 2))
+        else:
+            d = self.new("d")
+            e = self.e(2)
+            self.stmts.append(Stmt("double %s = (double){0} * 0.5;" % d, [e]))
+            self.decl(Tmpl("({f})%s" % d, [], e.mag))
+
+    def s_accum_loop(self):
+        # the term never reads the accumulator: s += s - u doubles s every iteration
+        outer = list(self.env)
+        s = self.decl(Lit(0.0), "s")
+        m = self.rng.choice([16, 64, 256])
+        inner = Body(self.g, outer + [("u", 2e6)], self.inputs + [("u", 2e6)], [])
+        term = inner.e(2)
+        loop = "for (int j = 0; j < %d; j++)" % m
+        # stride 1 sums the cancelling pairs of the inputs in order: large partial sums
+        # and a small total, where float loses most digits
+        load = Stmt("{f} u = in0[(i + j * %d) %% n];" % self.rng.choice([1, 7]))
+        self.stmts.append(Stmt(loop, [], [load, Stmt("%s += {0};" % s, [term])]))
+        self.bump(s, m * term.mag)
+
+
+class Helper:
+    def __init__(self, gen, idx, annotated):
+        self.name = "help%d" % idx
+        self.annotated = annotated
+        self.kind = gen.rng.choice(["out", "ret"])
+        env = [("a", 1.0), ("b", 1.0)]
+        # magnitude per unit input: helpers are drawn once, used with any operands
+        self.e1 = gen.expr(env, 1)
+        self.e2 = gen.expr(env, 1)
+        self.scale = max(self.e1.mag, self.e2.mag, 1.0)
+
+    def mag(self, a, b):
+        m = max(a.mag, b.mag, 1.0)
+        return self.scale * m ** 2
+
+    def lines(self, t):
+        out = ["#pragma cp composite"] if self.annotated and not t.double else []
+        if self.kind == "out":
+            out.append("__device__ void %s({f} a, {f} b, {f} *o1, {f} *o2) {{".format(f=t.f)
+                       % self.name)
+            out.append("  *o1 = %s;" % self.e1.r(t))
+            out.append("  *o2 = %s;" % self.e2.r(t))
+        else:
+            out.append("__device__ {f} %s({f} a, {f} b) {{".format(f=t.f) % self.name)
+            out.append("  {f} r = {e};".format(f=t.f, e=self.e1.r(t)))
+            out.append("  return r - %s;" % self.e2.r(t))
+        return out + ["}", ""]
+
+
+# ---- kernels: a signature, a pragma, and statements rendered per Types ----
+
+THREADS = 64
+
+
+class Kernel:
+    def __init__(self, name, params, stmts, pragma):
+        self.name, self.params, self.stmts, self.pragma = name, params, stmts, pragma
+
+    def lines(self, t):
+        out = [] if t.double or self.pragma is None else [self.pragma]
+        ps = []
+        for kind, p in self.params:
+            ps.append({"in": "const {f} *%s", "in4": "const {v4} *%s", "out": "{f} *%s",
+                       "scalar": "{f} %s", "int": "int %s"}[kind] % p)
+        sig = "__global__ void %s(%s) {{" % (self.name, ", ".join(ps))
+        out.append(Tmpl(sig, [], 0).r(t))
+        for s in self.stmts:
+            out += s.lines(t, "  ")
+        return out + ["}", ""]
+
+
+class Program:
+    def __init__(self, seed, disabled=()):
+        self.rng = random.Random(seed)
+        self.seed = seed
+        rng = self.rng
+        # each feature is present in about 60% of the programs
+        self.f = {x for x in FEATURES if x not in disabled and rng.random() < 0.6}
+        self.g = ExprGen(rng, self.f)
+        self.g.f = self.f
+        self.strict = True  # the accuracy criterion applies (see run.py)
+        self.helpers = []
+        if "helpers" in self.f:
+            for k in range(rng.randint(1, 2)):
+                ann = not ("unannotated_helpers" in self.f and rng.random() < 0.5)
+                self.helpers.append(Helper(self.g, k, ann))
+                self.strict &= ann
+        self.kernels, self.outputs, self.launches, self.printed = [], [], [], []
+        self.blocks = rng.choice([2, 4])
+        self.steps = rng.randint(1, 3)
+        self.integrator = "integrator" in self.f
+        self.vec = "vector_buffer" in self.f
+        kinds = ["map"] * rng.randint(1, 3)
+        for feat in ("shared_reduction", "shuffle"):
+            if feat in self.f:
+                kinds.append(feat)
+        rng.shuffle(kinds)
+        for idx, kind in enumerate(kinds):
+            getattr(self, "k_" + kind)(idx)
+        if self.integrator:
+            self.k_integrator()
+        self.strict &= not self.g.float_only
+        self.used = sorted(self.f)
+
+    # -- clauses --
+    def pragma(self, body_locals, pointer_params, written):
+        rng, f = self.rng, self.f
+        parts = ["#pragma cp composite"]
+        if "scope_accumulators" in f and rng.random() < 0.4:
+            parts.append("scope(accumulators)")
+            self.strict = False
+        elif rng.random() < 0.3:
+            parts.append("scope(all)")
+        acc = ["composite"] + [a for a in ("fixed", "kahan", "double") if "acc_" + a in f]
+        a = rng.choice(acc)
+        if a != "composite" or rng.random() < 0.3:
+            parts.append("accumulate(%s)" % a)
+            self.strict &= a in ("composite", "double")
+        if "keep" in f and body_locals and rng.random() < 0.3:
+            parts.append("keep(%s)" % rng.choice(body_locals))
+            self.strict = False
+        reads = [p for p in pointer_params if p not in written]
+        if "pair" in f and reads and rng.random() < 0.3:
+            parts.append("pair(%s)" % rng.choice(reads))
+        if "nopair" in f and written and rng.random() < 0.3:
+            parts.append("nopair(%s)" % rng.choice(written))
+            self.strict = False
+        return " ".join(parts)
+
+    def inputs_env(self, body_stmts, index):
+        """Loads of the inputs at index: these may steer branches (same in every build)."""
+        env = [("a0", 2e6), ("a1", 2e6)]
+        body_stmts.append(Stmt("{f} a0 = in0[%s];" % index))
+        body_stmts.append(Stmt("{f} a1 = in1[(%s * 5 + 3) %% n];" % index))
+        if self.vec:
+            body_stmts.append(Stmt("{v4} p = pos[%s];" % index))
+            env += [("p.x", 2e6), ("p.y", 2e6), ("p.w", 2e6)]
+        return env
+
+    def in_params(self):
+        ps = [("in", "in0"), ("in", "in1")]
+        return ps + ([("in4", "pos")] if self.vec else [])
+
+    def k_map(self, idx):
+        name, out = "map%d" % idx, "out%d" % idx
+        prev = self.outputs[-1] if self.outputs and self.rng.random() < 0.5 else None
+        stmts = []
+        grid = "grid_stride" in self.f and self.rng.random() < 0.6
+        env = self.inputs_env(stmts, "i")
+        body = Body(self.g, env, env, self.helpers)
+        if prev:
+            body.decl(Var("%s[i]" % prev, 1e17))
+        for _ in range(self.rng.randint(2, 6)):
+            body.step()
+        body.stmts = stmts + body.stmts
+        res = body.e(3)
+        body.stmts.append(Stmt("%s[i] = {0};" % out, [res]))
+        params = self.in_params() + ([("in", prev)] if prev else []) + [("out", out),
+                                                                          ("int", "n")]
+        if grid:
+            head = "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; " \
+                   "i += blockDim.x * gridDim.x)"
+            stmts = [Stmt(head, [], body.stmts)]
+        else:
+            stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;"),
+                     Stmt("if (i < n)", [], body.stmts)]
+        ptrs = [p for k, p in params if k in ("in", "out")]
+        pragma = self.pragma(body.derived, ptrs, [out])
+        self.kernels.append(Kernel(name, params, stmts, pragma))
+        self.outputs.append(out)
+        self.printed.append((out, "n"))
+        blocks = self.blocks // 2 if grid else self.blocks
+        self.launches.append((name, blocks, [p for _, p in params]))
+
+    def term(self, stmts):
+        """Per-thread term of a reduction: a few statements over the loaded inputs."""
+        env = self.inputs_env(stmts, "i")
+        body = Body(self.g, env, env, self.helpers)
+        for _ in range(self.rng.randint(1, 3)):
+            body.step()
+        stmts += body.stmts
+        return body, body.e(2)
+
+    def k_shared_reduction(self, idx):
+        name, out = "reduce%d" % idx, "red%d" % idx
+        atomic = "atomic" in self.f and self.rng.random() < 0.5
+        inner = []
+        body, term = self.term(inner)
+        inner.append(Stmt("s += {0};", [term]))
+        head = "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; " \
+               "i += blockDim.x * gridDim.x)"
+        tree = "for (int k = blockDim.x / 2; k > 0; k >>= 1)"
+        store = ("if (threadIdx.x == 0) atomicAdd(&%s[0], tree[0]);" if atomic else
+                 "if (threadIdx.x == 0) %s[blockIdx.x] = tree[0];") % out
+        stmts = [Stmt("__shared__ {f} tree[%d];" % THREADS), Stmt("{f} s = {0};", [Lit(0.0)]),
+                 Stmt(head, [], inner), Stmt("tree[threadIdx.x] = s;"),
+                 Stmt("__syncthreads();"),
+                 Stmt(tree, [], [Stmt("if (threadIdx.x < k) tree[threadIdx.x] += "
+                                      "tree[threadIdx.x + k];"), Stmt("__syncthreads();")]),
+                 Stmt(store)]
+        params = self.in_params() + [("out", out), ("int", "n")]
+        ptrs = [p for k, p in params if k in ("in", "out")]
+        pragma = self.pragma(["s"] + body.derived, ptrs, [out])
+        self.kernels.append(Kernel(name, params, stmts, pragma))
+        self.launches.append((name, self.blocks // 2, [p for _, p in params]))
+        self.printed.append((out, "1" if atomic else str(self.blocks // 2)))
+
+    def k_shuffle(self, idx):
+        name, out = "warp%d" % idx, "wsum%d" % idx
+        atomic = "atomic" in self.f and self.rng.random() < 0.5
+        stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;")]
+        body, term = self.term(stmts)
+        stmts.append(Stmt("{f} w = {0};", [term]))
+        stmts.append(Stmt("for (int o = 16; o > 0; o >>= 1)", [],
+                          [Stmt("w += __shfl_down_sync(0xffffffffu, w, o);")]))
+        store = ("if ((threadIdx.x & 31) == 0) atomicAdd(&%s[0], w);" if atomic else
+                 "if ((threadIdx.x & 31) == 0) %s[i / 32] = w;") % out
+        stmts.append(Stmt(store))
+        params = self.in_params() + [("out", out), ("int", "n")]
+        ptrs = [p for k, p in params if k in ("in", "out")]
+        pragma = self.pragma(["w"] + body.derived, ptrs, [out])
+        self.kernels.append(Kernel(name, params, stmts, pragma))
+        self.launches.append((name, self.blocks, [p for _, p in params]))
+        self.printed.append((out, "1" if atomic else "n / 32"))
+
+    def k_integrator(self):
+        """force(x) -> f, then v += f*dt, x += v*dt: state shared across steps."""
+        rng = self.rng
+        stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;")]
+        inner = [Stmt("{f} xi = x[i];"), Stmt("{f} xj = x[(i + 1) % n];")]
+        body = Body(self.g, [("xi", 2e6), ("xj", 2e6), ("d", 4e6)], [], self.helpers)
+        body.stmts = inner + [Stmt("{f} d = xj - xi;")]
+        body.loops = False
+        for _ in range(rng.randint(1, 3)):
+            body.step()
+        e = body.e(2)
+        # e / (1 + |e|) keeps the force bounded whatever e is, so the state stays sane
+        bounded = Tmpl("(-{0} * xi + {1} / ({2} + {fabs}({1})))", [Lit(2.0 ** -6), e, Lit(1.0)],
+                       1)
+        body.stmts.append(Stmt("f[i] = {0};", [bounded]))
+        stmts.append(Stmt("if (i < n)", [], body.stmts))
+        params = [("in", "x"), ("out", "f"), ("int", "n")]
+        self.kernels.append(Kernel("force", params, stmts,
+                                   self.pragma(body.derived, ["x", "f"], ["f"])))
+        upd = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;"),
+               Stmt("if (i < n)", [], [Stmt("v[i] += f[i] * dt;"), Stmt("x[i] += v[i] * dt;")])]
+        params2 = [("out", "x"), ("out", "v"), ("in", "f"), ("scalar", "dt"), ("int", "n")]
+        self.kernels.append(Kernel("update", params2, upd,
+                                   self.pragma([], ["x", "v", "f"], ["x", "v"])))
+        for k in range(rng.randint(2, 8)):
+            self.launches.append(("force", self.blocks, ["x", "f", "n"]))
+            self.launches.append(("update", self.blocks, ["x", "v", "f", "dt", "n"]))
+        self.printed += [("x", "n"), ("v", "n")]
+
+    # -- rendering --
+    def buffers(self):
+        bufs = ["in0", "in1"] + (["pos"] if self.vec else [])
+        bufs += [o for o, _ in self.printed]
+        if self.integrator:
+            bufs.append("f")
+        return bufs
+
+    def host(self, t):
+        n = self.blocks * THREADS
+        L = ["// Inputs that expose float rounding: magnitudes 1e6, 1e3, 1 and 1e-6 mixed,",
+             "// and every odd element cancels most of the even one before it.",
+             "static float input_value(int i, int salt) {",
+             "  unsigned h = (unsigned)(i / 2) * 2654435761u + (unsigned)salt * 40503u;",
+             "  h ^= h >> 13; h *= 0x5bd1e995u; h ^= h >> 15;",
+             "  float frac = 1.0f + (float)(h & 0xffffu) / 65536.0f;",
+             "  const float mags[4] = {1e6f, 1e3f, 1.0f, 1e-6f};",
+             "  float v = frac * mags[(h >> 16) & 3u];",
+             "  if (i & 1) v = -v * (1.0f + (float)((h >> 20) & 15u) / 1048576.0f);",
+             "  return v;",
+             "}", "",
+             "int main() {",
+             "  const int n = %d;" % n]
+        bufs = self.buffers()
+        for b in bufs:
+            typ = t.v4 if b == "pos" else t.f
+            L.append("  static %s h_%s[%d];" % (typ, b, n))
+            L.append("  %s *%s = nullptr;" % (typ, b))
+            L.append("  cudaMalloc(&%s, n * sizeof(%s));" % (b, typ))
+        init = {"in0": 1, "in1": 2, "x": 3, "v": 4}
+        L.append("  for (int i = 0; i < n; i++) {")
+        for b, salt in init.items():
+            if b in bufs:
+                L.append("    h_%s[i] = input_value(i, %d);" % (b, salt))
+        if self.vec:
+            L.append("    h_pos[i] = %s(input_value(i, 5), input_value(i, 6), "
+                     "input_value(i, 7), input_value(i, 8));" % t.make4)
+        L.append("  }")
+        for b in bufs:
+            typ = t.v4 if b == "pos" else t.f
+            if b in init or b == "pos":
+                L.append("  cudaMemcpy(%s, h_%s, n * sizeof(%s), cudaMemcpyHostToDevice);"
+                         % (b, b, typ))
+            else:
+                L.append("  cudaMemset(%s, 0, n * sizeof(%s));" % (b, typ))
+        if self.integrator:
+            L.append("  %s dt = %s;" % (t.f, t.lit(0.0625)))
+        L.append("  for (int step = 0; step < %d; step++) {" % self.steps)
+        for name, blocks, args in self.launches:
+            L.append("    %s<<<%d, %d>>>(%s);" % (name, max(blocks, 1), THREADS, ", ".join(args)))
+        L.append("  }")
+        L.append("  cudaError_t err = cudaDeviceSynchronize();")
+        L.append("  if (err != cudaSuccess) {")
+        L.append('    fprintf(stderr, "CUDA error: %s\\n", cudaGetErrorString(err));')
+        L.append("    return 1;")
+        L.append("  }")
+        for b, count in self.printed:
+            L.append("  cudaMemcpy(h_%s, %s, n * sizeof(%s), cudaMemcpyDeviceToHost);"
+                     % (b, b, t.f))
+            L.append("  for (int i = 0; i < %s; i++) printf(\"%%.17g\\n\", (double)h_%s[i]);"
+                     % (count, b))
+        for b in bufs:
+            L.append("  cudaFree(%s);" % b)
+        return L + ["  return 0;", "}"]
+
+    def render(self, double):
+        t = Types(double)
+        L = ["// difftest program, seed %d (%s); features: %s" % (
+                 self.seed, "double reference" if double else "float, annotated",
+                 " ".join(self.used)),
+             "#include <cstdio>", ""]
+        if double:
+            L += ["struct ref4 { double x, y, z, w; };",
+                  "__host__ __device__ inline ref4 make_ref4(double x, double y, double z, "
+                  "double w) {",
+                  "  ref4 r = {x, y, z, w};", "  return r;", "}", ""]
+        for h in self.helpers:
+            L += h.lines(t)
+        for k in self.kernels:
+            L += k.lines(t)
+        L += self.host(t)
+        return "\n".join(L) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("seed", type=int)
+    ap.add_argument("outdir")
+    ap.add_argument("--no", action="append", default=[], choices=FEATURES, metavar="FEATURE",
+                    help="leave a feature out (repeatable): " + ", ".join(FEATURES))
+    args = ap.parse_args()
+    prog = Program(args.seed, set(args.no))
+    os.makedirs(args.outdir, exist_ok=True)
+    base = os.path.join(args.outdir, "dt_%d" % args.seed)
+    with open(base + ".cu", "w") as fh:
+        fh.write(prog.render(False))
+    with open(base + ".ref.cu", "w") as fh:
+        fh.write(prog.render(True))
+    print(("strict " if prog.strict else "lax ") + " ".join(prog.used))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Differential test driver: generate, convert, compile (and with --gpu run) many seeds.
+
+Every seed is classified as one of
+  converted  cpconvert wrote an output and `nvcc -c -arch=sm_90` compiles it
+  refused    cpconvert exited 1 with located (file:line:col) errors, each documented
+             (its [rule] is in docs/rules.md or docs/conversion.md, or, for a message
+             without a rule tag, four consecutive words of it appear in those docs)
+and every other outcome is a bug:
+  crashed    cpconvert died on a signal, exited with another status, or ran over time
+  nvcc       the output does not compile
+  unlocated  a refusal whose message has no file:line:col
+  undocumented  a refusal whose rule or message the docs do not describe
+  output-on-error  exit 1 but an output file was written
+  gpu-*      (--gpu) a build fails, a program fails to run, or the accuracy check fails
+The exit status is 1 if any seed is a bug, else 0. Failing seeds are copied to --save.
+"""
+import argparse
+import collections
+import math
+import multiprocessing
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+LOCATED = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
+TIMEOUT = 120
+
+
+def docs_text():
+    text = ""
+    for name in ("rules.md", "conversion.md"):
+        path = os.path.join(ROOT, "docs", name)
+        if os.path.exists(path):
+            with open(path) as fh:
+                text += fh.read().lower() + "\n"
+    return re.sub(r"\s+", " ", text)
+
+
+def reason_of(msg):
+    """A message with its names and numbers blanked: one reason per kind of message."""
+    msg = re.sub(r"'[^']*'", "'X'", msg)
+    return re.sub(r"\b\d+\b", "N", msg).strip()
+
+
+def documented(msg, docs):
+    tag = re.search(r"\[([a-z-]+)\]\s*$", msg)
+    if tag:
+        return "`%s`" % tag.group(1) in docs
+    words = re.sub(r"'[^']*'", " ", msg).lower().split()
+    return any(" ".join(words[k:k + 4]) in docs for k in range(max(len(words) - 3, 0)))
+
+
+def sh(cmd, cwd, timeout=TIMEOUT):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return None, "timeout after %ds" % timeout
+
+
+def first_error(text):
+    for line in text.splitlines():
+        if "error" in line:
+            return line.strip()
+    return text.strip().splitlines()[-1] if text.strip() else "(no output)"
+
+
+def convert(seed, opts):
+    """Generate and convert one seed; returns (class, reason, detail, program)."""
+    work = os.path.join(opts.work, str(seed))
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    prog = gen.Program(seed, set(opts.no))
+    src, out = "dt_%d.cu" % seed, "dt_%d.cp.cu" % seed
+    with open(os.path.join(work, src), "w") as fh:
+        fh.write(prog.render(False))
+    with open(os.path.join(work, "dt_%d.ref.cu" % seed), "w") as fh:
+        fh.write(prog.render(True))
+    rc, text = sh([opts.tool, src, "-o", out], work)
+    wrote = os.path.exists(os.path.join(work, out))
+    if rc is None or rc not in (0, 1) or "internal error" in text:
+        return "crashed", "exit %s" % rc, text, prog
+    if rc == 1:
+        if wrote:
+            return "output-on-error", "exit 1 with an output file", text, prog
+        errors = [l for l in text.splitlines() if " error: " in l or l.startswith("error")]
+        for line in errors:
+            m = LOCATED.match(line)
+            if not m or m.group("file") != src:
+                return "unlocated", reason_of(line), text, prog
+            if not documented(m.group("msg"), opts.docs):
+                return "undocumented", reason_of(m.group("msg")), text, prog
+        reason = reason_of(LOCATED.match(errors[0]).group("msg")) if errors else "no message"
+        return "refused", reason, text, prog
+    inc = "-I" + os.path.join(ROOT, "runtime", "include")
+    rc, ntext = sh([opts.nvcc, "-c", "-arch=sm_90", inc, out, "-o", "dt.o"], work)
+    if rc != 0:
+        return "nvcc", reason_of(re.sub(r"^.*?\(\d+\): ", "", first_error(ntext))), ntext, prog
+    return "converted", "", text, prog
+
+
+def run_gpu(seed, opts, prog):
+    """Build and run float, converted and double; compare every printed value."""
+    work = os.path.join(opts.work, str(seed))
+    inc = "-I" + os.path.join(ROOT, "runtime", "include")
+    outs = {}
+    for tag, src in (("float", "dt_%d.cu"), ("cp", "dt_%d.cp.cu"), ("ref", "dt_%d.ref.cu")):
+        rc, text = sh([opts.nvcc, "-arch=sm_90", inc, "-o", tag, src % seed], work)
+        if rc != 0:
+            return "gpu-build", tag + ": " + first_error(text), None
+        rc, text = sh(["./" + tag], work, 60)
+        if rc != 0:
+            return "gpu-run", "%s exit %s" % (tag, rc), None
+        outs[tag] = [float(x) for x in text.split()]
+    if not (len(outs["float"]) == len(outs["cp"]) == len(outs["ref"])):
+        return "gpu-run", "different numbers of results", None
+    return check(outs, prog.strict)
+
+
+def check(outs, strict):
+    """The accuracy criterion; returns (class, reason, log10 ratios)."""
+    ratios, bad = [], None
+    for f, c, r in zip(outs["float"], outs["cp"], outs["ref"]):
+        # a ratio is recorded as (log10 ratio, float's relative error > 1e-4)
+        if not math.isfinite(r) or not math.isfinite(f):
+            bad = bad or "non-finite float or double result (a generator bug)"
+            continue
+        if not math.isfinite(c):
+            bad = bad or "non-finite composite result where float is finite"
+            continue
+        ef, ec = abs(f - r), abs(c - r)
+        ratios.append((math.log10(max(ef, 1e-300) / max(ec, 1e-300)), ef > 1e-4 * abs(r)))
+        if not strict:
+            continue
+        # slack: the double reference itself is only good to ~1e-16 relative, and the
+        # composite result is recombined into one float on the host, so it can sit one
+        # rounding away from float's when float happens to round to the nearest value
+        if ec > ef + 1e-12 * abs(r):
+            bad = bad or "composite error %.3g > float error %.3g (ref %.17g)" % (ec, ef, r)
+        elif ef > 1e-4 * abs(r) and ec * 100 > ef:
+            bad = bad or "float rel. error %.3g, composite only %.3gx better" % (
+                ef / max(abs(r), 1e-300), ef / max(ec, 1e-300))
+    return ("gpu-accuracy", bad, ratios) if bad else ("converted", "", ratios)
+
+
+def have_gpu(opts):
+    os.makedirs(opts.work, exist_ok=True)
+    probe = os.path.join(opts.work, "probe.cu")
+    with open(probe, "w") as fh:
+        fh.write("#include <cstdio>\nint main() { int n = 0;\n"
+                 "  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0 ? 0 : 1; }\n")
+    rc, _ = sh([opts.nvcc, "-o", "probe", "probe.cu"], opts.work)
+    return rc == 0 and sh(["./probe"], opts.work)[0] == 0
+
+
+def one(args):
+    seed, opts = args
+    cls, reason, detail, prog = convert(seed, opts)
+    ratios = None
+    if cls == "converted" and opts.gpu:
+        cls, reason, ratios = run_gpu(seed, opts, prog)
+    if cls in ("converted", "refused") and not opts.keep:
+        shutil.rmtree(os.path.join(opts.work, str(seed)), ignore_errors=True)
+    return seed, cls, reason, detail, prog.strict, ratios
+
+
+def histogram(ratios):
+    bins = collections.Counter()
+    for x, _ in ratios:
+        bins[max(min(int(math.floor(x)), 12), -3)] += 1
+    big = [x for x, b in ratios if b]
+    lines = ["log10(err_float / err_composite) over %d values of strict programs; %d of them "
+             "with float relative error > 1e-4, where the smallest ratio is 10^%.2f:" % (
+                 len(ratios), len(big), min(big) if big else float("nan"))]
+    for b in sorted(bins):
+        label = "<= -3" if b == -3 else ">= 12" if b == 12 else "[%d, %d)" % (b, b + 1)
+        lines.append("  %-8s %7d" % (label, bins[b]))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tool", required=True, help="the cpconvert executable")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("-j", type=int, default=os.cpu_count())
+    ap.add_argument("--no", action="append", default=[], choices=gen.FEATURES)
+    ap.add_argument("--work", default="difftest-work")
+    ap.add_argument("--save", default=None, help="copy failing seeds here")
+    ap.add_argument("--gpu", action="store_true", help="also build, run and compare")
+    ap.add_argument("--keep", action="store_true", help="keep the work folders of passes")
+    ap.add_argument("--nvcc", default="nvcc")
+    opts = ap.parse_args()
+    opts.tool = os.path.abspath(opts.tool)
+    opts.work = os.path.abspath(opts.work)
+    opts.docs = docs_text()
+    if opts.gpu and not have_gpu(opts):
+        print("difftest: no CUDA device; skipped")
+        return 77
+    seeds = range(opts.seed, opts.seed + opts.count)
+    by_class, by_reason, ratios, fails = collections.Counter(), collections.Counter(), [], []
+    with multiprocessing.Pool(opts.j) as pool:
+        for seed, cls, reason, detail, strict, rs in pool.imap_unordered(
+                one, [(s, opts) for s in seeds]):
+            by_class[cls] += 1
+            if reason:
+                by_reason[(cls, reason)] += 1
+            if rs and strict:
+                ratios += rs
+            if cls not in ("converted", "refused"):
+                fails.append(seed)
+                print("seed %d: %s: %s" % (seed, cls, reason), flush=True)
+                if opts.save:
+                    os.makedirs(opts.save, exist_ok=True)
+                    dst = os.path.join(opts.save, str(seed))
+                    shutil.rmtree(dst, ignore_errors=True)
+                    shutil.copytree(os.path.join(opts.work, str(seed)), dst)
+                    with open(os.path.join(dst, "report.txt"), "w") as fh:
+                        fh.write("%s: %s\n%s\n" % (cls, reason, detail))
+    print("difftest: seeds %d..%d, excluded features: %s" % (
+        seeds.start, seeds.stop - 1, " ".join(sorted(opts.no)) or "none"))
+    for cls, n in sorted(by_class.items()):
+        print("  %-16s %d" % (cls, n))
+    for (cls, reason), n in sorted(by_reason.items(), key=lambda x: -x[1]):
+        print("  %4d  %s: %s" % (n, cls, reason))
+    if opts.gpu and ratios:
+        print(histogram(ratios))
+    if fails:
+        print("failing seeds: " + " ".join(map(str, sorted(fails))))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
