@@ -109,7 +109,7 @@ static void each_symbol(cp_run *run, cp_func *f, const cp_node *n, CXCursor *see
     unsigned k = 0;
     while (k < *n_seen && !clang_equalCursors(seen[k], d))
       k++;
-    if (k == *n_seen && k < 32 && file_scope_float(d)) {
+    if (k == *n_seen && k < 32 && file_scope_float(d) && !cp_var_of(f, d)) {
       seen[(*n_seen)++] = d;
       check_symbol(run, f, d);
     }
