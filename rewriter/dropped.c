@@ -8,7 +8,8 @@
  * written and the companion is not, so the old error term would be added to a new value:
  * an error (rule dropped-error). A composite value stored into float storage that has no
  * companion at all (a __device__ float symbol) keeps the value and loses the error term:
- * a warning. nopair() buffers are the user's choice and stay quiet.
+ * a warning; so is one stored through a struct's float pointer field that has no
+ * companion field. nopair() buffers are the user's choice and stay quiet.
  */
 #include <ctype.h>
 #include <string.h>
@@ -71,14 +72,19 @@ static void check_param(cp_run *run, cp_func *f, const cp_var *v) {
     }
 }
 
-/* A file-scope float variable, array or pointer (a __device__ or __shared__ symbol). */
-static int file_scope_float(CXCursor d) {
-  if (clang_getCursorKind(d) != CXCursor_VarDecl)
+/* Float storage that is not the function's own: a file-scope float variable, array or
+ * pointer (a __device__ or __shared__ symbol), or a struct's float pointer or array
+ * field (a buffer pointer in a struct passed by value). */
+static int outside_float(CXCursor d) {
+  enum CXCursorKind k = clang_getCursorKind(d);
+  if (k != CXCursor_VarDecl && k != CXCursor_FieldDecl)
     return 0;
   enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
-  if (pk != CXCursor_TranslationUnit && pk != CXCursor_Namespace)
+  if (k == CXCursor_VarDecl && pk != CXCursor_TranslationUnit && pk != CXCursor_Namespace)
     return 0;
   CXType t = clang_getCanonicalType(clang_getCursorType(d));
+  if (k == CXCursor_FieldDecl && t.kind != CXType_Pointer && t.kind != CXType_ConstantArray)
+    return 0; /* a scalar member: float4's .x, a union's float */
   while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
     t = clang_getCanonicalType(clang_getArrayElementType(t));
   return cp_type_width(t, 0) || cp_pointee_width(t, 0);
@@ -104,12 +110,12 @@ static void check_symbol(cp_run *run, cp_func *f, CXCursor d) {
 /* Each file-scope float symbol `n` uses, once (the first reference checks them all). */
 static void each_symbol(cp_run *run, cp_func *f, const cp_node *n, CXCursor *seen,
                         unsigned *n_seen) {
-  if (n->kind == CXCursor_DeclRefExpr) {
+  if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) {
     CXCursor d = clang_getCursorReferenced(n->cur);
     unsigned k = 0;
     while (k < *n_seen && !clang_equalCursors(seen[k], d))
       k++;
-    if (k == *n_seen && k < 32 && file_scope_float(d) && !cp_var_of(f, d)) {
+    if (k == *n_seen && k < 32 && outside_float(d) && !cp_var_of(f, d)) {
       seen[(*n_seen)++] = d;
       check_symbol(run, f, d);
     }

@@ -334,7 +334,8 @@ int cp_signature_changes(const cp_func *f);
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
 
 /* writes.c: the places (at most `max`, into `out`) where `body` (whose text is `text`)
- * may write through `var`, a pointer or array variable (or a scalar one: stores into it):
+ * may write through `var`, a pointer or array variable or field (or a scalar one: stores
+ * into it):
  * a store into an element, ++/--, a call taking it through a pointer that is not to
  * const, a copy of the pointer that is not followed. Returns how many. */
 unsigned cp_find_writes(const char *text, const cp_node *body, CXCursor var,

@@ -1,7 +1,7 @@
 /*
  * writes.c: where a function may write through a buffer it is given.
  *
- * A use of a pointer (or array) variable is followed up the node tree while the value
+ * A use of a pointer (or array) variable or struct field is followed up the node tree while the value
  * stays a pointer (casts, parentheses, `p + k`, `&p[i]`); where it becomes an element
  * (`p[i]`, `*p`, `p->f`) the element's context says whether it is stored into (an
  * assignment, a compound assignment, ++/--). A pointer that leaves the expression
@@ -104,7 +104,7 @@ typedef struct {
 } writes_ctx;
 
 static void collect(writes_ctx *w, const cp_node *n) {
-  if (n->kind == CXCursor_DeclRefExpr && w->n < w->max &&
+  if ((n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) && w->n < w->max &&
       clang_equalCursors(clang_getCursorReferenced(n->cur), w->var)) {
     const cp_node *s = pointer_like(clang_getCursorType(w->var)) ? pointer_use(w->text, n)
                                                                   : element_use(w->text, n);

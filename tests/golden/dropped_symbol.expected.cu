@@ -2,7 +2,8 @@
 #include <cp/cp.cuh>
 // Rule dropped-error: a composite value stored into a __device__ float symbol that has no
 // companion keeps the value and loses the error term: a warning at the store (here the
-// block sums of a reduction). A plain float stored there loses nothing: no warning.
+// block sums of a reduction). A plain float stored there loses nothing: no warning. The
+// same for a float pointer field of a struct passed by value (scaled).
 __device__ float partial[64];
 __device__ float count;
 
@@ -16,4 +17,17 @@ __global__ void k(const float *x, int n)
   partial[threadIdx.x] = cp_to_float(s);
   if (threadIdx.x == 0)
     count = (float)n;
+}
+
+struct Buffers {
+  const float *in;
+  float *out;
+};
+
+#pragma cp composite
+__global__ void scaled(Buffers b, float a, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    b.out[i] = cp_to_float(cp_mul_ff(b.in[i], a));
 }
