@@ -47,7 +47,7 @@ static const cp_node *pointer_use(const char *text, const cp_node *n);
  * or, for &e, what becomes of that address; NULL if it is only read. */
 static const cp_node *element_use(const char *text, const cp_node *e) {
   while (e->parent && (e->parent->kind == CXCursor_ParenExpr ||
-                       (e->parent->kind == CXCursor_MemberRefExpr && e->parent->kids &&
+                       (e->parent->kind == CXCursor_MemberRefExpr && e->parent->nkids &&
                         e->parent->kids[0] == e) ||
                        (e->parent->kind == CXCursor_ArraySubscriptExpr && e->parent->kids[0] == e)))
     e = e->parent;
