@@ -13,6 +13,7 @@
  * --accumulate); a clause written in the pragma wins.
  * Whether the names exist is checked in analyse.c, which knows the function's variables.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "internal.h"
@@ -407,8 +408,82 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Recurse;
 }
 
+/* What the identifier `w` (length n) names: 1 float (float, float2..4, a float math
+ * function of rules.def: sqrtf, __fdividef), 2 double (double, double2..4, a double math
+ * function: sqrt, __fma_rn, the bit casts of double), 0 neither. */
+static int precision_word(const char *w, size_t n) {
+  static const char *const dbl_casts[] = {"__double_as_longlong", "__longlong_as_double",
+                                          "__hiloint2double", "__double2hiint", "__double2loint"};
+  for (int p = 1; p <= 2; p++) {
+    size_t k = p == 1 ? 5 : 6;
+    if (n >= k && strncmp(w, p == 1 ? "float" : "double", k) == 0 &&
+        (n == k || (n == k + 1 && w[k] >= '2' && w[k] <= '4')))
+      return p;
+  }
+  for (size_t i = 0; i < sizeof dbl_casts / sizeof *dbl_casts; i++)
+    if (strlen(dbl_casts[i]) == n && strncmp(w, dbl_casts[i], n) == 0)
+      return 2;
+#define CP_MATH(cuda_name, cp_name, nargs)                                                   \
+  if (n == sizeof #cuda_name - 1 && strncmp(w, #cuda_name, n) == 0)                           \
+    return w[n - 1] == 'f' || (strncmp(w, "__f", 3) == 0 && strcmp(#cuda_name, "__fma_rn") != 0) \
+               ? 1 : 2;
+#include "rules.def"
+  return 0;
+}
+
+/* What the number `w` (length n) is: 1 a float literal (1.5f, 0x1p3f), 2 a double one
+ * (1.5, 1e-3), 0 an integer (0xff is one). */
+static int precision_literal(const char *w, size_t n) {
+  int hex = n > 1 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'), real = 0;
+  for (size_t i = 0; i < n; i++)
+    if (hex ? (w[i] == 'p' || w[i] == 'P') : (w[i] == '.' || w[i] == 'e' || w[i] == 'E'))
+      real = 1;
+  if (!real)
+    return 0;
+  return w[n - 1] == 'f' || w[n - 1] == 'F' ? 1 : 2;
+}
+
+/* The precision tokens of the text [b, e) outside comments and strings: bit 1 a float
+ * token, bit 2 a double token (precision_word, precision_literal). */
+static int precision_tokens(const char *t, unsigned b, unsigned e) {
+  int found = 0;
+  for (unsigned i = b; i < e;) {
+    unsigned j = i + 1;
+    if (t[i] == '/' && j < e && t[j] == '/') {
+      while (j < e && t[j] != '\n')
+        j++;
+    } else if (t[i] == '/' && j < e && t[j] == '*') {
+      for (j++; j + 1 < e && !(t[j] == '*' && t[j + 1] == '/'); j++)
+        ;
+      j += 2;
+    } else if (t[i] == '"' || t[i] == '\'') {
+      while (j < e && t[j] != t[i] && t[j] != '\n')
+        j += t[j] == '\\' ? 2 : 1;
+      j++;
+    } else if (isalnum((unsigned char)t[i]) || t[i] == '_' || t[i] == '.') {
+      int num = isdigit((unsigned char)t[i]) ||
+                (t[i] == '.' && i + 1 < e && isdigit((unsigned char)t[i + 1]));
+      while (j < e && (isalnum((unsigned char)t[j]) || t[j] == '_' || t[j] == '.' ||
+                       (num && (t[j] == '+' || t[j] == '-') && strchr("eEpP", t[j - 1]))))
+        j++;
+      found |= num ? precision_literal(t + i, j - i) : precision_word(t + i, j - i);
+    }
+    i = j;
+  }
+  return found;
+}
+
+/* Whether an untaken branch [b, e) is the double side of a precision switch: it names
+ * double (a type, a literal like 2.0, a double math function or bit cast) and nothing
+ * float. Such a branch is the double build, which is not converted by design. */
+static int double_branch(const char *t, unsigned b, unsigned e) {
+  return precision_tokens(t, b, e) == 2;
+}
+
 /* Code of a converted function in a preprocessor branch that was not taken is left as it
- * is: a warning at the branch, so that nobody selects it later and gets float code. */
+ * is: a warning at the branch, so that nobody selects it later and gets float code. Not
+ * for the double side of a `real` typedef switch (double_branch): it is the double
+ * build, converted by nobody. */
 static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRangeList *skipped) {
   for (unsigned f = first; skipped && f < run->n_funcs; f++) {
     if (run->funcs[f].unit != run->unit)
@@ -431,6 +506,10 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
       clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[i]), NULL, NULL, NULL, &b);
       if (b >= fe)
         break;
+      unsigned be, len = (unsigned)run->opt->input_len;
+      clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[i]), NULL, NULL, NULL, &be);
+      if (double_branch(run->opt->input_text, b, be < len ? be : len))
+        continue;
       cp_diag_at(run, CP_WARNING, b,
                  "this preprocessor branch of '%s' was not taken, so it is not converted and "
                  "stays float; convert with the -D options that select it to use it",

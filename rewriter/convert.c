@@ -153,8 +153,11 @@ static void run_stages(cp_run *run) {
       cp_use_unit(run, run->funcs[i].unit);
       cp_find_hotspots(run, &run->funcs[i], i);
     }
-  else if (r->n_errors == 0)
+  else if (r->n_errors == 0) {
     cp_convert_functions(run);
+    if (r->n_errors == 0)
+      cp_check_dropped(run);
+  }
   for (unsigned i = 0; i < run->n_funcs; i++)
     memcpy(r->funcs[i].applied, run->funcs[i].applied, sizeof run->funcs[i].applied);
 }

@@ -369,7 +369,7 @@ void cp_convert_functions(cp_run *run) {
     signature(run, f);
     if (f->is_host)
       cp_convert_host(run, f);
-    else
+    else if (!cp_convert_cas_atomic(run, f))
       walk(&c, f->body);
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
       f->applied[k] = run->r->applied[k] - before[k];

@@ -495,6 +495,27 @@ static int reads_only(cp_node *call, int i) {
   return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
+/* A paired buffer passed to a function that is not converted, through a pointer that is
+ * not to const: quiet if the function's body is in the run's inputs and never writes
+ * through that parameter; a warning if it writes (its error term is not updated) or if
+ * its body is not visible. */
+static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_var *v, int i) {
+  int visible;
+  const cp_node *w = cp_param_write(h->run, clang_getCursorReferenced(call->cur), i, &visible);
+  if (visible && !w)
+    return;
+  if (visible)
+    cp_diag_at(h->run, CP_WARNING, call->begin,
+               "paired buffer '%s' is passed to '%s', which writes it but is not converted: "
+               "its error term is not updated; zero %s_err after it, or convert '%s' [%s]",
+               v->name, name, v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
+  else
+    cp_diag_at(h->run, CP_WARNING, call->begin,
+               "paired buffer '%s' is passed to '%s', which cpconvert does not follow; if it "
+               "writes the buffer, zero %s_err after it [%s]",
+               v->name, name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+}
+
 /* Calls that take a paired buffer and are none of the above: cpconvert cannot know what
  * they do with it, unless the parameter is a pointer to const. */
 static void on_other_call(host *h, cp_node *call, const char *name) {
@@ -502,10 +523,7 @@ static void on_other_call(host *h, cp_node *call, const char *name) {
   for (int i = 0; i < nargs; i++) {
     cp_var *v = root_of(h, call_arg(call, nargs, i));
     if (is_paired(v) && !reads_only(call, i))
-      cp_diag_at(h->run, CP_WARNING, call->begin,
-                 "paired buffer '%s' is passed to '%s', which cpconvert does not follow; if it "
-                 "writes the buffer, zero %s_err after it [%s]",
-                 v->name, name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+      unfollowed_call(h, call, name, v, i);
   }
 }
 

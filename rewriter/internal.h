@@ -15,11 +15,14 @@
  *   analyse   accum.c   scope(accumulators), accumulate(), --suggest's hotspots
  *             analyse.c which functions convert, which buffers pair, which variables
  *                       turn composite; whether a signature changes
+ *             writes.c  where a function may write through a buffer it is given
  *   rewrite   expr.c + call.c  the converted text of expressions (one layer: they recurse
  *                       into each other), calls and casts in call.c
  *             host.c    companions of paired buffers in host code
  *             symbol.c  companions of paired __device__ float symbols
+ *             cas.c     a CAS-loop float atomic add becomes the composite atomic
  *             function.c  declarations, signatures and bodies of converted functions
+ *   check     dropped.c no converted store drops an error term silently
  *   output    lines.c   --line-directives markers, added to the edit list
  *   driver    convert.c the run: stages in order, then the edits applied per file
  *
@@ -345,6 +348,17 @@ cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
 
 /* analyse.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
 cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
+/* writes.c: the places (at most `max`, into `out`) where `body` (whose text is `text`)
+ * may write through `var`, a pointer or array variable or field (or a scalar one: stores
+ * into it):
+ * a store into an element, ++/--, a call taking it through a pointer that is not to
+ * const, a copy of the pointer that is not followed. Returns how many. */
+unsigned cp_find_writes(const char *text, const cp_node *body, CXCursor var,
+                        const cp_node **out, unsigned max);
+/* writes.c: the first write through parameter `i` of the function `fn`, whose definition
+ * is looked up (by USR) in the run's inputs; `*visible` says whether it was found there.
+ * NULL when it only reads or is not visible. */
+const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible);
 
 /* expr.c: the type an accumulator is declared with, and a value converted into it. */
 const char *cp_accum_type(cp_accum m);
@@ -356,8 +370,16 @@ void cp_convert_host(cp_run *run, cp_func *f);
 void cp_convert_fields(cp_run *run);
 /* symbol.c: `NAME_err` declared beside every declaration of a paired device symbol. */
 void cp_convert_symbols(cp_run *run);
+/* cas.c: if `f` is a float atomic add written as an atomicCAS loop on the bits of a paired
+ * buffer, replaces its body with the composite atomic and returns 1; else 0. */
+int cp_convert_cas_atomic(cp_run *run, cp_func *f);
 /* function.c: edits for declarations, signatures and bodies of converted functions. */
 void cp_convert_functions(cp_run *run);
+
+/* dropped.c: after conversion: every store of a converted function into a paired buffer
+ * must write its companion (else an error), and a composite value stored into float
+ * storage without one (a __device__ symbol) warns that the error term is dropped. */
+void cp_check_dropped(cp_run *run);
 
 /* lines.c: --line-directives: `#line N "path"` markers, added to `list` (and into the text
  * of its edits), wherever the output's lines would stop matching the input's. */

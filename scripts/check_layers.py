@@ -21,8 +21,9 @@ LAYERS = [
     ["parse.c"], ["tree.c"],                           # parse
     ["run.c"],                                         # the run's tables
     ["annotate.c"],
-    ["accum.c"], ["analyse.c"],
-    ["expr.c", "call.c"], ["host.c"], ["symbol.c"], ["function.c"],  # rewrite
+    ["accum.c"], ["analyse.c"], ["writes.c"],
+    ["expr.c", "call.c"], ["host.c"], ["symbol.c"], ["cas.c"], ["function.c"],  # rewrite
+    ["dropped.c"],                                     # check
     ["lines.c"],
     ["convert.c"],                                     # the driver
 ]

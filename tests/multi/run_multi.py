@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One multi-file golden test: every .cu of tests/multi/NAME converts in one run with
 --o-dir; the outputs must equal NAME/expected/ file for file (nothing more, nothing less),
---check must find them current, and nvcc (when given) must build the converted program."""
+--check must find them current, and nvcc (when given) must build the converted program.
+An optional NAME/warnings file is the whole expected standard error of the conversion."""
 import argparse, os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -23,6 +24,10 @@ def main():
     if p.returncode != 0:
         sys.stdout.write(p.stderr.decode())
         fail("cpconvert exited with %d" % p.returncode)
+    warnings = os.path.join(a.dir, "warnings")
+    if os.path.exists(warnings) and open(warnings, "rb").read() != p.stderr:
+        show_diff(open(warnings, "rb").read(), p.stderr, "warnings (expected)", "stderr")
+        fail("standard error differs from warnings")
     expected_dir = os.path.join(a.dir, "expected")
     want = sorted(os.listdir(expected_dir))
     got = sorted(os.listdir(out))

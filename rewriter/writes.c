@@ -1,0 +1,164 @@
+/*
+ * writes.c: where a function may write through a buffer it is given.
+ *
+ * A use of a pointer (or array) variable or struct field is followed up the node tree while the value
+ * stays a pointer (casts, parentheses, `p + k`, `&p[i]`); where it becomes an element
+ * (`p[i]`, `*p`, `p->f`) the element's context says whether it is stored into (an
+ * assignment, a compound assignment, ++/--). A pointer that leaves the expression
+ * (copied into a variable, returned, assigned, moved with ++) or is passed to a call
+ * whose parameter is not a pointer to const counts as a write: what happens to it
+ * afterwards is not followed, so the answer errs towards "writes". Used for calls from
+ * host code into kernels that are not converted (a read-only kernel needs no care for the
+ * companion) and for the final check that no converted store drops an error term.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static int pointer_like(CXType t) {
+  t = clang_getCanonicalType(t);
+  return t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
+         t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray;
+}
+
+static int to_const(CXType t) {
+  t = clang_getCanonicalType(t);
+  return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+/* Whether the call `call` may write through its argument node `arg`: the argument's
+ * parameter is not a pointer to const (variadic and unknown callees may). */
+static int call_writes(const cp_node *call, const cp_node *arg) {
+  int nargs = clang_Cursor_getNumArguments(call->cur);
+  CXCursor fn = clang_getCursorReferenced(call->cur);
+  for (int i = 0; i < nargs; i++) {
+    if (!clang_equalCursors(clang_Cursor_getArgument(call->cur, i), arg->cur))
+      continue;
+    if (clang_Cursor_isNull(fn) || i >= clang_Cursor_getNumArguments(fn))
+      return 1;
+    return !to_const(clang_getCursorType(clang_Cursor_getArgument(fn, i)));
+  }
+  return 0; /* the callee expression or a launch configuration */
+}
+
+static const cp_node *pointer_use(const char *text, const cp_node *n);
+
+/* The element `e` (p[i], *p, p->f, or a scalar variable): the node that stores into it,
+ * or, for &e, what becomes of that address; NULL if it is only read. */
+static const cp_node *element_use(const char *text, const cp_node *e) {
+  while (e->parent && (e->parent->kind == CXCursor_ParenExpr ||
+                       (e->parent->kind == CXCursor_MemberRefExpr && e->parent->nkids &&
+                        e->parent->kids[0] == e) ||
+                       (e->parent->kind == CXCursor_ArraySubscriptExpr && e->parent->kids[0] == e)))
+    e = e->parent;
+  const cp_node *q = e->parent, *lhs, *rhs;
+  char op[4];
+  if (!q)
+    return NULL;
+  if (cp_node_assignment(text, q, &lhs, &rhs, op))
+    return cp_node_strip(lhs) == cp_node_strip(e) ? q : NULL;
+  if (q->kind != CXCursor_UnaryOperator)
+    return NULL;
+  if (q->macro)
+    return q; /* operator unknown inside a macro: assume the worst */
+  cp_node_operator(text, q, op);
+  if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+    return q;
+  return strcmp(op, "&") == 0 ? pointer_use(text, q) : NULL;
+}
+
+/* `n` designates the buffer as a pointer or array: follow it to an element or out. */
+static const cp_node *pointer_use(const char *text, const cp_node *n) {
+  for (const cp_node *p = n->parent; p; n = p, p = p->parent) {
+    const cp_node *lhs, *rhs;
+    char op[4];
+    if (p->kind == CXCursor_CallExpr)
+      return call_writes(p, n) ? p : NULL;
+    if (p->kind == CXCursor_VarDecl && to_const(clang_getCursorType(p->cur)))
+      return NULL; /* const float *p = x + i: reads only */
+    if (p->kind == CXCursor_VarDecl || p->kind == CXCursor_ReturnStmt ||
+        cp_node_assignment(text, p, &lhs, &rhs, op))
+      return p; /* copied, returned or reassigned: no longer followed */
+    if (p->kind == CXCursor_ArraySubscriptExpr)
+      return p->kids[0] == n ? element_use(text, p) : NULL;
+    if (p->kind == CXCursor_MemberRefExpr)
+      return element_use(text, p);
+    if (p->kind == CXCursor_UnaryOperator && !p->macro) {
+      cp_node_operator(text, p, op);
+      if (strcmp(op, "*") == 0)
+        return element_use(text, p);
+      if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+        return p; /* the pointer moves */
+    }
+    if (!pointer_like(clang_getCursorType(p->cur)))
+      return NULL; /* a comparison, a test, a cast to an integer */
+  }
+  return NULL;
+}
+
+typedef struct {
+  const char *text;
+  CXCursor var;
+  const cp_node **out;
+  unsigned max, n;
+} writes_ctx;
+
+static void collect(writes_ctx *w, const cp_node *n) {
+  if ((n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) && w->n < w->max &&
+      clang_equalCursors(clang_getCursorReferenced(n->cur), w->var)) {
+    const cp_node *s = pointer_like(clang_getCursorType(w->var)) ? pointer_use(w->text, n)
+                                                                  : element_use(w->text, n);
+    if (s)
+      w->out[w->n++] = s;
+  }
+  for (unsigned i = 0; i < n->nkids && w->n < w->max; i++)
+    collect(w, n->kids[i]);
+}
+
+unsigned cp_find_writes(const char *text, const cp_node *body, CXCursor var,
+                        const cp_node **out, unsigned max) {
+  writes_ctx w = {text, var, out, max, 0};
+  collect(&w, body);
+  return w.n;
+}
+
+typedef struct {
+  const char *usr;
+  cp_run *run;
+  CXCursor found;
+} def_ctx;
+
+static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  def_ctx *d = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+    return CXChildVisit_Recurse;
+  if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
+      strcmp(cp_usr(d->run, c), d->usr) == 0) {
+    d->found = c;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
+  def_ctx d = {cp_usr(run, fn), run, clang_getNullCursor()};
+  *visible = 0;
+  for (unsigned u = 0; u < run->n_inputs && clang_Cursor_isNull(d.found); u++) {
+    cp_unit *unit = run->units[u];
+    if (!unit->parsed)
+      continue;
+    clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), find_def, &d);
+    if (clang_Cursor_isNull(d.found) || i >= clang_Cursor_getNumArguments(d.found))
+      continue;
+    *visible = 1;
+    cp_node *tree = cp_tree_build(run->r->arena, d.found, &unit->macros);
+    const cp_node *w = NULL;
+    cp_find_writes(unit->opt.input_text, tree, clang_Cursor_getArgument(d.found, i), &w, 1);
+    return w;
+  }
+  return NULL;
+}

@@ -1,0 +1,31 @@
+// Rule dropped-error: a composite value stored into a __device__ float symbol that has no
+// companion keeps the value and loses the error term: a warning at the store (here the
+// block sums of a reduction). A plain float stored there loses nothing: no warning. The
+// same for a float pointer field of a struct passed by value (scaled).
+__device__ float partial[64];
+__device__ float count;
+
+#pragma cp composite
+__global__ void k(const float *x, int n)
+{
+  float s = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    s += x[i];
+  }
+  partial[threadIdx.x] = s;
+  if (threadIdx.x == 0)
+    count = (float)n;
+}
+
+struct Buffers {
+  const float *in;
+  float *out;
+};
+
+#pragma cp composite
+__global__ void scaled(Buffers b, float a, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    b.out[i] = b.in[i] * a;
+}
