@@ -25,6 +25,7 @@ const cp_prec cp_prec_float = {
     .from_scalar = "cp_from_float", .from_int = "cp_from_int", .to_scalar = "cp_to_float",
     .make = "cp_make_float", .pair_vec = "cp_pair_float", .store = "cp_store",
     .store_vec = "cp_store_float", .add_to = "cp_add_to", .atomic = "cp_atomic_add_warp",
+    .atomic_old = "cp_atomic_add",
     .hi = "v", .lo = "e", .one = "1.0f", .recombine = "cp_recombine"};
 
 const cp_prec cp_prec_double = {
@@ -32,7 +33,7 @@ const cp_prec cp_prec_double = {
     .ff = "_dd", .from_scalar = "cp_dd_from_double", .from_int = "cp_dd_from_int",
     .to_scalar = "cp_dd_to_double", .make = "cp_make_double", .pair_vec = "cp_pair_double",
     .store = "cp_dd_store", .store_vec = "cp_store_double", .add_to = "cp_dd_add_to",
-    .atomic = "cp_dd_atomic_add", .hi = "hi", .lo = "lo", .one = "1.0",
+    .atomic = "cp_dd_atomic_add", .atomic_old = "cp_dd_atomic_add", .hi = "hi", .lo = "lo", .one = "1.0",
     .recombine = "cp_recombine_double"};
 
 const char *cp_src(cp_rw *c, const cp_node *n) {

@@ -149,7 +149,9 @@ typedef struct {
   const char *fn;        /* prefix of operations: cp_add / cp_dd_add */
   const char *cf, *fc, *ff; /* mixed forms: pair-scalar, scalar-pair, scalar-scalar */
   const char *from_scalar, *from_int, *to_scalar; /* exact conversions, recombination */
-  const char *make, *pair_vec, *store, *store_vec, *add_to, *atomic;
+  const char *make, *pair_vec, *store, *store_vec, *add_to;
+  const char *atomic;     /* atomicAdd whose old value is not used (warp-aggregated) */
+  const char *atomic_old; /* one that returns the old value (cas.c) */
   const char *hi, *lo;   /* field names of the pair */
   const char *one;       /* the literal 1 in the base type */
   const char *recombine; /* host: cp_recombine, cp_recombine_double */

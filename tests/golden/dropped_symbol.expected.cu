@@ -5,7 +5,9 @@
 // block sums of a reduction). A plain float stored there loses nothing: no warning. The
 // same for a float pointer field of a struct passed by value (scaled).
 __device__ float partial[64];
+__device__ float partial_err[64];
 __device__ float count;
+__device__ float count_err;
 
 #pragma cp composite
 __global__ void k(const float *x, int n)
@@ -14,9 +16,9 @@ __global__ void k(const float *x, int n)
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     s = cp_add_cf(s, x[i]);
   }
-  partial[threadIdx.x] = cp_to_float(s);
+  cp_store(&partial[threadIdx.x], &partial_err[threadIdx.x], s);
   if (threadIdx.x == 0)
-    count = (float)n;
+    cp_store(&count, &count_err, cp_from_int(n));
 }
 
 struct Buffers {
