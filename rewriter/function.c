@@ -259,11 +259,11 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
            first->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE, type);
     CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
     if (t.kind == CXType_IncompleteArray)
-      cp_diag_at(run, CP_WARNING, n->begin,
+      cp_diag_at(run, CP_NOTE, n->begin, /* a note: the launches here are converted */
                  "'%s' is dynamic shared memory and now holds %s (%d bytes per element): the "
-                 "launches converted in this file pass twice the bytes, launches elsewhere must "
-                 "too [%s]", first->name, type, 8 * first->width,
-                 cp_rule_name(CP_RULE_LOCAL_TYPE));
+                 "launches of the kernels that use it, in the files converted in this run, pass "
+                 "twice the bytes; launches in other files must too [%s]", first->name, type,
+                 8 * first->width, cp_rule_name(CP_RULE_LOCAL_TYPE));
   } else if (type) {
     cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
                "be converted [%s]", first->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
