@@ -330,7 +330,7 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
   cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
-  if (callee && cp_signature_changes(callee)) {
+  if (callee && !callee->twin && cp_signature_changes(callee)) {
     CXString caller = clang_getCursorSpelling(ctx->in);
     cp_diag_at(ctx->run, CP_ERROR, extent_begin(c),
                "'%s' is converted and its parameters change, but '%s', which calls it, is not "
@@ -346,31 +346,134 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
   (void)parent;
   cp_run *run = data;
   enum CXCursorKind k = clang_getCursorKind(c);
+  cp_func *g;
   if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
       k == CXCursor_UnexposedDecl) /* libclang 16 shows extern "C" { } as unexposed */
     return CXChildVisit_Recurse;
   if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
-      clang_isCursorDefinition(c) && !cp_func_of(run, c)) {
-    outside_ctx ctx = {run, c};
+      clang_isCursorDefinition(c) && (!(g = cp_func_of(run, c)) || g->twin)) {
+    outside_ctx ctx = {run, c}; /* a twin's float original is code that is not converted */
     clang_visitChildren(c, find_outside_calls, &ctx);
   }
   return CXChildVisit_Continue;
 }
 
+/* ---- unannotated helpers: in place, or as a twin ---------------------------------- */
+
+/* A helper converted because converted code calls it (annotate.c) keeps its float
+ * original when float code calls it too (a function that is not converted, host code, or
+ * the float original of another twin): the converted copy is then a twin NAME_cp. Found
+ * until nothing changes, since a twin's original is float code calling further helpers. */
+typedef struct {
+  cp_run *run;
+  int changed;
+} twin_ctx;
+
+static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  twin_ctx *ctx = data;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return CXChildVisit_Recurse;
+  cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
+  if (callee && callee->auto_conv && !callee->twin) {
+    callee->twin = cp_arena_printf(ctx->run->r->arena, "%s_cp", callee->name);
+    ctx->changed = 1;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult float_callers(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  twin_ctx *ctx = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+    return CXChildVisit_Recurse;
+  cp_func *f;
+  if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
+      clang_isCursorDefinition(c) &&
+      (!(f = cp_func_of(ctx->run, c)) || f->is_host || f->twin))
+    clang_visitChildren(c, find_float_calls, ctx);
+  return CXChildVisit_Continue;
+}
+
+static void find_twins(cp_run *run) {
+  twin_ctx ctx = {run, 1};
+  while (ctx.changed) {
+    ctx.changed = 0;
+    for (unsigned u = 0; u < run->n_inputs; u++) {
+      cp_use_unit(run, run->units[u]);
+      clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), float_callers, &ctx);
+    }
+  }
+}
+
+/* The twin: the function's text with its conversion edits (collected apart in `list`)
+ * and the new name, inserted after the float original. */
+static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
+  unsigned b = extent_begin(f->cursor), e = extent_end(f->cursor);
+  cp_edit_list shifted;
+  memset(&shifted, 0, sizeof shifted);
+  for (size_t i = 0; i < list->count; i++) {
+    const cp_edit *x = &list->items[i];
+    cp_edit_add(run->r->arena, &shifted, x->offset - b, x->length, x->text, x->rule);
+  }
+  cp_edit_add(run->r->arena, &shifted, name_offset(f->cursor) - b, strlen(f->name), f->twin,
+              CP_RULE_AUTO_CONVERT);
+  char *out = NULL;
+  size_t len = 0;
+  const char *why = NULL;
+  const char *text = run->opt->input_text;
+  if (cp_edit_apply(run->r->arena, &shifted, text + b, e - b, &out, &len, &why) != 0) {
+    cp_diag_at(run, CP_ERROR, b, "internal error: %s", why);
+    return;
+  }
+  const char *nl = e > b && memchr(text + b, '\r', e - b) ? "\r\n" : "\n";
+  cp_apply_edit(run, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, out),
+                CP_RULE_AUTO_CONVERT);
+}
+
+static void note_helper(cp_run *run, cp_func *f) {
+  if (f->twin)
+    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+               "'%s' is not annotated; converted code calls it, so its converted copy '%s' is "
+               "written after it and called there, and float code keeps calling '%s' [%s]",
+               f->name, f->twin, f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
+  else
+    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+               "'%s' is not annotated; only converted code calls it, so it is converted [%s]",
+               f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
+  if (!f->twin)
+    run->r->applied[CP_RULE_AUTO_CONVERT]++;
+}
+
 void cp_convert_functions(cp_run *run) {
+  find_twins(run);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
     cp_use_unit(run, f->unit);
     cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
     unsigned before[CP_RULE_COUNT];
     memcpy(before, run->r->applied, sizeof before);
+    cp_edit_list *twin = f->twin ? cp_arena_alloc(run->r->arena, sizeof *twin) : NULL;
+    if (twin) { /* unique per twin: retyped_once keys on the list */
+      memset(twin, 0, sizeof *twin);
+      run->edits = twin;
+    }
+    if (f->auto_conv)
+      note_helper(run, f);
     signature(run, f);
     if (f->is_host)
       cp_convert_host(run, f);
     else
       walk(&c, f->body);
+    if (twin) {
+      run->edits = &f->unit->edits;
+      emit_twin(run, f, twin);
+    }
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
       f->applied[k] = run->r->applied[k] - before[k];
   }
