@@ -154,6 +154,52 @@ static void signature(cp_run *run, cp_func *f) {
   }
 }
 
+/* A prototype of a converted function in the file of its definition takes the same new
+ * signature, parameter by parameter (its parameter names may differ or be left out). */
+static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
+  unsigned name_at = name_offset(proto);
+  if (f->returns_width && cp_composite_signature(f))
+    retype(run, f, clang_getResultType(clang_getCursorType(proto)), f->returns_width,
+           extent_begin(proto), name_at, CP_RULE_SIGNATURE, NULL);
+  int n = clang_Cursor_getNumArguments(proto);
+  for (int i = 0; i < n && i < clang_Cursor_getNumArguments(f->cursor); i++) {
+    cp_var *v = cp_var_of(f, clang_Cursor_getArgument(f->cursor, (unsigned)i));
+    CXCursor pd = clang_Cursor_getArgument(proto, (unsigned)i);
+    unsigned b = extent_begin(pd), e = extent_end(pd);
+    if (!v || e <= b)
+      continue;
+    if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
+      retype(run, f, clang_getCursorType(pd), v->width, b, e, CP_RULE_SIGNATURE, NULL);
+    } else if (v->role == CP_VAR_PAIRED) {
+      CXString pn = clang_getCursorSpelling(pd);
+      const char *pname = clang_getCString(pn);
+      unsigned at = *pname ? name_offset(pd) : e;
+      cp_apply_edit(run, e, 0,
+                    cp_arena_printf(run->r->arena, ", %s%s%s", cp_arena_strndup(run->r->arena,
+                                    run->opt->input_text + b, at - b), pname, *pname ? "_err" : ""),
+                    CP_RULE_PAIR_PARAM);
+      clang_disposeString(pn);
+    }
+  }
+}
+
+/* One walk per file over its top-level declarations (one per converted function made
+ * a file of n kernels cost n^2). A twin's prototypes are its float original's: left. */
+static enum CXChildVisitResult find_prototypes(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  cp_run *run = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+    return CXChildVisit_Recurse;
+  cp_func *f;
+  if (k == CXCursor_FunctionDecl && !clang_isCursorDefinition(c) && (f = cp_func_of(run, c)) &&
+      !f->twin && !f->is_host)
+    prototype(run, f, c);
+  return CXChildVisit_Continue;
+}
+
 /* One full expression: `mode` 1 promotes the result, -1 demotes it, 0 takes it as is. */
 static void full_expr(cp_rw *c, cp_node *n, int mode) {
   const cp_val *v = cp_rewrite(c, n);
@@ -480,6 +526,7 @@ void cp_convert_functions(cp_run *run) {
   cp_convert_fields(run);
   for (unsigned u = 0; u < run->n_inputs; u++) {
     cp_use_unit(run, run->units[u]);
+    clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), find_prototypes, run);
     clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
   }
 }
