@@ -12,6 +12,10 @@
  * A pragma without scope() or accumulate() takes the run's defaults (--scope,
  * --accumulate); a clause written in the pragma wins.
  * Whether the names exist is checked in analyse.c, which knows the function's variables.
+ *
+ * The pragma on __device__ helpers is optional: cp_find_helpers adds the unannotated
+ * __device__ functions of the main file that converted functions call with a float
+ * interface, transitively (function.c decides whether each converts in place or as a twin).
  */
 #include <string.h>
 

@@ -11,7 +11,8 @@
  *   parse     parse.c   libclang over one CUDA file (parse.h)
  *             tree.c    a node tree over libclang cursors, with parents and byte offsets
  *   tables    run.c     the run's units, functions and variables; USRs; counted edits
- *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark
+ *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark,
+ *                       and the unannotated helpers converted code calls
  *   analyse   accum.c   scope(accumulators), accumulate(), --suggest's hotspots
  *             analyse.c which functions convert, which buffers pair, which variables
  *                       turn composite; whether a signature changes
