@@ -82,7 +82,8 @@ __global__ void acc_calls_both(const float *x, float *out, float box, int n)
   out[0] = s;
 }
 
-// accumulate(fixed): an accumulator passed by address stays a composite pair.
+// accumulate(fixed): an accumulator passed by address stays a composite pair (t, not
+// passed, becomes cp_fixed).
 #pragma cp composite
 static __device__ void add_into(float *acc, float v)
 {
@@ -95,7 +96,8 @@ __global__ void fixed_by_address(const float *x, float *out, int n)
   float s = 0.0f;
   float t = 0.0f;
   for (int i = 0; i < n; ++i) {
-    add_into(&s, x[i]);
+    s += 0.5f * x[i];
+    add_into(&s, 0.5f * x[i]);
     t += x[i];
   }
   out[0] = s + t;

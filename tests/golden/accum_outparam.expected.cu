@@ -84,7 +84,8 @@ __global__ void acc_calls_both(const float *x, float *out, float *out_err, float
   cp_store(&out[0], &out_err[0], s);
 }
 
-// accumulate(fixed): an accumulator passed by address stays a composite pair.
+// accumulate(fixed): an accumulator passed by address stays a composite pair (t, not
+// passed, becomes cp_fixed).
 #pragma cp composite
 static __device__ void add_into(cp_float *acc, cp_float v)
 {
@@ -97,7 +98,8 @@ __global__ void fixed_by_address(const float *x, float *out, float *out_err, int
   cp_float s = cp_from_float(0.0f);
   cp_fixed t = cp_fixed_from_float(0.0f);
   for (int i = 0; i < n; ++i) {
-    add_into(&s, cp_from_float(x[i]));
+    s = cp_add(s, cp_mul_ff(0.5f, x[i]));
+    add_into(&s, cp_mul_ff(0.5f, x[i]));
     t = cp_fixed_add(t, cp_fixed_from_float(x[i]));
   }
   cp_store(&out[0], &out_err[0], cp_add(s, cp_fixed_to_cp(t)));
