@@ -260,10 +260,39 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
         param->role = CP_VAR_OUTPTR;
         continue;
       }
+      if (local && local->group < 0) { /* a float local's address: a float out-parameter */
+        if (param->role != CP_VAR_OUTPTR)
+          param->role = CP_VAR_UNPAIRED;
+        continue;
+      }
     }
     cp_var *buf = f->is_host ? cp_host_buffer(run, f, arg) : var_or_symbol(run, f, cp_node_root(arg, 0));
     if (buf && buf->group >= 0)
       join_groups(run, buf->group, param->group);
+  }
+}
+
+/* Pass 2c: a `float *` parameter that receives a composite local's address in one call
+ * (CP_VAR_OUTPTR, `cp_float *`) must receive one in every call: a local whose address is
+ * passed there turns composite, whatever its own scope made of it (a per-term float in
+ * scope(accumulators), a cp_fixed accumulator in accumulate(fixed)), so that parameter
+ * types and call sites agree. */
+static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    agree_outptrs(run, f, n->kids[i]);
+  cp_func *callee = n->kind == CXCursor_CallExpr
+                        ? cp_func_of(run, clang_getCursorReferenced(n->cur)) : NULL;
+  int nargs = callee ? clang_Cursor_getNumArguments(n->cur) : 0;
+  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
+    cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+    const cp_node *a = cp_node_strip(n->kids[n->nkids - (unsigned)nargs + (unsigned)i]);
+    char op[4];
+    if (!param || param->role != CP_VAR_OUTPTR || a->kind != CXCursor_UnaryOperator ||
+        strcmp(cp_node_operator(run->opt->input_text, a, op), "&") != 0)
+      continue;
+    cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
+    if (local && local->group < 0 && local->role != CP_VAR_COMPOSITE)
+      local->role = CP_VAR_COMPOSITE;
   }
 }
 
@@ -349,7 +378,7 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
     cp_diag_at(run, CP_ERROR, direct->begin,
                "kernel parameter '%s' is assigned; copy it into a local variable first",
                v->name);
-  } else if (v->group >= 0 && v->role != CP_VAR_OUTPTR) {
+  } else if (v->group >= 0 && v->role != CP_VAR_OUTPTR && v->role != CP_VAR_UNPAIRED) {
     if (!v->is_param && !v->is_symbol)
       cp_diag_at(run, CP_ERROR, direct->begin,
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
@@ -535,8 +564,15 @@ void cp_analyse(cp_run *run) {
         run->group_paired[v->group] = 1;
     }
   }
+  for (unsigned i = 0; i < run->n_funcs; i++) { /* before the calls: OUTPTR needs the roles */
+    cp_func *f = func(run, i);
+    if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
+      cp_find_accumulators(run, f);
+  }
   for (unsigned i = 0; i < run->n_funcs; i++)
     follow_calls(run, func(run, i), run->funcs[i].body);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    agree_outptrs(run, func(run, i), run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (run->funcs[i].is_host) {
       follow_copies(run, func(run, i), run->funcs[i].body);
@@ -545,11 +581,6 @@ void cp_analyse(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
       find_writes(run, func(run, i), run->funcs[i].body);
-  for (unsigned i = 0; i < run->n_funcs; i++) {
-    cp_func *f = func(run, i);
-    if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
-      cp_find_accumulators(run, f);
-  }
   settle_stores(run);
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, func(run, i));
@@ -559,6 +590,8 @@ void cp_analyse(cp_run *run) {
     if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE && !f->dbl) /* --accumulate: float only */
       cp_mark_carried(run, f);
   }
+  for (unsigned i = 0; i < run->n_funcs; i++) /* an accumulator passed by address stays a pair */
+    agree_outptrs(run, func(run, i), run->funcs[i].body);
 }
 
 int cp_composite_signature(const cp_func *f) {

@@ -12,6 +12,10 @@
  * A pragma without scope() or accumulate() takes the run's defaults (--scope,
  * --accumulate); a clause written in the pragma wins.
  * Whether the names exist is checked in analyse.c, which knows the function's variables.
+ *
+ * The pragma on __device__ helpers is optional: cp_find_helpers adds the unannotated
+ * __device__ functions of the main file that converted functions call with a float
+ * interface, transitively (function.c decides whether each converts in place or as a twin).
  */
 #include <ctype.h>
 #include <string.h>
@@ -636,6 +640,60 @@ void cp_find_functions(cp_run *run) {
     call_ctx ctx = {run};
     for (unsigned i = first; i < run->n_funcs; i++) /* n_funcs grows as callees are added */
       clang_visitChildren(run->funcs[i].cursor, add_callees, &ctx);
+  }
+}
+
+/* ---- unannotated helpers called from converted code ------------------------------- */
+
+/* Whether a function takes or returns something that converts: float, floatN, or a
+ * pointer to them (an out-parameter, a buffer). */
+static int has_float_interface(CXCursor fn) {
+  CXType r = clang_getResultType(clang_getCursorType(fn));
+  if (cp_type_width(r, 0) || cp_type_width(r, 1))
+    return 1;
+  for (int k = 0; k < clang_Cursor_getNumArguments(fn); k++) {
+    CXType t = clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)k));
+    if (cp_type_width(t, 0) || cp_type_width(t, 1) || cp_pointee_width(t, 0) ||
+        cp_pointee_width(t, 1))
+      return 1;
+  }
+  return 0;
+}
+
+typedef struct {
+  cp_run *run;
+  const cp_func *caller;
+} helper_ctx;
+
+static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  helper_ctx *ctx = data;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return CXChildVisit_Recurse;
+  CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
+  if (clang_Cursor_isNull(callee) || !is_function_definition(callee) ||
+      !clang_Location_isFromMainFile(clang_getCursorLocation(callee)) ||
+      cuda_kind(callee) != 1 || cp_func_of(ctx->run, callee) || !has_float_interface(callee))
+    return CXChildVisit_Recurse;
+  cp_func *f = add_func(ctx->run, callee, NULL);
+  f->auto_conv = 1;
+  if (ctx->caller->pragma) { /* the caller's scope and accumulate(), none of its names */
+    cp_pragma *pr = cp_arena_alloc(ctx->run->r->arena, sizeof *pr);
+    memset(pr, 0, sizeof *pr);
+    pr->offset = pr->end = ctx->caller->pragma->offset;
+    pr->scope = ctx->caller->pragma->scope;
+    pr->accum = ctx->caller->pragma->accum;
+    f->pragma = pr;
+  }
+  return CXChildVisit_Recurse;
+}
+
+void cp_find_helpers(cp_run *run) {
+  for (unsigned i = 0; i < run->n_funcs; i++) { /* n_funcs grows as helpers are added */
+    if (run->funcs[i].unit != run->unit || run->funcs[i].is_host)
+      continue;
+    helper_ctx ctx = {run, &run->funcs[i]};
+    clang_visitChildren(run->funcs[i].cursor, add_helpers, &ctx);
   }
 }
 

@@ -160,8 +160,16 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
     }
   }
   int w = callee->returns_width;
-  return call_with(c, n, over, NULL, w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN) : CP_V_OTHER,
-                   w, CP_RULE_CALL);
+  unsigned defined_at = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(callee->cursor)), NULL,
+                             NULL, NULL, &defined_at);
+  if (callee->twin && callee->unit == c->f->unit && n->begin < defined_at)
+    cp_rule_error(c, n, CP_RULE_AUTO_CONVERT,
+                  cp_arena_printf(a, "'%s' is called here before its definition, after which its "
+                                  "converted twin '%s' is written; define '%s' before this "
+                                  "function", callee->name, callee->twin, callee->name));
+  return call_with(c, n, over, callee->twin, w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN)
+                                               : CP_V_OTHER, w, CP_RULE_CALL);
 }
 
 static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
@@ -290,8 +298,10 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     cp_var *buf = root_var(c, an, &root);
     if (buf && buf->role == CP_VAR_PAIRED && cp_node_strip(an) == root) {
       cp_diag_at(c->run, CP_ERROR, an->begin,
-                 "paired buffer '%s' is passed to '%s', which is not converted; annotate '%s' "
-                 "too [%s]", buf->name, name, name, cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
+                 "paired buffer '%s' is passed to '%s', which is not converted: its body is not "
+                 "in this file, so it cannot be converted with its caller; define it here, or "
+                 "annotate its definition in a file of the same run [%s]", buf->name, name,
+                 cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
       c->run->r->applied[CP_RULE_UNSUPPORTED_POINTER]++;
     }
     if (cp_is_composite(an->val)) {

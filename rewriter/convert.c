@@ -93,7 +93,7 @@ static void sort_diags(cp_result *r, const char *input) {
 
 /* A function's pragma line as written, without its line end; NULL if it has none. */
 static const char *pragma_text(cp_result *r, const cp_func *f) {
-  if (!f->pragma)
+  if (!f->pragma || f->auto_conv)
     return NULL;
   const char *text = f->unit->opt.input_text;
   unsigned end = f->pragma->end;
@@ -137,6 +137,10 @@ static void run_stages(cp_run *run) {
   for (unsigned i = 0; i < run->n_inputs; i++) {
     cp_use_unit(run, run->units[i]);
     cp_find_functions(run);
+  }
+  for (unsigned i = 0; i < run->n_inputs && !run->opt->suggest && r->n_errors == 0; i++) {
+    cp_use_unit(run, run->units[i]);
+    cp_find_helpers(run);
   }
   for (unsigned i = 0; i < run->n_inputs && !run->opt->suggest; i++) {
     cp_use_unit(run, run->units[i]);

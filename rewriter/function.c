@@ -154,6 +154,52 @@ static void signature(cp_run *run, cp_func *f) {
   }
 }
 
+/* A prototype of a converted function in the file of its definition takes the same new
+ * signature, parameter by parameter (its parameter names may differ or be left out). */
+static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
+  unsigned name_at = name_offset(proto);
+  if (f->returns_width && cp_composite_signature(f))
+    retype(run, f, clang_getResultType(clang_getCursorType(proto)), f->returns_width,
+           extent_begin(proto), name_at, CP_RULE_SIGNATURE, NULL);
+  int n = clang_Cursor_getNumArguments(proto);
+  for (int i = 0; i < n && i < clang_Cursor_getNumArguments(f->cursor); i++) {
+    cp_var *v = cp_var_of(f, clang_Cursor_getArgument(f->cursor, (unsigned)i));
+    CXCursor pd = clang_Cursor_getArgument(proto, (unsigned)i);
+    unsigned b = extent_begin(pd), e = extent_end(pd);
+    if (!v || e <= b)
+      continue;
+    if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
+      retype(run, f, clang_getCursorType(pd), v->width, b, e, CP_RULE_SIGNATURE, NULL);
+    } else if (v->role == CP_VAR_PAIRED) {
+      CXString pn = clang_getCursorSpelling(pd);
+      const char *pname = clang_getCString(pn);
+      unsigned at = *pname ? name_offset(pd) : e;
+      cp_apply_edit(run, e, 0,
+                    cp_arena_printf(run->r->arena, ", %s%s%s", cp_arena_strndup(run->r->arena,
+                                    run->opt->input_text + b, at - b), pname, *pname ? "_err" : ""),
+                    CP_RULE_PAIR_PARAM);
+      clang_disposeString(pn);
+    }
+  }
+}
+
+/* One walk per file over its top-level declarations (one per converted function made
+ * a file of n kernels cost n^2). A twin's prototypes are its float original's: left. */
+static enum CXChildVisitResult find_prototypes(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  cp_run *run = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+    return CXChildVisit_Recurse;
+  cp_func *f;
+  if (k == CXCursor_FunctionDecl && !clang_isCursorDefinition(c) && (f = cp_func_of(run, c)) &&
+      !f->twin && !f->is_host)
+    prototype(run, f, c);
+  return CXChildVisit_Continue;
+}
+
 /* One full expression: `mode` 1 promotes the result, -1 demotes it, 0 takes it as is. */
 static void full_expr(cp_rw *c, cp_node *n, int mode) {
   const cp_val *v = cp_rewrite(c, n);
@@ -259,11 +305,11 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
            first->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE, type);
     CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
     if (t.kind == CXType_IncompleteArray)
-      cp_diag_at(run, CP_WARNING, n->begin,
+      cp_diag_at(run, CP_NOTE, n->begin, /* a note: the launches here are converted */
                  "'%s' is dynamic shared memory and now holds %s (%d bytes per element): the "
-                 "launches converted in this file pass twice the bytes, launches elsewhere must "
-                 "too [%s]", first->name, type, 8 * first->width,
-                 cp_rule_name(CP_RULE_LOCAL_TYPE));
+                 "launches of the kernels that use it, in the files converted in this run, pass "
+                 "twice the bytes; launches in other files must too [%s]", first->name, type,
+                 8 * first->width, cp_rule_name(CP_RULE_LOCAL_TYPE));
   } else if (type) {
     cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
                "be converted [%s]", first->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
@@ -330,7 +376,7 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
   cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
-  if (callee && cp_signature_changes(callee)) {
+  if (callee && !callee->twin && cp_signature_changes(callee)) {
     CXString caller = clang_getCursorSpelling(ctx->in);
     cp_diag_at(ctx->run, CP_ERROR, extent_begin(c),
                "'%s' is converted and its parameters change, but '%s', which calls it, is not "
@@ -346,31 +392,134 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
   (void)parent;
   cp_run *run = data;
   enum CXCursorKind k = clang_getCursorKind(c);
+  cp_func *g;
   if (!cp_in_unit(run, c))
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
       k == CXCursor_UnexposedDecl) /* libclang 16 shows extern "C" { } as unexposed */
     return CXChildVisit_Recurse;
   if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
-      clang_isCursorDefinition(c) && !cp_func_of(run, c)) {
-    outside_ctx ctx = {run, c};
+      clang_isCursorDefinition(c) && (!(g = cp_func_of(run, c)) || g->twin)) {
+    outside_ctx ctx = {run, c}; /* a twin's float original is code that is not converted */
     clang_visitChildren(c, find_outside_calls, &ctx);
   }
   return CXChildVisit_Continue;
 }
 
+/* ---- unannotated helpers: in place, or as a twin ---------------------------------- */
+
+/* A helper converted because converted code calls it (annotate.c) keeps its float
+ * original when float code calls it too (a function that is not converted, host code, or
+ * the float original of another twin): the converted copy is then a twin NAME_cp. Found
+ * until nothing changes, since a twin's original is float code calling further helpers. */
+typedef struct {
+  cp_run *run;
+  int changed;
+} twin_ctx;
+
+static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  twin_ctx *ctx = data;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return CXChildVisit_Recurse;
+  cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
+  if (callee && callee->auto_conv && !callee->twin) {
+    callee->twin = cp_arena_printf(ctx->run->r->arena, "%s_cp", callee->name);
+    ctx->changed = 1;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult float_callers(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  twin_ctx *ctx = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+    return CXChildVisit_Recurse;
+  cp_func *f;
+  if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
+      clang_isCursorDefinition(c) &&
+      (!(f = cp_func_of(ctx->run, c)) || f->is_host || f->twin))
+    clang_visitChildren(c, find_float_calls, ctx);
+  return CXChildVisit_Continue;
+}
+
+static void find_twins(cp_run *run) {
+  twin_ctx ctx = {run, 1};
+  while (ctx.changed) {
+    ctx.changed = 0;
+    for (unsigned u = 0; u < run->n_inputs; u++) {
+      cp_use_unit(run, run->units[u]);
+      clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), float_callers, &ctx);
+    }
+  }
+}
+
+/* The twin: the function's text with its conversion edits (collected apart in `list`)
+ * and the new name, inserted after the float original. */
+static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
+  unsigned b = extent_begin(f->cursor), e = extent_end(f->cursor);
+  cp_edit_list shifted;
+  memset(&shifted, 0, sizeof shifted);
+  for (size_t i = 0; i < list->count; i++) {
+    const cp_edit *x = &list->items[i];
+    cp_edit_add(run->r->arena, &shifted, x->offset - b, x->length, x->text, x->rule);
+  }
+  cp_edit_add(run->r->arena, &shifted, name_offset(f->cursor) - b, strlen(f->name), f->twin,
+              CP_RULE_AUTO_CONVERT);
+  char *out = NULL;
+  size_t len = 0;
+  const char *why = NULL;
+  const char *text = run->opt->input_text;
+  if (cp_edit_apply(run->r->arena, &shifted, text + b, e - b, &out, &len, &why) != 0) {
+    cp_diag_at(run, CP_ERROR, b, "internal error: %s", why);
+    return;
+  }
+  const char *nl = e > b && memchr(text + b, '\r', e - b) ? "\r\n" : "\n";
+  cp_apply_edit(run, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, out),
+                CP_RULE_AUTO_CONVERT);
+}
+
+static void note_helper(cp_run *run, cp_func *f) {
+  if (f->twin)
+    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+               "'%s' is not annotated; converted code calls it, so its converted copy '%s' is "
+               "written after it and called there, and float code keeps calling '%s' [%s]",
+               f->name, f->twin, f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
+  else
+    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+               "'%s' is not annotated; only converted code calls it, so it is converted [%s]",
+               f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
+  if (!f->twin)
+    run->r->applied[CP_RULE_AUTO_CONVERT]++;
+}
+
 void cp_convert_functions(cp_run *run) {
+  find_twins(run);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
     cp_use_unit(run, f->unit);
     cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
     unsigned before[CP_RULE_COUNT];
     memcpy(before, run->r->applied, sizeof before);
+    cp_edit_list *twin = f->twin ? cp_arena_alloc(run->r->arena, sizeof *twin) : NULL;
+    if (twin) { /* unique per twin: retyped_once keys on the list */
+      memset(twin, 0, sizeof *twin);
+      run->edits = twin;
+    }
+    if (f->auto_conv)
+      note_helper(run, f);
     signature(run, f);
     if (f->is_host)
       cp_convert_host(run, f);
     else if (!cp_convert_cas_atomic(run, f))
       walk(&c, f->body);
+    if (twin) {
+      run->edits = &f->unit->edits;
+      emit_twin(run, f, twin);
+    }
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
       f->applied[k] = run->r->applied[k] - before[k];
   }
@@ -378,6 +527,7 @@ void cp_convert_functions(cp_run *run) {
   cp_convert_symbols(run);
   for (unsigned u = 0; u < run->n_inputs; u++) {
     cp_use_unit(run, run->units[u]);
+    clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), find_prototypes, run);
     clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
   }
 }

@@ -330,14 +330,31 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   insert_after(h, s, with_call(h, &ct, call2), CP_RULE_HOST_PAIR);
 }
 
-/* Whether kernel g has dynamic shared memory that turned composite (twice the bytes). */
-static int doubles_shared(const cp_func *g) {
+/* Whether kernel g has dynamic shared memory that turned composite (twice the bytes),
+ * declared in g itself or in a converted function it calls, at any depth: `extern
+ * __shared__` in a __device__ helper is the kernel's dynamic shared memory too. `depth`
+ * bounds the walk (device code rarely recurses, but it may). */
+static int calls_doubling(cp_run *run, const cp_node *n, int depth);
+
+static int doubles_shared(cp_run *run, const cp_func *g, int depth) {
   for (unsigned i = 0; i < g->n_vars; i++) {
     const cp_var *v = &g->vars[i];
     if (!v->is_param && v->role == CP_VAR_COMPOSITE &&
         clang_getCanonicalType(clang_getCursorType(v->decl)).kind == CXType_IncompleteArray)
       return 1;
   }
+  return depth < 16 && g->body && calls_doubling(run, g->body, depth + 1);
+}
+
+static int calls_doubling(cp_run *run, const cp_node *n, int depth) {
+  if (n->kind == CXCursor_CallExpr) {
+    cp_func *callee = cp_func_of(run, clang_getCursorReferenced(n->cur));
+    if (callee && !callee->is_host && doubles_shared(run, callee, depth))
+      return 1;
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (calls_doubling(run, n->kids[i], depth))
+      return 1;
   return 0;
 }
 
@@ -383,7 +400,7 @@ static void double_shared_bytes(host *h, const cp_node *call, const cp_node *fir
 static void on_call(host *h, cp_node *call, cp_func *g) {
   int nargs = clang_Cursor_getNumArguments(call->cur);
   int nparams = clang_Cursor_getNumArguments(g->cursor);
-  if (g->is_kernel && doubles_shared(g))
+  if (g->is_kernel && doubles_shared(h->run, g, 0))
     double_shared_bytes(h, call, nargs > 0 ? call_arg(call, nargs, 0) : NULL);
   for (int i = 0; i < nargs && i < nparams; i++) {
     cp_var *p = cp_var_of(g, clang_Cursor_getArgument(g->cursor, (unsigned)i));

@@ -11,7 +11,8 @@
  *   parse     parse.c   libclang over one CUDA file (parse.h)
  *             tree.c    a node tree over libclang cursors, with parents and byte offsets
  *   tables    run.c     the run's units, functions and variables; USRs; counted edits
- *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark
+ *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark,
+ *                       and the unannotated helpers converted code calls
  *   analyse   accum.c   scope(accumulators), accumulate(), --suggest's hotspots
  *             analyse.c which functions convert, which buffers pair, which variables
  *                       turn composite; whether a signature changes
@@ -174,6 +175,9 @@ typedef struct cp_func {
   unsigned n_vars, cap_vars;
   int returns_width; /* width of a float return type, 0 if none */
   unsigned applied[CP_RULE_COUNT]; /* rules applied while converting it, for --stats */
+  int auto_conv;           /* not annotated: converted because converted code calls it */
+  const char *twin;        /* auto_conv, also called from float code: the converted copy's
+                              name (NAME_cp), written after the float original; else NULL */
 } cp_func;
 
 /* One file of a run: an input with its translation unit, or a header that gets
@@ -322,6 +326,11 @@ void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, 
 /* annotate.c: finds the pragmas and the functions they mark (plus, with --all, every
  * kernel and the device functions converted kernels call). */
 void cp_find_functions(cp_run *run);
+/* annotate.c: the unannotated __device__ functions of the current unit that converted
+ * functions call (transitively), with a float parameter or result: converted too, with
+ * the scope and accumulate() of their first converted caller (after cp_find_functions of
+ * every unit). */
+void cp_find_helpers(cp_run *run);
 /* annotate.c: the host functions of the current unit that launch converted kernels, call
  * such host functions or use file-scope pointers and pointer fields (after every unit's
  * cp_find_functions, since a launch may be in another file than its kernel). */

@@ -1,6 +1,6 @@
 // Rule call: converted functions pass and return composites; a float * parameter that
-// receives a converted local's address becomes cp_float *; an unconverted function gets
-// recombined floats.
+// receives a converted local's address becomes cp_float *; an unannotated helper that
+// only converted code calls is converted too (auto-convert, see helper_autoconvert).
 __device__ float plain_scale(float x) { return 0.5f * x; }
 
 #pragma cp composite

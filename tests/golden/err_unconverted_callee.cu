@@ -1,6 +1,7 @@
-// A paired buffer passed to a function that is not converted: that function would update
-// the value and never the error.
-__device__ void scale(float *p, float s) { p[0] *= s; }
+// A paired buffer passed to a function that is not converted (its body is not in the
+// converted file, so it cannot be converted with it): that function would update the value
+// and never the error.
+__device__ void scale(float *p, float s);
 
 #pragma cp composite
 __global__ void k(float *acc, int i) {
