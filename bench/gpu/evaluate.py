@@ -525,8 +525,9 @@ def estimate(name, prev, quick, drift_steps):
 def drift_steps_for(budget, prev, names):
     """The longest MD drift run (a multiple of 10^4, 10^5 to 10^6 steps) that keeps the
     estimated total within BUDGET seconds."""
-    fixed = sum(estimate(n, prev, False, 0) for n in names)
     per_step = sum(1.0 / _sps(prev, "small", v) for v in MD_DRIFT)
+    d0 = 10 * MD_TIMING_STEPS  # any size above the timing runs': the rest is fixed
+    fixed = sum(estimate(n, prev, False, d0) for n in names) - d0 * per_step
     steps = int((budget - fixed) / per_step) // 10000 * 10000 if "md" in names else 10 ** 6
     return max(100000, min(10 ** 6, steps))
 
