@@ -9,6 +9,7 @@
 #   DIR/difftest/       random differential programs, converted (only where
 #                       tests/difftest/run.py has --prepare; DIFFTEST_COUNT seeds, default 40)
 #   DIR/COMMIT          the commit the sources were converted at
+# CPCONVERT (default: BUILD/tool/cpconvert) converts the textbook program and difftest.
 # A part that fails to convert is reported and the others still run; the exit status
 # says whether all parts converted.
 #   bench/gpu/prepare.sh [DIR]
@@ -26,7 +27,7 @@ cmake --build "$build" --target cpconvert cpconvert_converted -j "$jobs" > "$dir
 git rev-parse --short HEAD > "$dir/COMMIT" 2>/dev/null || true
 echo "examples: $(ls "$dir"/*.cu 2>/dev/null | wc -l) converted files in $dir"
 
-cpconvert=$PWD/$build/tool/cpconvert
+cpconvert=${CPCONVERT:-$PWD/$build/tool/cpconvert}  # CPCONVERT: another build of the tool
 rm -rf "$dir/textbook" && mkdir -p "$dir/textbook"
 for v in cp cp_acc cp_fixed; do
   if make -C tests/realcode/textbook_md BUILD="$dir/textbook" CPCONVERT="$cpconvert" \
@@ -41,7 +42,7 @@ done
 
 if [ -f tests/difftest/run.py ] && grep -q -- "--prepare" tests/difftest/run.py; then
   rm -rf "$dir/difftest"
-  python3 tests/difftest/run.py --cpconvert "$cpconvert" --prepare "$dir/difftest" \
+  python3 tests/difftest/run.py --tool "$cpconvert" --prepare "$dir/difftest" \
       --count "${DIFFTEST_COUNT:-40}" > "$dir/difftest.log" 2>&1 \
     && echo "difftest: $(tail -1 "$dir/difftest.log")" \
     || { echo "difftest: --prepare failed, see $dir/difftest.log"; status=1; }

@@ -57,8 +57,20 @@ build() {
   esac
 }
 
+# Builds side by side (nvcc compiles one variant's files one after the other; an ff twin
+# waits for its base's conversion), then runs one at a time so the timings do not share
+# the GPU.
 for v in $VARIANTS; do
-  if build "$v" > "$WORK/build_$v.log" 2>&1; then
+  case $v in *_ff) continue ;; esac
+  ( build "$v" > "$WORK/build_$v.log" 2>&1; echo $? > "$WORK/build_$v.rc" ) &
+done
+wait
+for v in $VARIANTS; do
+  case $v in *_ff) ( build "$v" > "$WORK/build_$v.log" 2>&1; echo $? > "$WORK/build_$v.rc" ) & ;; esac
+done
+wait
+for v in $VARIANTS; do
+  if [ "$(cat "$WORK/build_$v.rc")" = 0 ]; then
     "$WORK/md_$v" "$CELLS" "$STEPS" "$EVERY" > "$WORK/run_$v.log" 2>&1 \
       || echo "md_$v failed, see $WORK/run_$v.log" >&2
   else
