@@ -7,14 +7,16 @@
 #   textbook  tests/realcode/run_gpu.sh: the textbook MD program, float/double/converted
 #   difftest  tests/difftest/run.py --from DIFFTEST_DIR --gpu (programs prepared elsewhere)
 #   project   bench/project.py: SASS counts and the FP64-weak PROJECTION (needs cuobjdump)
-# tests, examples and project share one CMake build (build-gpu/, kept between calls).
+# tests and examples share one CMake build (build-gpu/, kept between calls); project needs
+# it only without DIR.
 # $OUT (default gpu-out/) receives at most eight files: summary.txt (every part's status
 # and seconds), results.json, evaluate.log, textbook.md, difftest.txt, projection.md,
 # ctest_gpu.log and gpu.tgz (every log and raw output); everything else stays in WORK.
 #
 #   bench/gpu/run.sh [DIR] [--parts tests,examples,textbook,difftest,project]
 #                    [--budget S] [--quick] [--only md,sum,...] [--dry-run]
-# Environment: TEXTBOOK_SIZE ("CELLS STEPS EVERY", default "10 2000 200"),
+# Environment: TEXTBOOK_SIZE ("CELLS STEPS EVERY", default "10 2000 200"), PROJECT_ARCH
+#   (default 89,86,90),
 #   DIFFTEST_DIR (default DIR/difftest), WORK (default /tmp/cpconvert-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,6 +44,7 @@ difftest_dir=${DIFFTEST_DIR:-$dir/difftest}
 textbook_size=${TEXTBOOK_SIZE:-10 2000 200}
 mkdir -p "$out" "$work"
 out=$(cd "$out" && pwd) work=$(cd "$work" && pwd)
+export dir work
 has() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 export CPCONVERT_GPU_COMMAND="bench/gpu/prepare.sh $dir  # where libclang is
 bench/gpu/run.sh $dir --parts $parts --budget $budget ${eval_args[*]}"
@@ -58,7 +61,12 @@ note() { echo "$*" | tee -a "$summary"; }
 part() {
   local name=$1 t0 rc; shift
   t0=$(date +%s)
-  timeout "${limit[$name]}" "$@" > "$work/$name.log" 2>&1; rc=$?
+  if [ "$(type -t "$1")" = function ]; then  # timeout runs programs, not functions
+    timeout "${limit[$name]}" bash -c "$(declare -f "$1"); $*" > "$work/$name.log" 2>&1
+  else
+    timeout "${limit[$name]}" "$@" > "$work/$name.log" 2>&1
+  fi
+  rc=$?
   note "$(printf '%-9s rc %-3s %4d s  (limit %d s)%s' "$name" "$rc" $(( $(date +%s) - t0 )) \
     "${limit[$name]}" "$([ "$rc" = 124 ] && echo ', TIMED OUT')")"
   return $rc
@@ -66,7 +74,8 @@ part() {
 
 if [ "$dry" = 1 ]; then
   echo "plan: parts $parts from $dir; WORK $work; OUT $out"
-  has tests || has examples || has project && echo "  build     <= ${limit[build]} s"
+  { has tests || has examples || { has project && [ ! -d "$dir" ]; }; } &&
+    echo "  build     <= ${limit[build]} s"
   for p in tests examples textbook difftest project; do
     has $p && echo "  $p$(printf '%*s' $((9 - ${#p})) '') <= ${limit[$p]} s"
   done
@@ -85,8 +94,21 @@ build_gpu() {
   [ -d "$dir" ] && flags+=(-DCPCONVERT_BUILD_TOOL=OFF -DCPCONVERT_CONVERTED_DIR="$PWD/$dir")
   cmake -S . -B build-gpu "${flags[@]}" && cmake --build build-gpu -j "$(nproc)"
 }
+# bench/project.py compiles one variant after the other; one process per example here.
+project_all() {
+  local conv=$dir ex rc=0
+  [ -d "$conv" ] || conv=build-gpu/examples/cpconvert
+  rm -rf "$work/project" && mkdir -p "$work/project"
+  for ex in $(sed -n 's/^example(\(\w*\)).*/\1/p' examples/CMakeLists.txt); do
+    python3 bench/project.py --converted "$conv" --arch "${PROJECT_ARCH:-89,86,90}" \
+      --only "$ex" --json "$work/project/$ex.json" > "$work/project/$ex.md" \
+      2> "$work/project/$ex.err" &
+  done
+  for ex in $(jobs -p); do wait "$ex" || rc=1; done
+  return $rc
+}
 built=1
-if has tests || has examples || has project; then
+if has tests || has examples || { has project && [ ! -d "$dir" ]; }; then
   part build build_gpu || { built=0; grep -B2 -A8 -m5 "error" "$work/build.log" | tail -40; }
 fi
 if has tests && [ "$built" = 1 ]; then
@@ -122,9 +144,12 @@ if has project; then
   if ! command -v cuobjdump > /dev/null; then
     note "project   skipped: no cuobjdump on PATH (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)"
   else
-    conv=$dir; [ -d "$conv" ] || conv=build-gpu/examples/cpconvert
-    part project python3 bench/project.py --converted "$conv" --json "$work/projection.json" \
-      && sed -n '/^#\|^|/,$p' "$work/project.log" > "$out/projection.md"
+    # one page: the preamble once, every example's table, the parts' scaling lines once
+    part project project_all
+    files=("$work"/project/*.md)
+    { sed '/^## /,$d' "${files[0]}"
+      for f in "${files[@]}"; do sed -n '/^## /,$p' "$f" | grep -v "the same cycles"; done
+      grep -h "the same cycles" "${files[0]}"; } > "$out/projection.md"
   fi
 fi
 cp "$summary" "$out/summary.txt"
