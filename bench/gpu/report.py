@@ -311,6 +311,14 @@ def main():
                  (summary[0].strip() if summary else "no summary",
                   ", ".join("`%s`" % t.split()[0] for t in tests)), ""]
     body = head + p.lines
+    book = os.path.join(a.results, "textbook.md")
+    if os.path.exists(book):  # tests/realcode/run_gpu.sh, run by run.sh --parts textbook
+        with open(book) as f:
+            body += ["", "## 8. The textbook MD program (tests/realcode/textbook_md)", "",
+                     "Total energy every few steps and the step loop's time, float, double "
+                     "and the converted builds (cp, cp_acc: the runtime's auto choice, dp on "
+                     "sm_90; *_ff: the same files with the float-float backend forced), "
+                     "with the command that produced it:", "", f.read()]
     proj = os.path.join(a.results, "projection.md")
     if os.path.exists(proj):  # bench/project.py, run by run.sh in the same batch
         with open(proj) as f:

@@ -15,7 +15,7 @@
 #
 #   bench/gpu/run.sh [DIR] [--parts tests,examples,textbook,difftest,project]
 #                    [--budget S] [--quick] [--only md,sum,...] [--dry-run]
-# Environment: TEXTBOOK_SIZE ("CELLS STEPS EVERY", default "10 2000 200"), PROJECT_ARCH
+# Environment: TEXTBOOK_SIZE ("CELLS STEPS EVERY", default "12 4000 400"), PROJECT_ARCH
 #   (default 89,86,90),
 #   DIFFTEST_DIR (default DIR/difftest), WORK (default /tmp/cpconvert-gpu).
 set -uo pipefail
@@ -41,7 +41,7 @@ done
 out=${OUT:-gpu-out}
 work=${WORK:-/tmp/cpconvert-gpu}
 difftest_dir=${DIFFTEST_DIR:-$dir/difftest}
-textbook_size=${TEXTBOOK_SIZE:-10 2000 200}
+textbook_size=${TEXTBOOK_SIZE:-12 4000 400}
 mkdir -p "$out" "$work"
 out=$(cd "$out" && pwd) work=$(cd "$work" && pwd)
 export dir work
@@ -130,7 +130,8 @@ if has textbook; then
   # shellcheck disable=SC2086 - the size is three words
   part textbook env CONVERTED_DIR="$PWD/$dir/textbook" WORK="$work/textbook" \
     tests/realcode/run_gpu.sh $textbook_size
-  cp "$work/textbook.log" "$out/textbook.md"
+  { echo "\`bench/gpu/prepare.sh; CONVERTED_DIR=.device/textbook tests/realcode/run_gpu.sh $textbook_size\`"
+    echo; cat "$work/textbook.log"; } > "$out/textbook.md"
 fi
 if has difftest; then
   if [ -d "$difftest_dir" ] && grep -qs -- "--from" tests/difftest/run.py; then
