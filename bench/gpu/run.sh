@@ -11,7 +11,8 @@
 # it only without DIR.
 # $OUT (default gpu-out/) receives at most eight files: summary.txt (every part's status
 # and seconds), results.json, evaluate.log, textbook.md, difftest.txt, projection.md,
-# ctest_gpu.log and gpu.tgz (every log and raw output); everything else stays in WORK.
+# ctest_gpu.log and gpu.tgz (every log and raw output, and report/: the files
+# bench/gpu/report.py reads); everything else stays in WORK.
 #
 #   bench/gpu/run.sh [DIR] [--parts tests,examples,textbook,difftest,project]
 #                    [--budget S] [--quick] [--only md,sum,...] [--dry-run]
@@ -154,5 +155,10 @@ if has project; then
   fi
 fi
 cp "$summary" "$out/summary.txt"
+# report/ in the tarball is what bench/gpu/report.py reads; the tarballs of two batches
+# (say, examples in one, textbook and project in the other) unpack into the same report/.
+mkdir -p "$work/report"
+cp "$work"/eval/results.json "$work"/eval/*.png "$out"/ctest_gpu.log "$out"/textbook.md \
+   "$out"/projection.md "$work/report/" 2>/dev/null
 tar czf "$out/gpu.tgz" -C "$work" --exclude=./textbook/md_* . 2>/dev/null
 echo "== $out: $(ls "$out" | tr '\n' ' ')"
