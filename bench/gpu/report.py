@@ -211,7 +211,10 @@ def backends_section(p, r):
     p.add("## Backends", "",
           "Each example's converted source compiled twice: `cp` with the runtime's auto "
           "choice (dp, native double, on sm_90) and `cpff` converted with `--backend ff` "
-          "(float-float). Times and ratios against float and double of the same batch.", "")
+          "(float-float). Times and ratios against float and double of the same batch: "
+          "the sum of the kernel times each program reports over all its cases (MD: the "
+          "whole step loop, per step), so start-up and the host references are left out.",
+          "")
     for key, be in ((k, r[k].get("backends")) for k in BACKEND_TIME if k in r):
         if not be:
             continue
