@@ -102,7 +102,7 @@ def variants(cmake_text):
             continue  # inside the function definitions
         if fn == "example":
             out += [(args[0], "float", "source", []), (args[0], "double", "source", ["REAL_DOUBLE"]),
-                    (args[0], "cp", "converted", [])]
+                    (args[0], "cp", "converted", []), (args[0], "cpff", "converted", [])]
         elif fn == "example_macro":
             out.append((args[0], args[1], "source", args[2:]))
         else:
@@ -338,6 +338,7 @@ def self_test():
         vs = variants(fh.read())
     assert ("global_sum", "double", "source", ["REAL_DOUBLE"]) in vs, vs
     assert ("md_nve", "acc", "converted", []) in vs
+    assert ("mandelbrot", "cpff", "converted", []) in vs  # example() adds the ff twin
     assert ("matmul_kahan", "kahan", "converted", ["KAHAN"]) in vs
     assert not any("$" in e for e, _, _, _ in vs)
     print("project.py self-test: ok (%d variants)" % len(vs))

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """Runs the examples in every precision on the GPU and writes what they measured.
 
-    bench/gpu/evaluate.py --bin BUILD/examples --out DIR [--quick] [--only md,sum,...]
+    bench/gpu/evaluate.py --bin BUILD/examples --out DIR [--quick | --budget SECONDS]
+                          [--only md,sum,...] [--dry-run]
 
 BUILD/examples holds the executables the examples' CMake builds, NAME_VARIANT (float,
 double, cp, and the extra variants each example defines). Writes DIR/results.json (every
 figure, with the GPU, driver, CUDA version and date), DIR/raw/*.csv (each program's output)
 and DIR/*.png (plots); bench/gpu/report.py turns results.json into docs/results.md.
---quick runs every experiment at a small size, to check the chain end to end.
+--quick runs every experiment at a small size, to check the chain end to end; --budget
+shortens the MD drift runs (float, double, cp, cpff) so that the whole evaluation should
+fit in SECONDS, estimated from an earlier run's figures (--prev); --dry-run prints that
+plan. Each experiment's elapsed seconds are in the log and in results.json.
 """
 import argparse, datetime, json, os, re, subprocess, sys, time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # --dry-run needs none; a real run stops at main()
+    np = None
 
 OUT = None
 RAW = None
@@ -140,22 +147,40 @@ MD_VARIANTS = [
     ("float", "float"),
     ("double", "double"),
     ("cp", "composite, scope(all)"),
+    ("cpff", "composite, scope(all), ff"),
     ("acc", "composite, scope(accumulators)"),
+    ("accff", "composite, scope(accumulators), ff"),
     ("fixed", "scope(accumulators) accumulate(fixed)"),
     ("dacc", "scope(accumulators) accumulate(double)"),
 ]
 
 
-def md(bindir, quick):
-    side_s, steps_s = (10, 20000) if quick else (10, 1000000)
-    side_l, steps_l = (22, 2000) if quick else (22, 20000)
+# The energy drift needs a long run; it is measured for these, the other variants run
+# MD_TIMING_STEPS steps of the small system for their speed only.
+MD_DRIFT = ("float", "double", "cp", "cpff")
+MD_TIMING_STEPS = 50000
+
+
+def md_plan(quick, drift_steps):
+    """[(size, side, steps, variants)]: the runs md() makes."""
+    if quick:
+        return [("small", 10, 20000, [v for v, _ in MD_VARIANTS]),
+                ("large", 22, 2000, [v for v, _ in MD_VARIANTS])]
+    timing = [v for v, _ in MD_VARIANTS if v not in MD_DRIFT]
+    plan = [("small", 10, drift_steps, list(MD_DRIFT))]
+    if drift_steps > MD_TIMING_STEPS:
+        plan.append(("small", 10, MD_TIMING_STEPS, timing))
+    else:
+        plan[0][3].extend(timing)
+    return plan + [("large", 22, 20000, [v for v, _ in MD_VARIANTS])]
+
+
+def md(bindir, quick, drift_steps=1000000):
     res = {"variants": dict(MD_VARIANTS), "small": {}, "large": {}, "registers": {}}
-    for size, side, steps, variants in (
-            ("small", side_s, steps_s, [v for v, _ in MD_VARIANTS]),
-            ("large", side_l, steps_l, [v for v, _ in MD_VARIANTS])):
+    for size, side, steps, variants in md_plan(quick, drift_steps):
         every = max(steps // 1000, 1)
         res[size]["atoms"] = side ** 3
-        res[size]["steps"] = steps
+        res[size].setdefault("steps", steps)
         for v in variants:
             r = run(bindir, "md_nve_" + v, [side, steps, every], "md_%s_%s" % (size, v),
                     timeout=420)
@@ -167,7 +192,7 @@ def md(bindir, quick):
                 "drift_per_1e6": d, "rms": rms,
                 "steps_per_s": r.value("steps_per_s"),
                 "forces_ms": r.value("forces_ms"),
-                "e0": float(total[0]), "e_end": float(total[-1]),
+                "e0": float(total[0]), "e_end": float(total[-1]), "steps": steps,
                 "step": step.tolist(), "total": total.tolist(),
                 "vdw": r.column("vdw").tolist(), "coulomb": r.column("coulomb").tolist(),
                 "total_err": r.column("total_err").tolist(),
@@ -209,7 +234,7 @@ def md_plot(res):
 # Global summation: 24 cells (6 orders x 4 thread counts), and 10^7 values
 
 SUM_VARIANTS = [("float", "float"), ("double", "double"), ("cp", "composite"),
-                ("handff", "hand-written float-float")]
+                ("cpff", "composite, ff"), ("handff", "hand-written float-float")]
 
 
 def global_sum(bindir, quick):
@@ -228,6 +253,7 @@ def global_sum(bindir, quick):
 
 
 SUML_VARIANTS = SUM_VARIANTS + [("acc", "composite, scope(accumulators)"),
+                                 ("accff", "composite, scope(accumulators), ff"),
                                  ("handffn", "hand-written float-float, renormalised")]
 
 
@@ -249,7 +275,7 @@ def global_sum_large(bindir, quick):
 # Do/undo
 
 DU_VARIANTS = [("float", "float"), ("double", "double"), ("cp", "composite (accurate)"),
-               ("paper", "composite, --algo paper")]
+               ("cpff", "composite, ff"), ("paper", "composite, --algo paper")]
 
 
 def do_undo(bindir, quick):
@@ -294,7 +320,7 @@ def du_plot(res):
 # Mandelbrot deep zoom
 
 MB_VARIANTS = [("float", "float"), ("double", "double"), ("cp", "composite (accurate)"),
-               ("fast", "composite, --algo fast")]
+               ("cpff", "composite, ff"), ("fast", "composite, --algo fast")]
 
 
 def read_pgm(path):
@@ -350,7 +376,7 @@ def mandelbrot(bindir, quick):
 # Matrix product with growing inner dimension; sum-product
 
 MK_VARIANTS = [("float", "float"), ("kahan", "Kahan (accumulate(kahan))"),
-               ("cp", "composite"), ("double", "double")]
+               ("cp", "composite"), ("cpff", "composite, ff"), ("double", "double")]
 
 
 def matmul(bindir, quick):
@@ -379,7 +405,8 @@ def matmul(bindir, quick):
 
 
 SP_VARIANTS = [("float", "float"), ("acc", "composite, scope(accumulators)"),
-               ("cp", "composite, scope(all)"), ("double", "double")]
+               ("cp", "composite, scope(all)"), ("cpff", "composite, scope(all), ff"),
+               ("double", "double")]
 
 
 def sum_product(bindir, quick):
@@ -395,32 +422,158 @@ def sum_product(bindir, quick):
     return res
 
 
+# ---------------------------------------------------------------------------------------
+# Backends: one time and one error per variant and example, so every example's run compares
+# dp (cp: auto, dp on sm_90) and ff (cpff) against float and double of the same batch.
+
+def _sum_be(s):
+    return {v: (s["time_ms"][v], s["worst"][v]) for v in s["time_ms"]}
+
+
+def _sum_large_be(s):
+    out = {}
+    for c in s["cells"].values():
+        for v, x in c.items():
+            t, e = out.get(v, (0.0, 0.0))
+            out[v] = (t + x["time_ms"], max(e, x["rel_err"]))
+    return out
+
+
+def _do_undo_be(s):
+    out = {}
+    for c in s["final"].values():
+        for v, x in c.items():
+            t, e = out.get(v, (0.0, 0.0))
+            out[v] = (t + x["time_ms"], max(e, x["max"]))
+    return out
+
+
+def _matmul_be(s):
+    out, last = {}, max(s["rows"], key=int) if s["rows"] else None
+    for k, c in s["rows"].items():
+        for v, x in c.items():
+            t, _ = out.get(v, (0.0, 0.0))
+            out[v] = (t + x["time_ms"], s["rows"][last][v]["mean"] if v in s["rows"][last]
+                      else None)
+    return out
+
+
+def _md_be(m):
+    """Whole run: ms per step of the large system; error: drift of the small one."""
+    out = {}
+    for v, x in m.get("large", {}).items():
+        if isinstance(x, dict) and x.get("steps_per_s"):
+            d = m.get("small", {}).get(v, {}).get("drift_per_1e6")
+            out[v] = (1e3 / x["steps_per_s"], None if d is None else abs(d))
+    return out
+
+
+BACKENDS = {
+    "sum": _sum_be, "sum_large": _sum_large_be, "do_undo": _do_undo_be,
+    "mandelbrot": lambda s: {v: (x["time_ms"], x["avg_rel_err_z100"])
+                             for v, x in s["rows"].items()},
+    "matmul": _matmul_be,
+    "sum_product": lambda s: {v: (x["matrix_ms"] + x["matvec_ms"] + x["energy_ms"],
+                                  x["energy_rel_err"]) for v, x in s["rows"].items()},
+    "md": _md_be,
+}
+
+
+def backends(name, res):
+    """{variant: {time_ms, err}} for the report, and the ratios in the log."""
+    be = {v: {"time_ms": t, "err": e} for v, (t, e) in BACKENDS[name](res).items()}
+    f, d = be.get("float", {}).get("time_ms"), be.get("double", {}).get("time_ms")
+    for v in ("cp", "cpff", "acc", "accff"):
+        if v in be and f and d:
+            print("  %-10s %-6s %.3f ms  %.2fx float  %.2fx double" %
+                  (name, v, be[v]["time_ms"], be[v]["time_ms"] / f, be[v]["time_ms"] / d),
+                  flush=True)
+    return be
+
+
 EXPERIMENTS = {"sum": global_sum, "sum_large": global_sum_large, "do_undo": do_undo,
                "mandelbrot": mandelbrot, "matmul": matmul, "sum_product": sum_product,
                "md": md}
 
 
+VARIANTS = {"sum": SUM_VARIANTS, "sum_large": SUML_VARIANTS, "do_undo": DU_VARIANTS,
+            "mandelbrot": MB_VARIANTS, "matmul": MK_VARIANTS, "sum_product": SP_VARIANTS}
+START_S = 1.5   # per program: CUDA context, inputs, the host reference (a guess)
+KERNEL_REPEAT = 3  # kernel time as printed to the program's time (a guess)
+
+
+def _sps(prev, size, v):
+    s = prev.get("md", {}).get(size, {})
+    x = s.get(v) or s.get(v.replace("ff", "")) or s.get("cp") or {}
+    return x.get("steps_per_s") or 5000.0
+
+
+def estimate(name, prev, quick, drift_steps):
+    """Seconds the experiment should take, from the previous run's figures (PREV, a
+    results.json); an estimate only, printed by --dry-run and used by --budget."""
+    if name == "md":
+        return sum(steps / _sps(prev, size, v) + START_S
+                   for size, _, steps, vs in md_plan(quick, drift_steps) for v in vs)
+    be = BACKENDS[name](prev[name]) if name in prev and "error" not in prev[name] else {}
+    total = 0.0
+    for v, _ in VARIANTS[name]:
+        t = (be.get(v) or be.get(v.replace("ff", "")) or be.get("cp") or (1000.0, 0))[0]
+        total += START_S + KERNEL_REPEAT * t / 1e3 * (0.05 if quick else 1)
+    return total
+
+
+def drift_steps_for(budget, prev, names):
+    """The longest MD drift run (a multiple of 10^4, 10^5 to 10^6 steps) that keeps the
+    estimated total within BUDGET seconds."""
+    per_step = sum(1.0 / _sps(prev, "small", v) for v in MD_DRIFT)
+    d0 = 10 * MD_TIMING_STEPS  # any size above the timing runs': the rest is fixed
+    fixed = sum(estimate(n, prev, False, d0) for n in names) - d0 * per_step
+    steps = int((budget - fixed) / per_step) // 10000 * 10000 if "md" in names else 10 ** 6
+    return max(100000, min(10 ** 6, steps))
+
+
 def main():
     global OUT, RAW
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="small sizes: checks the chain")
+    ap.add_argument("--budget", type=float, metavar="SECONDS",
+                    help="size the MD drift runs so that the estimated total fits")
+    ap.add_argument("--prev", default=os.path.join(os.path.dirname(__file__), "..", "..",
+                                                   "docs", "gpu-raw", "results.json"),
+                    help="results.json of an earlier run, for the estimates")
+    ap.add_argument("--dry-run", action="store_true", help="print the plan and estimates")
     ap.add_argument("--only", default=",".join(EXPERIMENTS))
     a = ap.parse_args()
+    names = a.only.split(",")
+    prev = json.load(open(a.prev)) if os.path.exists(a.prev) else {}
+    drift = drift_steps_for(a.budget, prev, names) if a.budget else 10 ** 6
+    est = {n: estimate(n, prev, a.quick, drift) for n in names}
+    print("plan: %s; MD drift %d steps (%s); estimated %.0f s in all" %
+          (", ".join("%s ~%.0f s" % kv for kv in est.items()), drift,
+           ",".join(MD_DRIFT), sum(est.values())), flush=True)
+    if a.dry_run:
+        return 0
+    if np is None:
+        sys.exit("evaluate.py: numpy is needed (python3 -m pip install numpy matplotlib)")
     OUT, RAW = a.out, os.path.join(a.out, "raw")
     os.makedirs(RAW, exist_ok=True)
-    results = {"machine": machine(), "quick": a.quick}
+    results = {"machine": machine(), "quick": a.quick, "md_drift_steps": drift,
+               "command": os.environ.get("CPCONVERT_GPU_COMMAND")}
     print(results["machine"], flush=True)
-    for name in a.only.split(","):
-        print("== %s" % name, flush=True)
+    for name in names:
+        print("== %s (estimated %.0f s)" % (name, est[name]), flush=True)
         t0 = time.time()
         try:
-            results[name] = EXPERIMENTS[name](a.bin, a.quick)
+            fn = EXPERIMENTS[name]
+            results[name] = fn(a.bin, a.quick, drift) if name == "md" else fn(a.bin, a.quick)
+            results[name]["backends"] = backends(name, results[name])
         except Exception as e:  # noqa: BLE001 - one experiment failing keeps the others
             import traceback
             traceback.print_exc()
             results[name] = {"error": repr(e)}
+        results.setdefault("elapsed_s", {})[name] = round(time.time() - t0, 1)
         print("== %s done in %.0f s" % (name, time.time() - t0), flush=True)
         with open(os.path.join(OUT, "results.json"), "w") as f:
             json.dump(results, f)

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Builds the textbook MD program as float, double and the three converted variants,
+# plus cp_ff and cp_acc_ff: the cp and cp_acc conversions compiled with -DCP_BACKEND=1
+# (float-float forced; cp and cp_acc take the runtime's auto choice, dp on sm_90), and
 # runs each for the same trajectory on the GPU, and prints the total energies and the
 # wall times side by side as a Markdown table (for docs/results.md).
 #
@@ -23,7 +25,7 @@ mkdir -p "$WORK" && WORK=$(cd "$WORK" && pwd)
 CPCONVERT=${CPCONVERT:-$ROOT/build/tool/cpconvert}
 MAKE_ARGS=(-C "$HERE/textbook_md" BUILD="$WORK" NVCC="$NVCC" ARCH="$ARCH"
            CPCONVERT="$CPCONVERT" CP_INCLUDE="$ROOT/runtime/include")
-VARIANTS="float double cp cp_acc cp_fixed"
+VARIANTS="float double cp cp_ff cp_acc cp_acc_ff cp_fixed"
 
 if [ -n "${CONVERTED_DIR:-}" ]; then
   # Take the converted sources as they are: a stamp newer than the sources tells make
@@ -35,8 +37,40 @@ if [ -n "${CONVERTED_DIR:-}" ]; then
   done
 fi
 
+# VARIANT_ff: VARIANT's converted files, compiled with ff forced. A conversion that names
+# its backend (cpconvert --backend ff|dp writes #define CP_BACKEND) is left as it is: a
+# second definition on the command line would only give a redefinition warning.
+ff_twin() {
+  local base=${1%_ff}
+  [ -f "$WORK/$base/.stamp" ] || return 1
+  if grep -qs "^#define CP_BACKEND" "$WORK/$base"/*.cu; then
+    echo "$base names its backend: no $1" > "$WORK/build_$1.log"; return 1
+  fi
+  rm -rf "${WORK:?}/$1" && cp -r "$WORK/$base" "$WORK/$1" && touch "$WORK/$1/.stamp"
+  make "${MAKE_ARGS[@]}" NVFLAGS="-O2 -arch=$ARCH -DCP_BACKEND=1" "$WORK/md_$1"
+}
+
+build() {
+  case $1 in
+    *_ff) ff_twin "$1" ;;
+    *) make "${MAKE_ARGS[@]}" "md_$1" ;;
+  esac
+}
+
+# Builds side by side (nvcc compiles one variant's files one after the other; an ff twin
+# waits for its base's conversion), then runs one at a time so the timings do not share
+# the GPU.
 for v in $VARIANTS; do
-  if make "${MAKE_ARGS[@]}" "md_$v" > "$WORK/build_$v.log" 2>&1; then
+  case $v in *_ff) continue ;; esac
+  ( build "$v" > "$WORK/build_$v.log" 2>&1; echo $? > "$WORK/build_$v.rc" ) &
+done
+wait
+for v in $VARIANTS; do
+  case $v in *_ff) ( build "$v" > "$WORK/build_$v.log" 2>&1; echo $? > "$WORK/build_$v.rc" ) & ;; esac
+done
+wait
+for v in $VARIANTS; do
+  if [ "$(cat "$WORK/build_$v.rc")" = 0 ]; then
     "$WORK/md_$v" "$CELLS" "$STEPS" "$EVERY" > "$WORK/run_$v.log" 2>&1 \
       || echo "md_$v failed, see $WORK/run_$v.log" >&2
   else
