@@ -665,17 +665,45 @@ typedef struct {
   const cp_func *caller;
 } helper_ctx;
 
+/* The unit a helper is written in: the caller's file, or (with --o-dir) a header of the
+ * user's, converted once whichever inputs include it; its cursor is then taken from the
+ * translation unit the header unit reads, since offsets and tokens come from there.
+ * NULL: a system header, or a header without --o-dir (the helper stays float). */
+static cp_unit *helper_unit(cp_run *run, CXCursor *fn) {
+  CXSourceLocation loc = clang_getCursorLocation(*fn);
+  if (clang_Location_isFromMainFile(loc))
+    return run->unit;
+  CXFile file = NULL;
+  unsigned line = 0, col = 0;
+  clang_getExpansionLocation(loc, &file, &line, &col, NULL);
+  if (!file || clang_Location_isInSystemHeader(loc))
+    return NULL;
+  cp_unit *u = cp_unit_for_file(run, run->p->tu, file);
+  if (!u || !u->is_header)
+    return NULL;
+  if (u->p.tu != run->p->tu) {
+    CXCursor c = clang_getCursor(u->p.tu, clang_getLocation(u->p.tu, u->p.main_file, line, col));
+    if (!is_function_definition(c))
+      return NULL;
+    *fn = c;
+  }
+  u->has_funcs = 1;
+  return u;
+}
+
 static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   helper_ctx *ctx = data;
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
   CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
+  cp_unit *u;
   if (clang_Cursor_isNull(callee) || !is_function_definition(callee) ||
-      !clang_Location_isFromMainFile(clang_getCursorLocation(callee)) ||
-      cuda_kind(callee) != 1 || cp_func_of(ctx->run, callee) || !has_float_interface(callee))
+      cuda_kind(callee) != 1 || cp_func_of(ctx->run, callee) || !has_float_interface(callee) ||
+      !(u = helper_unit(ctx->run, &callee)))
     return CXChildVisit_Recurse;
   cp_func *f = add_func(ctx->run, callee, NULL);
+  f->unit = u;
   f->auto_conv = 1;
   if (ctx->caller->pragma) { /* the caller's scope and accumulate(), none of its names */
     cp_pragma *pr = cp_arena_alloc(ctx->run->r->arena, sizeof *pr);
@@ -690,7 +718,8 @@ static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClient
 
 void cp_find_helpers(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++) { /* n_funcs grows as helpers are added */
-    if (run->funcs[i].unit != run->unit || run->funcs[i].is_host)
+    if ((run->funcs[i].unit != run->unit && !run->funcs[i].unit->is_header) ||
+        run->funcs[i].is_host) /* a header's functions: their callees too */
       continue;
     helper_ctx ctx = {run, &run->funcs[i]};
     clang_visitChildren(run->funcs[i].cursor, add_helpers, &ctx);

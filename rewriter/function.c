@@ -417,13 +417,20 @@ typedef struct {
   int changed;
 } twin_ctx;
 
+/* A helper always (its float callers keep the float one); an annotated device function
+ * when its signature changes, so that float callers still compile. A kernel is launched
+ * from host code, which converts with it. */
+static int needs_twin(const cp_func *f) {
+  return f->auto_conv || (!f->is_kernel && !f->is_host && cp_signature_changes(f));
+}
+
 static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   twin_ctx *ctx = data;
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
   cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
-  if (callee && callee->auto_conv && !callee->twin) {
+  if (callee && !callee->twin && needs_twin(callee)) {
     callee->twin = cp_arena_printf(ctx->run->r->arena, "%s_cp", callee->name);
     ctx->changed = 1;
   }
@@ -434,7 +441,7 @@ static enum CXChildVisitResult float_callers(CXCursor c, CXCursor parent, CXClie
   (void)parent;
   twin_ctx *ctx = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  if (!cp_in_unit(ctx->run, c)) /* the unit's own file: an input or a converted header */
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
     return CXChildVisit_Recurse;
@@ -450,7 +457,9 @@ static void find_twins(cp_run *run) {
   twin_ctx ctx = {run, 1};
   while (ctx.changed) {
     ctx.changed = 0;
-    for (unsigned u = 0; u < run->n_inputs; u++) {
+    for (unsigned u = 0; u < run->n_units; u++) {
+      if (!run->units[u]->p.tu) /* a header that only gets companion declarations */
+        continue;
       cp_use_unit(run, run->units[u]);
       clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), float_callers, &ctx);
     }
