@@ -450,9 +450,38 @@ static void resolve_pairs(cp_run *run, cp_func *f) {
     if (paired && nopair)
       cp_diag_at(run, CP_ERROR, pr->offset,
                  "'%s' is in nopair() but shares its buffer with a paired parameter of another "
-                 "converted function", v->name);
+                 "converted function [%s]", v->name, cp_rule_name(CP_RULE_PAIR_PARAM));
     else if (paired)
       v->role = CP_VAR_PAIRED;
+  }
+}
+
+/* f(&t) where t is in keep() and f's parameter converts (to cp_float * as an output
+ * parameter, or to a paired buffer): a float's address cannot go where a composite's is
+ * expected, and a composite temporary would change when t is written. Refused at the
+ * argument, whatever the other calls of f make of the parameter. */
+static void refuse_kept_addresses(cp_run *run, cp_func *f, const cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    refuse_kept_addresses(run, f, n->kids[i]);
+  cp_func *callee = n->kind == CXCursor_CallExpr && f->pragma && f->pragma->n_keep
+                        ? cp_func_of(run, clang_getCursorReferenced(n->cur))
+                        : NULL;
+  int nargs = callee ? clang_Cursor_getNumArguments(n->cur) : 0;
+  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
+    cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+    const cp_node *a = cp_node_strip(n->kids[n->nkids - (unsigned)nargs + (unsigned)i]);
+    char op[4];
+    if (!param || (param->role != CP_VAR_OUTPTR && param->role != CP_VAR_PAIRED) ||
+        a->kind != CXCursor_UnaryOperator || strcmp(cp_node_operator(run->opt->input_text, a, op), "&"))
+      continue;
+    cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
+    if (local && local->role == CP_VAR_FLOAT && !local->is_param &&
+        names_contain(f->pragma->keep, f->pragma->n_keep, local->name))
+      cp_diag_at(run, CP_ERROR, a->begin,
+                 "'%s' is in keep() but its address is passed to '%s' of '%s', which converts; "
+                 "take '%s' out of keep(), or pass a converted local and copy it [%s]",
+                 local->name, param->name, callee->name, local->name,
+                 cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
   }
 }
 
@@ -585,6 +614,8 @@ void cp_analyse(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, func(run, i));
   resolve_pairs(run, &run->structs);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    refuse_kept_addresses(run, func(run, i), run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = func(run, i);
     if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE && !f->dbl) /* --accumulate: float only */

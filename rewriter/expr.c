@@ -552,9 +552,32 @@ static cp_val *paren(cp_rw *c, cp_node *n) {
   v->width = k->width;
   v->from = k->from;
   v->src = k->src;
+  v->var = k->var; /* (acc) is still the accumulator: read or assigned as `acc` is */
   if (k->twin)
     v->twin = cp_arena_printf(c->run->r->arena, "(%s)", k->twin);
   return v;
+}
+
+/* c ? acc : x with an accumulator branch: both branches are lvalues, so the read of the
+ * accumulator is outside the operator, on its result. The accumulator is read here
+ * instead (exact composite, or double), and the result is a composite. */
+static cp_val *accum_select(cp_rw *c, cp_node *n, const cp_val *a, const cp_val *b, int w) {
+  const cp_node *p = n->parent;
+  while (p && p->kind == CXCursor_ParenExpr)
+    p = p->parent;
+  if (!p || p->kind != CXCursor_UnexposedExpr || w != 1) {
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+                  "a conditional operator with an accumulator carried by accumulate() as a "
+                  "branch can only be read");
+    return cp_pass(c, n);
+  }
+  if (a->kind == CP_V_ACCUM)
+    a = accum_read(c, a);
+  if (b->kind == CP_V_ACCUM)
+    b = accum_read(c, b);
+  const char *over[3] = {NULL, cp_promote(c, a), cp_promote(c, b)};
+  int ch;
+  return cp_made(c, cp_splice(c, n, over, &ch), CP_V_COMPOSITE, w, CP_RULE_SELECT);
 }
 
 static cp_val *conditional(cp_rw *c, cp_node *n) {
@@ -562,6 +585,8 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
     return cp_pass(c, n);
   const cp_val *a = n->kids[1]->val, *b = n->kids[2]->val;
   int w = cp_node_width(c, n);
+  if (a->kind == CP_V_ACCUM || b->kind == CP_V_ACCUM)
+    return accum_select(c, n, a, b, w);
   if (!w || (!cp_is_composite(a) && !cp_is_composite(b)))
     return cp_pass(c, n);
   const char *over[3] = {NULL, cp_promote(c, a), cp_promote(c, b)};
