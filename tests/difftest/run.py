@@ -14,9 +14,15 @@ and every other outcome is a bug:
   output-on-error  exit 1 but an output file was written
   gpu-*      (--gpu) a build fails, a program fails to run, or the accuracy check fails
 The exit status is 1 if any seed is a bug, else 0. Failing seeds are copied to --save.
+
+Two phases, for a GPU machine without libclang: `--prepare DIR` generates and converts the
+seeds here and keeps each seed's folder (DIR/SEED: the float program, the converted file,
+the double reference) with DIR/manifest.json (every seed's class and reason); there,
+`--from DIR --gpu` builds, runs and compares the converted seeds of the manifest.
 """
 import argparse
 import collections
+import json
 import math
 import multiprocessing
 import os
@@ -104,10 +110,11 @@ def convert(seed, opts):
     rc, ntext = sh([opts.nvcc, "-c", "-arch=sm_90", inc, out, "-o", "dt.o"], work)
     if rc != 0:
         return "nvcc", reason_of(re.sub(r"^.*?\(\d+\): ", "", first_error(ntext))), ntext, prog
+    os.remove(os.path.join(work, "dt.o"))  # only the compile status matters; --prepare ships the folder
     return "converted", "", text, prog
 
 
-def run_gpu(seed, opts, prog):
+def run_gpu(seed, opts, strict):
     """Build and run float, converted and double; compare every printed value."""
     work = os.path.join(opts.work, str(seed))
     inc = "-I" + os.path.join(ROOT, "runtime", "include")
@@ -122,7 +129,7 @@ def run_gpu(seed, opts, prog):
         outs[tag] = [float(x) for x in text.split()]
     if not (len(outs["float"]) == len(outs["cp"]) == len(outs["ref"])):
         return "gpu-run", "different numbers of results", None
-    return check(outs, prog.strict)
+    return check(outs, strict)
 
 
 def check(outs, strict):
@@ -162,14 +169,21 @@ def have_gpu(opts):
 
 
 def one(args):
+    """One seed, end to end: converted here (or read from the manifest with --from), then
+    with --gpu built, run and compared; the same path for both modes."""
     seed, opts = args
-    cls, reason, detail, prog = convert(seed, opts)
+    if opts.source:
+        entry = opts.source[seed]
+        cls, reason, detail, strict = entry["class"], entry["reason"], "", entry["strict"]
+    else:
+        cls, reason, detail, prog = convert(seed, opts)
+        strict = prog.strict
     ratios = None
     if cls == "converted" and opts.gpu:
-        cls, reason, ratios = run_gpu(seed, opts, prog)
+        cls, reason, ratios = run_gpu(seed, opts, strict)
     if cls in ("converted", "refused") and not opts.keep:
         shutil.rmtree(os.path.join(opts.work, str(seed)), ignore_errors=True)
-    return seed, cls, reason, detail, prog.strict, ratios
+    return seed, cls, reason, detail, strict, ratios
 
 
 def histogram(ratios):
@@ -186,9 +200,9 @@ def histogram(ratios):
     return "\n".join(lines)
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tool", required=True, help="the cpconvert executable")
+    ap.add_argument("--tool", help="the cpconvert executable (not needed with --from)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("-j", type=int, default=os.cpu_count())
@@ -198,19 +212,92 @@ def main():
     ap.add_argument("--gpu", action="store_true", help="also build, run and compare")
     ap.add_argument("--keep", action="store_true", help="keep the work folders of passes")
     ap.add_argument("--nvcc", default="nvcc")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--prepare", metavar="DIR", help="convert here, keep DIR for --from")
+    mode.add_argument("--from", dest="source_dir", metavar="DIR",
+                      help="run the seeds a --prepare wrote to DIR (implies --gpu)")
+    ap.add_argument("--summary", metavar="FILE", help="also write the report to FILE")
     opts = ap.parse_args()
-    opts.tool = os.path.abspath(opts.tool)
+    if opts.prepare and opts.gpu:
+        ap.error("--prepare converts only; run --from DIR --gpu where the GPU is")
+    if not opts.source_dir and not opts.tool:
+        ap.error("--tool is required unless --from is given")
+    opts.tool = opts.tool and os.path.abspath(opts.tool)
+    opts.source = None
+    if opts.prepare:  # every seed's folder is the product, passes included
+        opts.work, opts.keep = opts.prepare, True
+    elif opts.source_dir:  # the prepared folders stay, so a batch can be run again
+        opts.work, opts.keep, opts.gpu = opts.source_dir, True, True
     opts.work = os.path.abspath(opts.work)
     opts.docs = docs_text()
+    return opts
+
+
+def load_manifest(opts):
+    """--from: the seeds, their classes and the exclusions come from the manifest."""
+    with open(os.path.join(opts.work, "manifest.json")) as fh:
+        manifest = json.load(fh)
+    opts.source = {int(k): v for k, v in manifest["seeds"].items()}
+    opts.no = manifest["no"]
+    return range(manifest["seed"], manifest["seed"] + manifest["count"])
+
+
+def write_manifest(opts, seeds, classes):
+    entries = {str(seed): {"class": cls, "reason": reason, "strict": strict}
+               for seed, (cls, reason, strict) in sorted(classes.items())}
+    manifest = {"seed": seeds.start, "count": len(seeds), "no": sorted(opts.no),
+                "tool": opts.tool, "seeds": entries}
+    with open(os.path.join(opts.work, "manifest.json"), "w") as fh:
+        json.dump(manifest, fh, indent=1)
+
+
+def save_failure(opts, seed, cls, reason, detail):
+    os.makedirs(opts.save, exist_ok=True)
+    dst = os.path.join(opts.save, str(seed))
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(os.path.join(opts.work, str(seed)), dst)
+    with open(os.path.join(dst, "report.txt"), "w") as fh:
+        fh.write("%s: %s\n%s\n" % (cls, reason, detail))
+
+
+def report(opts, seeds, by_class, by_reason, ratios, fails):
+    lines = ["difftest: seeds %d..%d, excluded features: %s" % (
+        seeds.start, seeds.stop - 1, " ".join(sorted(opts.no)) or "none")]
+    lines += ["  %-16s %d" % (cls, n) for cls, n in sorted(by_class.items())]
+    lines += ["  %4d  %s: %s" % (n, cls, reason)
+              for (cls, reason), n in sorted(by_reason.items(), key=lambda x: -x[1])]
+    if opts.gpu and ratios:
+        lines.append(histogram(ratios))
+    if fails:
+        lines.append("failing seeds: " + " ".join(map(str, sorted(fails))))
+    if opts.prepare:  # the last line is what bench/gpu/prepare.sh shows
+        lines.append("prepared %d seeds in %s: %d converted, %d refused, %d bugs" % (
+            len(seeds), opts.work, by_class["converted"], by_class["refused"], len(fails)))
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    paths = [opts.summary] + ([os.path.join(opts.work, "summary.txt")] if opts.source else [])
+    for path in filter(None, paths):
+        with open(path, "w") as fh:
+            fh.write(text)
+
+
+def main():
+    opts = parse_args()
+    if opts.source_dir and not os.path.exists(os.path.join(opts.work, "manifest.json")):
+        print("difftest: no %s/manifest.json (run --prepare first)" % opts.work)
+        return 2
     if opts.gpu and not have_gpu(opts):
         print("difftest: no CUDA device; skipped")
         return 77
-    seeds = range(opts.seed, opts.seed + opts.count)
+    seeds = load_manifest(opts) if opts.source_dir else range(opts.seed, opts.seed + opts.count)
+    os.makedirs(opts.work, exist_ok=True)
     by_class, by_reason, ratios, fails = collections.Counter(), collections.Counter(), [], []
+    classes = {}
     with multiprocessing.Pool(opts.j) as pool:
         for seed, cls, reason, detail, strict, rs in pool.imap_unordered(
                 one, [(s, opts) for s in seeds]):
             by_class[cls] += 1
+            classes[seed] = (cls, reason, strict)
             if reason:
                 by_reason[(cls, reason)] += 1
             if rs and strict:
@@ -219,22 +306,10 @@ def main():
                 fails.append(seed)
                 print("seed %d: %s: %s" % (seed, cls, reason), flush=True)
                 if opts.save:
-                    os.makedirs(opts.save, exist_ok=True)
-                    dst = os.path.join(opts.save, str(seed))
-                    shutil.rmtree(dst, ignore_errors=True)
-                    shutil.copytree(os.path.join(opts.work, str(seed)), dst)
-                    with open(os.path.join(dst, "report.txt"), "w") as fh:
-                        fh.write("%s: %s\n%s\n" % (cls, reason, detail))
-    print("difftest: seeds %d..%d, excluded features: %s" % (
-        seeds.start, seeds.stop - 1, " ".join(sorted(opts.no)) or "none"))
-    for cls, n in sorted(by_class.items()):
-        print("  %-16s %d" % (cls, n))
-    for (cls, reason), n in sorted(by_reason.items(), key=lambda x: -x[1]):
-        print("  %4d  %s: %s" % (n, cls, reason))
-    if opts.gpu and ratios:
-        print(histogram(ratios))
-    if fails:
-        print("failing seeds: " + " ".join(map(str, sorted(fails))))
+                    save_failure(opts, seed, cls, reason, detail)
+    if opts.prepare:
+        write_manifest(opts, seeds, classes)
+    report(opts, seeds, by_class, by_reason, ratios, fails)
     return 1 if fails else 0
 
 
