@@ -56,7 +56,7 @@ void copy_to_device(Atom *atom, const real *h_x, const real *h_y, const real *h_
 void find_neighbor(Atom *atom);
 
 // force.cu
-void find_force(Atom *atom);
+void find_force(Atom *atom, int want_virial);
 real read_virial(Atom *atom);
 
 // integrate.cu

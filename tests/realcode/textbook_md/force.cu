@@ -10,7 +10,7 @@ static __global__ void gpu_find_force(int number, real box, real cutoff_square,
                                       const int *g_nn, const int *g_nl,
                                       const real *g_x, const real *g_y, const real *g_z,
                                       real *g_fx, real *g_fy, real *g_fz, real *g_pe,
-                                      real *g_virial)
+                                      real *g_virial, int want_virial)
 {
   int n1 = blockIdx.x * blockDim.x + threadIdx.x;
   if (n1 >= number) {
@@ -44,17 +44,19 @@ static __global__ void gpu_find_force(int number, real box, real cutoff_square,
   g_fy[n1] = fy;
   g_fz[n1] = fz;
   g_pe[n1] = pe;
-  atomicAddCAS(g_virial, virial);
+  if (want_virial) {  // only on the steps that print it: one CAS loop per atom is costly
+    atomicAddCAS(g_virial, virial);
+  }
 }
 
-void find_force(Atom *atom)
+void find_force(Atom *atom, int want_virial)
 {
   int grid = (atom->number + BLOCK_SIZE - 1) / BLOCK_SIZE;
   CHECK(cudaMemset(atom->virial, 0, sizeof(real)));
   gpu_find_force<<<grid, BLOCK_SIZE>>>(atom->number, atom->box,
                                        atom->cutoff * atom->cutoff, atom->nn, atom->nl,
                                        atom->x, atom->y, atom->z, atom->fx, atom->fy,
-                                       atom->fz, atom->pe, atom->virial);
+                                       atom->fz, atom->pe, atom->virial, want_virial);
   CHECK(cudaGetLastError());
 }
 

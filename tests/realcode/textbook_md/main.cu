@@ -90,7 +90,7 @@ int main(int argc, char **argv)
   atom.cutoff = (real)CUTOFF;
   copy_to_device(&atom, x, y, z, vx, vy, vz);
   find_neighbor(&atom);
-  find_force(&atom);
+  find_force(&atom, 1);
   printf("atoms %d  box %.17g  steps %d  dt %g  %s\n", number, cells * a, steps, DT,
          sizeof(real) == sizeof(double) ? "double" : "float");
   print_energy(&atom, 0);
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     if (step % REBUILD_EVERY == 0) {
       find_neighbor(&atom);
     }
-    find_force(&atom);
+    find_force(&atom, step % every == 0);
     integrate_half(&atom, (real)DT, 0);
     if (step % every == 0) {
       print_energy(&atom, step);
