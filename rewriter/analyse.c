@@ -277,6 +277,10 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
  * passed there turns composite, whatever its own scope made of it (a per-term float in
  * scope(accumulators), a cp_fixed accumulator in accumulate(fixed)), so that parameter
  * types and call sites agree. */
+static int is_kept(const cp_func *f, const cp_var *v) {
+  return f->pragma && names_contain(f->pragma->keep, f->pragma->n_keep, v->name);
+}
+
 static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     agree_outptrs(run, f, n->kids[i]);
@@ -291,7 +295,8 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
         strcmp(cp_node_operator(run->opt->input_text, a, op), "&") != 0)
       continue;
     cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
-    if (local && local->group < 0 && local->role != CP_VAR_COMPOSITE)
+    if (local && local->group < 0 && local->role != CP_VAR_COMPOSITE &&
+        !is_kept(f, local)) /* keep() wins: refuse_kept_addresses reports the call */
       local->role = CP_VAR_COMPOSITE;
   }
 }

@@ -1,6 +1,6 @@
-// A keep() variable's address cannot go to a converted function's parameter that
-// converts: with one call (the parameter is a paired buffer) as with two (the other call
-// passes a composite's address, the parameter becomes cp_float *).
+// A keep() variable's address may go to a float * parameter that only float addresses
+// reach (split1), not to one that converts because another call passes a composite's
+// address (split2: the parameter becomes cp_float *). Refused at that argument.
 #pragma cp composite
 __device__ void split1(float a, float *o1, float *o2) {
   *o1 = a * 0.5f;
