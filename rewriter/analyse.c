@@ -480,8 +480,7 @@ static void refuse_kept_addresses(cp_run *run, cp_func *f, const cp_node *n) {
         a->kind != CXCursor_UnaryOperator || strcmp(cp_node_operator(run->opt->input_text, a, op), "&"))
       continue;
     cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
-    if (local && local->role == CP_VAR_FLOAT && !local->is_param &&
-        names_contain(f->pragma->keep, f->pragma->n_keep, local->name))
+    if (local && local->role == CP_VAR_FLOAT && !local->is_param && is_kept(f, local))
       cp_diag_at(run, CP_ERROR, a->begin,
                  "'%s' is in keep() but its address is passed to '%s' of '%s', which converts; "
                  "take '%s' out of keep(), or pass a converted local and copy it [%s]",
