@@ -16,23 +16,9 @@
 #include "convert.cuh"
 #if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
-#define CP_DW_T cp_float
-#define CP_DW_S float
-#define CP_DW_H v
-#define CP_DW_L e
+#include "detail/dw_float.inc"
 #define CP_DW_FN(op) cp_##op
 #define CP_DW_CS(op) cp_##op##_cf
-#define CP_DW_MUL cp_fmul_rn
-#define CP_DW_FAST_TWO_SUM cp_fast_two_sum
-#define CP_DW_MAKE cp_make_float
-#define CP_DW_NEG cp_neg
-#define CP_DW_NORMALIZE cp_normalize
-#define CP_DW_ISNAN cp_isnan
-#define CP_DW_FINITE cp_detail_finitef
-#define CP_DW_FLOOR floorf
-#define CP_DW_CEIL ceilf
-#define CP_DW_RINT rintf
-#define CP_DW_COPYSIGN copysignf
 #include "detail/dw_common.inc"
 #include "detail/dw_undef.inc"
 

@@ -13,48 +13,18 @@
 
 #include "convert.cuh"
 
-#define CP_DW_T cp_double
-#define CP_DW_S double
-#define CP_DW_H hi
-#define CP_DW_L lo
+#include "detail/dw_double.inc"
 #define CP_DW_FN(op) cp_dd_##op
 #define CP_DW_CS(op) cp_dd_##op##_cd
 #define CP_DW_SC(op) cp_dd_##op##_dc
-#define CP_DW_ADD cp_dadd_rn
-#define CP_DW_SUB cp_dsub_rn
-#define CP_DW_MUL cp_dmul_rn
-#define CP_DW_DIV cp_ddiv_rn
-#define CP_DW_SQRT cp_dsqrt_rn
-#define CP_DW_FMA cp_dfma_rn
-#define CP_DW_TWO_SUM cp_dd_two_sum
-#define CP_DW_FAST_TWO_SUM cp_dd_fast_two_sum
-#define CP_DW_TWO_PROD cp_dd_two_prod
-#define CP_DW_MAKE cp_make_double
-#define CP_DW_NEG cp_dd_neg
-#define CP_DW_TO_S cp_dd_to_double
-#define CP_DW_SETTLE CP_DD_DETAIL_SETTLE
 #include "detail/dw_accurate.inc"
 #include "detail/dw_undef.inc"
 
 /* Comparisons, fabs, fmin, fmax, floor, ceil and rint, exact, as the cp_float versions
  * (common.cuh): the same template, detail/dw_common.inc. */
-#define CP_DW_T cp_double
-#define CP_DW_S double
-#define CP_DW_H hi
-#define CP_DW_L lo
+#include "detail/dw_double.inc"
 #define CP_DW_FN(op) cp_dd_##op
 #define CP_DW_CS(op) cp_dd_##op##_cd
-#define CP_DW_MUL cp_dmul_rn
-#define CP_DW_FAST_TWO_SUM cp_dd_fast_two_sum
-#define CP_DW_MAKE cp_make_double
-#define CP_DW_NEG cp_dd_neg
-#define CP_DW_NORMALIZE cp_dd_normalize
-#define CP_DW_ISNAN cp_dd_isnan
-#define CP_DW_FINITE cp_detail_finite
-#define CP_DW_FLOOR floor
-#define CP_DW_CEIL ceil
-#define CP_DW_RINT rint
-#define CP_DW_COPYSIGN copysign
 #include "detail/dw_common.inc"
 #include "detail/dw_undef.inc"
 

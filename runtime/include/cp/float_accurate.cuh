@@ -14,26 +14,10 @@
 #include "convert.cuh"
 #if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
-#define CP_DW_T cp_float
-#define CP_DW_S float
-#define CP_DW_H v
-#define CP_DW_L e
+#include "detail/dw_float.inc"
 #define CP_DW_FN(op) cp_accurate_##op
 #define CP_DW_CS(op) cp_accurate_##op##_cf
 #define CP_DW_SC(op) cp_accurate_##op##_fc
-#define CP_DW_ADD cp_fadd_rn
-#define CP_DW_SUB cp_fsub_rn
-#define CP_DW_MUL cp_fmul_rn
-#define CP_DW_DIV cp_fdiv_rn
-#define CP_DW_SQRT cp_fsqrt_rn
-#define CP_DW_FMA cp_fma_rn
-#define CP_DW_TWO_SUM cp_two_sum
-#define CP_DW_FAST_TWO_SUM cp_fast_two_sum
-#define CP_DW_TWO_PROD cp_two_prod
-#define CP_DW_MAKE cp_make_float
-#define CP_DW_NEG cp_neg
-#define CP_DW_TO_S cp_to_float
-#define CP_DW_SETTLE CP_DETAIL_SETTLE
 #include "detail/dw_accurate.inc"
 #include "detail/dw_undef.inc"
 

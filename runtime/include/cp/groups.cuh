@@ -12,20 +12,14 @@
 
 #if defined(__CUDACC__) && defined(__cplusplus)
 #if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
-#define CP_DW_T cp_float
-#define CP_DW_H v
-#define CP_DW_L e
+#include "detail/dw_float.inc"
 #define CP_DW_FN(op) cp_##op
-#define CP_DW_MAKE cp_make_float
 #include "detail/dw_groups.inc"
 #include "detail/dw_undef.inc"
 #endif /* !CP_BACKEND_IS_DP */
 
-#define CP_DW_T cp_double
-#define CP_DW_H hi
-#define CP_DW_L lo
+#include "detail/dw_double.inc"
 #define CP_DW_FN(op) cp_dd_##op
-#define CP_DW_MAKE cp_make_double
 #include "detail/dw_groups.inc"
 #include "detail/dw_undef.inc"
 #endif

@@ -20,16 +20,10 @@
 #include "types.cuh"
 
 #if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
-#define CP_DW_T cp_float
-#define CP_DW_S float
-#define CP_DW_H v
-#define CP_DW_L e
+#include "detail/dw_float.inc"
 #define CP_DW_FN(op) cp_##op
 #define CP_DW_CS(op) cp_##op##_cf
 #define CP_DW_SS(op) cp_##op##_ff
-#define CP_DW_MAKE cp_make_float
-#define CP_DW_FROM_S cp_from_float
-#define CP_DW_VEC(pre, n) pre##float##n
 #include "detail/dw_pair.inc"
 #include "detail/dw_undef.inc"
 
@@ -48,16 +42,10 @@ CP_FUNC void cp_store_float4(float4 *v, float4 *e, cp_float4 x) {
 
 /* ---- the same for converted kernels written in double (cp_double) ---- */
 
-#define CP_DW_T cp_double
-#define CP_DW_S double
-#define CP_DW_H hi
-#define CP_DW_L lo
+#include "detail/dw_double.inc"
 #define CP_DW_FN(op) cp_dd_##op
 #define CP_DW_CS(op) cp_dd_##op##_cd
 #define CP_DW_SS(op) cp_dd_##op##_dd
-#define CP_DW_MAKE cp_make_double
-#define CP_DW_FROM_S cp_dd_from_double
-#define CP_DW_VEC(pre, n) pre##double##n
 #include "detail/dw_pair.inc"
 #include "detail/dw_undef.inc"
 
