@@ -265,8 +265,12 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
     for (unsigned i = 0; i < run.n_inputs; i++)
       cp_parse_deps(&run.units[i]->p, r);
   }
-  if (r->n_errors == 0 && !opts[0].suggest)
+  if (r->n_errors == 0 && !opts[0].suggest) {
     finish_files(&run);
+    cp_verify_outputs(&run);
+    if (r->n_errors)
+      r->output = NULL;
+  }
   for (unsigned i = 0; i < run.n_inputs; i++)
     cp_parse_close(&run.units[i]->p);
   sort_diags(r, opts[0].input);

@@ -94,3 +94,20 @@ int cp_edit_apply(cp_arena *a, cp_edit_list *list, const char *input, size_t inp
   *output_len = o;
   return 0;
 }
+
+size_t cp_edit_origin(cp_arena *a, const cp_edit_list *list, size_t out) {
+  const cp_edit **sorted = cp_edit_sorted(a, list);
+  size_t in = 0, o = 0; /* corresponding offsets of input and output */
+  for (size_t i = 0; i < list->count; i++) {
+    const cp_edit *e = sorted[i];
+    if (out < o + (e->offset - in))
+      break; /* in the unchanged text before this edit */
+    o += e->offset - in;
+    size_t n = strlen(e->text);
+    if (out < o + n)
+      return e->offset; /* in the edit's text: where it was put */
+    o += n;
+    in = e->offset + e->length;
+  }
+  return in + (out - o);
+}

@@ -25,6 +25,7 @@
  *             function.c  declarations, signatures and bodies of converted functions
  *   check     dropped.c no converted store drops an error term silently
  *   output    lines.c   --line-directives markers, added to the edit list
+ *   verify    verify.c  the outputs parsed again: what would not compile is an error
  *   driver    convert.c the run: stages in order, then the edits applied per file
  *
  * Invariants: node offsets are byte offsets into the main file's text (the input), with
@@ -391,6 +392,11 @@ void cp_convert_functions(cp_run *run);
  * must write its companion (else an error), and a composite value stored into float
  * storage without one (a __device__ symbol) warns that the error term is dropped. */
 void cp_check_dropped(cp_run *run);
+
+/* verify.c: after the edits are applied: each converted translation unit (with the
+ * converted headers) parsed again; a clang error there is an internal error (rule verify)
+ * at the input line it came from. Skipped with opt->no_verify or after errors. */
+void cp_verify_outputs(cp_run *run);
 
 /* lines.c: --line-directives: `#line N "path"` markers, added to `list` (and into the text
  * of its edits), wherever the output's lines would stop matching the input's. */

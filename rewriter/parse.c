@@ -39,6 +39,12 @@
 #include "prelude_cooperative_groups.inc"
 #include "prelude_cuda_runtime.inc"
 
+typedef struct {
+  const char *path, *text;
+  unsigned long len;
+} cp_embedded;
+#include "runtime_headers.inc"
+
 #define CP_VIRTUAL_DIR "/cpconvert-builtin"
 
 static const char standin_path[] = CP_VIRTUAL_DIR "/cuda-standin/texture_fetch_functions.h";
@@ -49,11 +55,13 @@ static const char prelude_dlp_h[] = CP_VIRTUAL_DIR "/prelude/device_launch_param
 static const char prelude_cg_h[] = CP_VIRTUAL_DIR "/prelude/cooperative_groups.h";
 static const char include_prelude[] = "#include <cuda_runtime.h>\n";
 static const char pch_main[] = CP_VIRTUAL_DIR "/pch.cu"; /* the empty file a PCH is built of */
+static const char runtime_dir[] = CP_VIRTUAL_DIR "/runtime"; /* <cp/cp.cuh>, for verify.c */
 
 /* The clang command line: CUDA set-up first, then the user's -I/-D/extra flags, so
  * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
-static const char **build_args(cp_arena *a, const cp_options *opt, const char *pch, int *n) {
-  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 26) * sizeof *args);
+static const char **build_args(cp_arena *a, const cp_options *opt, const char *pch,
+                               int runtime, int *n) {
+  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 28) * sizeof *args);
   int k = 0;
   args[k++] = "-x";
   args[k++] = "cuda";
@@ -80,6 +88,12 @@ static const char **build_args(cp_arena *a, const cp_options *opt, const char *p
   }
   for (int i = 0; i < opt->n_clang_args; i++)
     args[k++] = opt->clang_args[i];
+  if (runtime) { /* last, so that a user's own -I to another runtime does not win */
+    args[k++] = "-isystem";
+    args[k++] = runtime_dir;
+    /* a sum of n terms becomes n nested calls: clang stops at 256 brackets, nvcc does not */
+    args[k++] = "-fbracket-depth=1000000";
+  }
   if (pch) {
     args[k++] = "-include-pch";
     args[k++] = pch;
@@ -111,13 +125,15 @@ static void record_clang_diag(cp_parse *p, CXDiagnostic d, cp_result *r) {
 }
 
 /* One libclang parse of `main` (bytes `text`) with the input's command line, plus
- * -include-pch `pch` when not NULL. */
+ * -include-pch `pch` when not NULL. `extra` files stand in for the files at their paths
+ * (converted headers); with `runtime`, the embedded runtime headers are found as <cp/...>. */
 static enum CXErrorCode parse_tu(CXIndex index, const cp_options *opt, cp_arena *a,
                                  const char *main, const char *text, size_t len,
-                                 const char *pch, unsigned flags, CXTranslationUnit *tu) {
+                                 const char *pch, unsigned flags, const cp_source *extra,
+                                 unsigned n_extra, int runtime, CXTranslationUnit *tu) {
   int nargs = 0;
-  const char **args = build_args(a, opt, pch, &nargs);
-  struct CXUnsavedFile files[] = {
+  const char **args = build_args(a, opt, pch, runtime, &nargs);
+  const struct CXUnsavedFile fixed[] = {
       {main, text, len},
       {standin_path, "", 0},
       {prelude_path, cp_prelude_cuda_runtime_h, cp_prelude_cuda_runtime_h_len},
@@ -125,9 +141,20 @@ static enum CXErrorCode parse_tu(CXIndex index, const cp_options *opt, cp_arena 
       {prelude_dlp_h, include_prelude, sizeof include_prelude - 1},
       {prelude_cg_h, cp_prelude_cooperative_groups_h, cp_prelude_cooperative_groups_h_len},
   };
-  flags |= CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
-  return clang_parseTranslationUnit2(index, main, args, nargs, files,
-                                     sizeof files / sizeof files[0], flags, tu);
+  unsigned n = sizeof fixed / sizeof fixed[0];
+  unsigned total = n + n_extra + (runtime ? cp_runtime_headers_count : 0);
+  struct CXUnsavedFile *files = cp_arena_alloc(a, total * sizeof *files);
+  memcpy(files, fixed, sizeof fixed);
+  for (unsigned i = 0; i < n_extra; i++)
+    files[n++] = (struct CXUnsavedFile){extra[i].path, extra[i].text, extra[i].len};
+  for (unsigned i = 0; runtime && i < cp_runtime_headers_count; i++)
+    files[n++] = (struct CXUnsavedFile){
+        cp_arena_printf(a, "%s/%s", runtime_dir, cp_runtime_headers[i].path),
+        cp_runtime_headers[i].text, cp_runtime_headers[i].len};
+  if (!runtime)
+    flags |= CXTranslationUnit_DetailedPreprocessingRecord;
+  flags |= CXTranslationUnit_KeepGoing;
+  return clang_parseTranslationUnit2(index, main, args, nargs, files, n, flags, tu);
 }
 
 static unsigned count_errors(CXTranslationUnit tu) {
@@ -146,7 +173,8 @@ int cp_pch_build(const cp_options *opt, const char *path) {
   CXTranslationUnit tu = NULL;
   unsigned flags = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
   int rc = -1;
-  if (parse_tu(index, opt, a, pch_main, "", 0, NULL, flags, &tu) == CXError_Success && tu &&
+  if (parse_tu(index, opt, a, pch_main, "", 0, NULL, flags, NULL, 0, 0, &tu) == CXError_Success &&
+      tu &&
       count_errors(tu) == 0)
     rc = clang_saveTranslationUnit(tu, path, clang_defaultSaveOptions(tu)) == CXSaveError_None
              ? 0
@@ -160,7 +188,7 @@ int cp_pch_build(const cp_options *opt, const char *path) {
 
 const char *cp_pch_identity(cp_arena *a, const cp_options *opt) {
   int nargs = 0;
-  const char **args = build_args(a, opt, NULL, &nargs);
+  const char **args = build_args(a, opt, NULL, 0, &nargs);
   CXString v = clang_getClangVersion();
   char *s = cp_arena_printf(a, "%s\n", clang_getCString(v));
   clang_disposeString(v);
@@ -179,7 +207,7 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
   enum CXErrorCode ec = CXError_Failure;
   if (opt->pch) {
     ec = parse_tu(p->index, opt, r->arena, opt->input, opt->input_text, opt->input_len,
-                  opt->pch, 0, &p->tu);
+                  opt->pch, 0, NULL, 0, 0, &p->tu);
     if (ec == CXError_Success && p->tu && count_errors(p->tu) == 0)
       return p->main_file = clang_getFile(p->tu, opt->input), 0;
     if (p->tu) /* the PCH refused, or errors: parse again as without a cache */
@@ -187,7 +215,7 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
     p->tu = NULL;
   }
   ec = parse_tu(p->index, opt, r->arena, opt->input, opt->input_text, opt->input_len, NULL, 0,
-                &p->tu);
+                NULL, 0, 0, &p->tu);
   if (ec != CXError_Success || !p->tu) {
     cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL,
                 "libclang could not parse the file (error code %d); check the compiler "
@@ -206,6 +234,23 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
   if (opt->pch && r->n_errors == before)
     r->pch_refused = 1; /* the plain parse is clean: the PCH was at fault */
   return r->n_errors == before ? 0 : -1;
+}
+
+CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena *a,
+                                  const cp_source *files, unsigned n) {
+  CXTranslationUnit tu = NULL;
+  if (opt->pch) {
+    if (parse_tu(index, opt, a, files[0].path, files[0].text, files[0].len, opt->pch, 0,
+                 files + 1, n - 1, 1, &tu) == CXError_Success && tu && count_errors(tu) == 0)
+      return tu;
+    if (tu) /* errors with the PCH: they count only if a plain parse has them too */
+      clang_disposeTranslationUnit(tu);
+    tu = NULL;
+  }
+  if (parse_tu(index, opt, a, files[0].path, files[0].text, files[0].len, NULL, 0, files + 1,
+               n - 1, 1, &tu) != CXError_Success)
+    tu = NULL;
+  return tu;
 }
 
 /* The files the input includes, for -MD: user headers only (system headers, the CUDA

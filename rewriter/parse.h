@@ -18,6 +18,20 @@ typedef struct {
  * in `r`. Returns 0 when a translation unit exists and had no errors. */
 int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r);
 void cp_parse_close(cp_parse *p);
+
+/* A file's text standing in for the file at `path`. */
+typedef struct {
+  const char *path;
+  const char *text;
+  size_t len;
+} cp_source;
+
+/* Parses files[0] (a converted input) with opt's command line, files[1..n) standing in for
+ * the headers at their paths and the embedded runtime headers reachable as <cp/...>, as
+ * the user's build will compile it (opt->pch used when clang accepts it). NULL when libclang
+ * makes no translation unit; else the caller disposes of it. */
+CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena *a,
+                                  const cp_source *files, unsigned n);
 /* Adds to r->deps the user headers the input includes that it lacks (for -MD). */
 void cp_parse_deps(cp_parse *p, cp_result *r);
 

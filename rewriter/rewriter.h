@@ -80,6 +80,9 @@ const cp_edit **cp_edit_sorted(cp_arena *a, const cp_edit_list *list);
  * or one reaches past the end (an internal error: `*why` says which). */
 int cp_edit_apply(cp_arena *a, cp_edit_list *list, const char *input, size_t input_len,
                   char **output, size_t *output_len, const char **why);
+/* The input offset that byte `out` of the applied list's output comes from: an unchanged
+ * byte's own place, or where the edit whose text holds it was made. */
+size_t cp_edit_origin(cp_arena *a, const cp_edit_list *list, size_t out);
 
 /* ---- a conversion run ----------------------------------------------------------- */
 
@@ -111,6 +114,7 @@ typedef struct {
   const char *pch;               /* a precompiled header from cp_pch_build for this command
                                     line, or NULL; one clang refuses is not used */
   const char *header_options;    /* the options echoed in the output's header comment */
+  int no_verify;                 /* --no-verify: do not parse the output again (verify.c) */
   const char *version;
 } cp_options;
 

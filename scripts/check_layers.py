@@ -25,6 +25,7 @@ LAYERS = [
     ["expr.c", "call.c"], ["host.c"], ["symbol.c"], ["cas.c"], ["function.c"],  # rewrite
     ["dropped.c"],                                     # check
     ["lines.c"],
+    ["verify.c"],                                      # the outputs parsed again
     ["convert.c"],                                     # the driver
 ]
 

@@ -349,6 +349,7 @@ static int run(cli *c) {
         .line_directives = c->line_directives, .suggest = c->suggest, .header_options = header,
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
+        .no_verify = c->no_verify,
     };
   }
   int later = status == CP_EXIT_OK && !c->no_cache && use_cache(c, opts);

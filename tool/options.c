@@ -65,6 +65,8 @@ const char cp_usage_text[] =
     "                        the pragma that converts them; writes nothing\n"
     "  --no-cache            parse the CUDA headers anew instead of using (or building)\n"
     "                        the precompiled header cached in $XDG_CACHE_HOME/cpconvert\n"
+    "  --no-verify           write the output without parsing it again first (by default\n"
+    "                        an output that would not compile is an internal error)\n"
     "  --list-rules          print the rewrite rules and exit\n"
     "  --markdown            with --list-rules: print docs/rules.md\n"
     "  --version             print the version and exit\n"
@@ -131,7 +133,7 @@ static int *flag_of(cli *c, const char *a) {
       {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
       {"--line-directives", offsetof(cli, line_directives)},
       {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
-      {"--no-cache", offsetof(cli, no_cache)},
+      {"--no-cache", offsetof(cli, no_cache)},     {"--no-verify", offsetof(cli, no_verify)},
   };
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
     if (strcmp(a, flags[i].name) == 0)

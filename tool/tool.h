@@ -19,7 +19,7 @@ enum { CP_EXIT_OK = 0, CP_EXIT_ERRORS = 1, CP_EXIT_USAGE = 2 };
 typedef struct {
   const char *input, *output, *cuda_path;
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
-  int line_directives, suggest, no_cache;
+  int line_directives, suggest, no_cache, no_verify;
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
   cp_backend backend;

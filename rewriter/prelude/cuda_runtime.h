@@ -22,6 +22,9 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
 #define CUDART_VERSION 13000
+#ifndef __CUDACC__
+#define __CUDACC__ 1 /* nvcc defines it, and so does clang's wrapper of the real headers */
+#endif
 
 typedef __SIZE_TYPE__ size_t;
 
@@ -111,9 +114,11 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+#define CUDART_CB
 typedef void (*cudaHostFn_t)(void *data);
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data);
 __device__ int printf(const char *fmt, ...); /* the host one comes from <stdio.h> */
+__device__ unsigned __isGlobal(const void *p);
 }
 
 /* Templates, as the CUDA runtime's C++ API declares them, so that scalar symbols pass. */
