@@ -28,40 +28,14 @@ static size_t bom_length(const char *text, size_t len) {
   return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
-static const char *algo_macro(cp_algo algo) {
-  switch (algo) {
-  case CP_ALGO_PAPER: return "CP_ALGO_PAPER";
-  case CP_ALGO_FAST: return "CP_ALGO_FAST";
-  case CP_ALGO_ACCURATE: break;
-  }
-  return NULL; /* the runtime's default */
-}
-
-static const char *backend_macro(cp_backend backend) {
-  switch (backend) {
-  case CP_BE_FF: return "CP_BACKEND_FF";
-  case CP_BE_DP: return "CP_BACKEND_DP";
-  case CP_BE_AUTO: break;
-  }
-  return NULL; /* the runtime's default: chosen per architecture */
-}
-
-/* `#define NAME VALUE` and a line end, or "" when value is NULL (the runtime's default). */
-static const char *define_line(cp_arena *a, const char *name, const char *value, const char *nl) {
-  return value ? cp_arena_printf(a, "#define %s %s%s", name, value, nl) : "";
-}
-
 /* Rule `header`: the marker comment, the algorithm and backend selection and the runtime
  * include; a header that only gains companion declarations gets the marker line alone. */
 static void add_header(cp_result *r, cp_edit_list *edits, const cp_options *opt, int is_header) {
   const char *nl = line_ending(opt->input_text, opt->input_len);
-  const char *defines = is_header ? "" : cp_arena_printf(
-      r->arena, "%s%s", define_line(r->arena, "CP_ALGO", algo_macro(opt->algo), nl),
-      define_line(r->arena, "CP_BACKEND", backend_macro(opt->backend), nl));
   const char *text = cp_arena_printf(
-      r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s%s", CP_OUTPUT_MARKER,
-      opt->version, opt->input, opt->header_options, nl, defines,
-      is_header ? "" : cp_arena_printf(r->arena, "#include <cp/cp.cuh>%s", nl));
+      r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s", CP_OUTPUT_MARKER,
+      opt->version, opt->input, opt->header_options, nl,
+      is_header ? "" : cp_runtime_prologue(r->arena, opt, nl));
   cp_edit_add(r->arena, edits, bom_length(opt->input_text, opt->input_len), 0, text,
               CP_RULE_HEADER);
   r->applied[CP_RULE_HEADER]++;

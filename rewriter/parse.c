@@ -57,6 +57,35 @@ static const char include_prelude[] = "#include <cuda_runtime.h>\n";
 static const char pch_main[] = CP_VIRTUAL_DIR "/pch.cu"; /* the empty file a PCH is built of */
 static const char runtime_dir[] = CP_VIRTUAL_DIR "/runtime"; /* <cp/cp.cuh>, for verify.c */
 
+static const char *algo_macro(cp_algo algo) {
+  switch (algo) {
+  case CP_ALGO_PAPER: return "CP_ALGO_PAPER";
+  case CP_ALGO_FAST: return "CP_ALGO_FAST";
+  case CP_ALGO_ACCURATE: break;
+  }
+  return NULL; /* the runtime's default */
+}
+
+static const char *backend_macro(cp_backend backend) {
+  switch (backend) {
+  case CP_BE_FF: return "CP_BACKEND_FF";
+  case CP_BE_DP: return "CP_BACKEND_DP";
+  case CP_BE_AUTO: break;
+  }
+  return NULL; /* the runtime's default: chosen per architecture */
+}
+
+/* `#define NAME VALUE` and a line end, or "" when value is NULL (the runtime's default). */
+static const char *define_line(cp_arena *a, const char *name, const char *value, const char *nl) {
+  return value ? cp_arena_printf(a, "#define %s %s%s", name, value, nl) : "";
+}
+
+const char *cp_runtime_prologue(cp_arena *a, const cp_options *opt, const char *nl) {
+  return cp_arena_printf(a, "%s%s#include <cp/cp.cuh>%s",
+                         define_line(a, "CP_ALGO", algo_macro(opt->algo), nl),
+                         define_line(a, "CP_BACKEND", backend_macro(opt->backend), nl), nl);
+}
+
 /* The clang command line: CUDA set-up first, then the user's -I/-D/extra flags, so
  * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
 static const char **build_args(cp_arena *a, const cp_options *opt, const char *pch,
@@ -172,8 +201,10 @@ int cp_pch_build(const cp_options *opt, const char *path) {
   CXIndex index = clang_createIndex(0, 0);
   CXTranslationUnit tu = NULL;
   unsigned flags = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
+  const char *text = opt->pch_output ? cp_runtime_prologue(a, opt, "\n") : "";
   int rc = -1;
-  if (parse_tu(index, opt, a, pch_main, "", 0, NULL, flags, NULL, 0, 0, &tu) == CXError_Success &&
+  if (parse_tu(index, opt, a, pch_main, text, strlen(text), NULL, flags, NULL, 0,
+               opt->pch_output, &tu) == CXError_Success &&
       tu &&
       count_errors(tu) == 0)
     rc = clang_saveTranslationUnit(tu, path, clang_defaultSaveOptions(tu)) == CXSaveError_None
@@ -188,10 +219,16 @@ int cp_pch_build(const cp_options *opt, const char *path) {
 
 const char *cp_pch_identity(cp_arena *a, const cp_options *opt) {
   int nargs = 0;
-  const char **args = build_args(a, opt, NULL, 0, &nargs);
+  const char **args = build_args(a, opt, NULL, opt->pch_output, &nargs);
   CXString v = clang_getClangVersion();
   char *s = cp_arena_printf(a, "%s\n", clang_getCString(v));
   clang_disposeString(v);
+  if (opt->pch_output) { /* the runtime, as this build embeds it, and its configuration */
+    s = cp_arena_printf(a, "%s%s", s, cp_runtime_prologue(a, opt, "\n"));
+    for (unsigned i = 0; i < cp_runtime_headers_count; i++)
+      s = cp_arena_printf(a, "%s%s\n%.*s", s, cp_runtime_headers[i].path,
+                          (int)cp_runtime_headers[i].len, cp_runtime_headers[i].text);
+  }
   for (int i = 0; i < nargs; i++)
     s = cp_arena_printf(a, "%s%s\n", s, args[i]);
   if (!opt->cuda_path) /* the prelude is part of the PCH; it changes with the build */
@@ -237,10 +274,10 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
 }
 
 CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena *a,
-                                  const cp_source *files, unsigned n) {
+                                  const cp_source *files, unsigned n, int *pch_refused) {
   CXTranslationUnit tu = NULL;
-  if (opt->pch) {
-    if (parse_tu(index, opt, a, files[0].path, files[0].text, files[0].len, opt->pch, 0,
+  if (opt->output_pch) {
+    if (parse_tu(index, opt, a, files[0].path, files[0].text, files[0].len, opt->output_pch, 0,
                  files + 1, n - 1, 1, &tu) == CXError_Success && tu && count_errors(tu) == 0)
       return tu;
     if (tu) /* errors with the PCH: they count only if a plain parse has them too */
@@ -250,6 +287,8 @@ CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena
   if (parse_tu(index, opt, a, files[0].path, files[0].text, files[0].len, NULL, 0, files + 1,
                n - 1, 1, &tu) != CXError_Success)
     tu = NULL;
+  if (tu && opt->output_pch && count_errors(tu) == 0)
+    *pch_refused = 1; /* the plain parse is clean: the PCH was at fault */
   return tu;
 }
 

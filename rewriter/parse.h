@@ -28,10 +28,14 @@ typedef struct {
 
 /* Parses files[0] (a converted input) with opt's command line, files[1..n) standing in for
  * the headers at their paths and the embedded runtime headers reachable as <cp/...>, as
- * the user's build will compile it (opt->pch used when clang accepts it). NULL when libclang
+ * the user's build will compile it (opt->output_pch used when clang accepts it; else
+ * *pch_refused is set). NULL when libclang
  * makes no translation unit; else the caller disposes of it. */
 CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena *a,
-                                  const cp_source *files, unsigned n);
+                                  const cp_source *files, unsigned n, int *pch_refused);
+/* What an output's code starts with: the runtime's configuration (CP_ALGO, CP_BACKEND, as
+ * opt says) and its include, lines ending in `nl`. */
+const char *cp_runtime_prologue(cp_arena *a, const cp_options *opt, const char *nl);
 /* Adds to r->deps the user headers the input includes that it lacks (for -MD). */
 void cp_parse_deps(cp_parse *p, cp_result *r);
 

@@ -113,6 +113,9 @@ typedef struct {
                                     nothing */
   const char *pch;               /* a precompiled header from cp_pch_build for this command
                                     line, or NULL; one clang refuses is not used */
+  const char *output_pch;        /* the same for parsing the outputs again (verify.c): built
+                                    with pch_output, the runtime headers included */
+  int pch_output;                /* cp_pch_build, cp_pch_identity: the PCH for outputs */
   const char *header_options;    /* the options echoed in the output's header comment */
   int no_verify;                 /* --no-verify: do not parse the output again (verify.c) */
   const char *version;
@@ -178,6 +181,7 @@ typedef struct {
   char *output; /* the converted text, NULL when there were errors */
   size_t output_len;
   int pch_refused; /* opt->pch was given and clang could not use it */
+  int output_pch_refused; /* the same for opt->output_pch */
 } cp_result;
 
 /* Converts one file. Always returns a result (free it with cp_result_free); the
@@ -189,7 +193,8 @@ cp_result *cp_convert(const cp_options *opt);
  * output; result->edits/output are those of the first input. */
 cp_result *cp_convert_files(const cp_options *opts, int n);
 /* Builds a precompiled header of what every file parsed with `opt`'s command line
- * includes (the CUDA headers or the prelude; opt->input and opt->pch are not used) and
+ * includes (the CUDA headers or the prelude, and with opt->pch_output the runtime
+ * configured as the outputs configure it; opt->input and opt->pch are not used) and
  * saves it to `path`: the one file the rewriter writes, since only libclang can
  * serialise its AST. 0 on success; on failure `path` may hold a partial file, which the
  * caller removes. */

@@ -109,7 +109,7 @@ static void verify_unit(cp_run *run, CXIndex index, unsigned i) {
       unit[n++] = k;
     }
   verify_ctx v = {run, NULL, src, unit, n, r->n_diags};
-  v.tu = cp_parse_output(index, &run->units[i]->opt, r->arena, src, n);
+  v.tu = cp_parse_output(index, &run->units[i]->opt, r->arena, src, n, &r->output_pch_refused);
   if (!v.tu) {
     cp_diag_add(r, CP_ERROR, r->files[i].path, 0, 0, NULL,
                 "internal error: libclang could not parse the converted code again [%s]",

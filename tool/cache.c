@@ -205,7 +205,8 @@ char *cp_cache_path(const cp_options *opt) {
     return NULL;
   size_t n = strlen(dir) + 40;
   char *path = malloc(n);
-  snprintf(path, n, "%s/pch-%016llx.pch", dir, (unsigned long long)cache_key(opt));
+  snprintf(path, n, "%s/%s-%016llx.pch", dir, opt->pch_output ? "out" : "pch",
+           (unsigned long long)cache_key(opt));
   free(dir);
   return path;
 }

@@ -235,9 +235,12 @@ static int write_stats_csv(const cli *c, const cp_result *r) {
 static int convert(const cli *c, const cp_options *opts) {
   cp_result *r = cp_convert_deep(opts, c->n_inputs);
   int status;
-  if (r->pch_refused)
-    for (int i = 0; i < c->n_inputs; i++)
+  for (int i = 0; i < c->n_inputs; i++) {
+    if (r->pch_refused)
       cp_cache_forget(opts[i].pch);
+    if (r->output_pch_refused)
+      cp_cache_forget(opts[i].output_pch);
+  }
   for (size_t i = 0; i < r->n_diags; i++)
     cp_print_diag(stderr, &r->diags[i]);
   if (c->suggest && !r->n_errors) {
@@ -295,23 +298,31 @@ static void build_missing(const cp_options *opt, char **paths, int n, int i, int
     *later = 1; /* else another process is building it, or the cache is read-only */
 }
 
-/* Gives each input the cached PCH for its flags, when there is one (the file then
- * parses on top of it); a missing one is built now or later (build_missing). Inputs
- * with the same flags share one PCH. Without a usable cache an input simply parses
- * without one. Returns 1 when a background build should follow the conversion. */
+/* Gives each input the cached PCHs for its flags, when there are (the file then parses
+ * on top of one, and its output, parsed again by verify.c, on top of the other, which
+ * holds the runtime too); a missing one is built now or later (build_missing). Inputs
+ * with the same flags share them. Without a usable cache an input simply parses without
+ * one. Returns 1 when a background build should follow the conversion. */
 static int use_cache(const cli *c, cp_options *opts) {
   int n = c->n_inputs, later = 0;
   char **paths = calloc((size_t)n, sizeof *paths);
-  for (int i = 0; i < n; i++) /* the built-in prelude parses in ~0.01 s: never cached */
-    paths[i] = opts[i].cuda_path ? cp_cache_path(&opts[i]) : NULL;
-  for (int i = 0; i < n; i++) {
-    if (paths[i] && !cp_cache_ready(paths[i]))
-      build_missing(&opts[i], paths, n, i, &later);
-    if (paths[i] && cp_cache_ready(paths[i]))
-      opts[i].pch = strdup(paths[i]);
+  for (int output = 0; output <= !c->no_verify; output++) {
+    for (int i = 0; i < n; i++) { /* the built-in prelude parses in ~0.01 s: never cached */
+      cp_options o = opts[i];
+      o.pch_output = output;
+      paths[i] = o.cuda_path ? cp_cache_path(&o) : NULL;
+    }
+    for (int i = 0; i < n; i++) {
+      cp_options o = opts[i];
+      o.pch_output = output;
+      if (paths[i] && !cp_cache_ready(paths[i]))
+        build_missing(&o, paths, n, i, &later);
+      if (paths[i] && cp_cache_ready(paths[i]))
+        *(output ? &opts[i].output_pch : &opts[i].pch) = strdup(paths[i]);
+    }
+    for (int i = 0; i < n; i++)
+      free(paths[i]);
   }
-  for (int i = 0; i < n; i++)
-    free(paths[i]);
   free(paths);
   return later;
 }
@@ -360,6 +371,7 @@ static int run(cli *c) {
   for (int i = 0; i < c->n_inputs; i++) {
     free(texts[i]);
     free((char *)opts[i].pch);
+    free((char *)opts[i].output_pch);
     if (flags[i] != c->clang_args)
       free((void *)flags[i]);
   }

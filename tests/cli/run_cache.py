@@ -53,9 +53,12 @@ class Ctx:
         data = open(out, "rb").read() if out and os.path.exists(out) else None
         return p.returncode, p.stdout, p.stderr.replace(b" --no-cache", b""), data
 
-    def pchs(self, cache):
-        return sorted(glob.glob(os.path.join(cache, "cpconvert", "*")) +
-                      glob.glob(os.path.join(cache, "cpconvert", ".*")))
+    def pchs(self, cache, output=False):
+        """The cache's files for parsing inputs, or (output) those of the PCH that
+        outputs are parsed again with (out-*: the runtime headers included)."""
+        return sorted(p for p in glob.glob(os.path.join(cache, "cpconvert", "*")) +
+                      glob.glob(os.path.join(cache, "cpconvert", ".*"))
+                      if os.path.basename(p).startswith("out-") == output)
 
 
 def wait_for_pch(c, cache, what, limit=300):
@@ -141,6 +144,9 @@ def multi_file(c):
     pchs = [p for p in c.pchs(cache) if p.endswith(".pch")]
     if len(pchs) != 1:
         fail("expected one PCH for one set of flags, found %s" % pchs)
+    outs = [p for p in c.pchs(cache, output=True) if p.endswith(".pch")]
+    if len(outs) != 1:
+        fail("expected one PCH for parsing the outputs again, found %s" % outs)
     print("PASS")
 
 
