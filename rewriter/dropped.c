@@ -58,8 +58,8 @@ static int stores_composite(cp_run *run, const cp_node *w) {
 }
 
 static void check_param(cp_run *run, cp_func *f, const cp_var *v) {
-  const cp_node *w[64];
-  unsigned n = cp_find_writes(run->opt->input_text, f->body, v->decl, w, 64);
+  const cp_node **w;
+  unsigned n = cp_find_writes(run->r->arena, run->opt->input_text, f->body, v->decl, 0, &w);
   const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
   for (unsigned i = 0; i < n; i++)
     if (!companion_written(run, w[i], err)) {
@@ -91,8 +91,8 @@ static int outside_float(CXCursor d) {
 }
 
 static void check_symbol(cp_run *run, cp_func *f, CXCursor d) {
-  const cp_node *w[64];
-  unsigned n = cp_find_writes(run->opt->input_text, f->body, d, w, 64);
+  const cp_node **w;
+  unsigned n = cp_find_writes(run->r->arena, run->opt->input_text, f->body, d, 0, &w);
   CXString s = clang_getCursorSpelling(d);
   const char *name = cp_arena_printf(run->r->arena, "%s", clang_getCString(s));
   clang_disposeString(s);
@@ -107,21 +107,31 @@ static void check_symbol(cp_run *run, cp_func *f, CXCursor d) {
     }
 }
 
+/* The symbols a function's check has seen, each checked once. */
+typedef struct {
+  CXCursor *items;
+  unsigned n, cap;
+} seen_set;
+
 /* Each file-scope float symbol `n` uses, once (the first reference checks them all). */
-static void each_symbol(cp_run *run, cp_func *f, const cp_node *n, CXCursor *seen,
-                        unsigned *n_seen) {
+static void each_symbol(cp_run *run, cp_func *f, const cp_node *n, seen_set *seen) {
   if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) {
     CXCursor d = clang_getCursorReferenced(n->cur);
     unsigned k = 0;
-    while (k < *n_seen && !clang_equalCursors(seen[k], d))
+    while (k < seen->n && !clang_equalCursors(seen->items[k], d))
       k++;
-    if (k == *n_seen && k < 32 && outside_float(d) && !cp_var_of(f, d)) {
-      seen[(*n_seen)++] = d;
+    if (k == seen->n && outside_float(d) && !cp_var_of(f, d)) {
+      if (seen->n == seen->cap) {
+        seen->cap = seen->cap ? 2 * seen->cap : 16;
+        seen->items = cp_arena_grow(run->r->arena, seen->items, seen->n, seen->cap,
+                                    sizeof *seen->items);
+      }
+      seen->items[seen->n++] = d;
       check_symbol(run, f, d);
     }
   }
   for (unsigned i = 0; i < n->nkids; i++)
-    each_symbol(run, f, n->kids[i], seen, n_seen);
+    each_symbol(run, f, n->kids[i], seen);
 }
 
 void cp_check_dropped(cp_run *run) {
@@ -133,8 +143,7 @@ void cp_check_dropped(cp_run *run) {
     for (unsigned k = 0; k < f->n_vars; k++)
       if (f->vars[k].is_param && f->vars[k].role == CP_VAR_PAIRED && !f->vars[k].external)
         check_param(run, f, &f->vars[k]);
-    CXCursor seen[32];
-    unsigned n_seen = 0;
-    each_symbol(run, f, f->body, seen, &n_seen);
+    seen_set seen = {NULL, 0, 0};
+    each_symbol(run, f, f->body, &seen);
   }
 }

@@ -360,13 +360,13 @@ cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
 
 /* analyse.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
 cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
-/* writes.c: the places (at most `max`, into `out`) where `body` (whose text is `text`)
- * may write through `var`, a pointer or array variable or field (or a scalar one: stores
- * into it):
+/* writes.c: the places (every one, or the first `max` when max > 0; an array from `a` in
+ * `*out`) where `body` (whose text is `text`) may write through `var`, a pointer or array
+ * variable or field (or a scalar one: stores into it):
  * a store into an element, ++/--, a call taking it through a pointer that is not to
  * const, a copy of the pointer that is not followed. Returns how many. */
-unsigned cp_find_writes(const char *text, const cp_node *body, CXCursor var,
-                        const cp_node **out, unsigned max);
+unsigned cp_find_writes(cp_arena *a, const char *text, const cp_node *body, CXCursor var,
+                        unsigned max, const cp_node ***out);
 /* writes.c: the first write through parameter `i` of the function `fn`, whose definition
  * is looked up (by USR) in the run's inputs; `*visible` says whether it was found there.
  * NULL when it only reads or is not visible. */

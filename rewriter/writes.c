@@ -97,28 +97,35 @@ static const cp_node *pointer_use(const char *text, const cp_node *n) {
 }
 
 typedef struct {
+  cp_arena *a;
   const char *text;
   CXCursor var;
   const cp_node **out;
-  unsigned max, n;
+  unsigned max, n, cap;
 } writes_ctx;
 
 static void collect(writes_ctx *w, const cp_node *n) {
-  if ((n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) && w->n < w->max &&
+  if ((n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) &&
+      (!w->max || w->n < w->max) &&
       clang_equalCursors(clang_getCursorReferenced(n->cur), w->var)) {
     const cp_node *s = pointer_like(clang_getCursorType(w->var)) ? pointer_use(w->text, n)
                                                                   : element_use(w->text, n);
+    if (s && w->n == w->cap) {
+      w->cap = w->cap ? 2 * w->cap : 16;
+      w->out = cp_arena_grow(w->a, w->out, w->n, w->cap, sizeof *w->out);
+    }
     if (s)
       w->out[w->n++] = s;
   }
-  for (unsigned i = 0; i < n->nkids && w->n < w->max; i++)
+  for (unsigned i = 0; i < n->nkids && (!w->max || w->n < w->max); i++)
     collect(w, n->kids[i]);
 }
 
-unsigned cp_find_writes(const char *text, const cp_node *body, CXCursor var,
-                        const cp_node **out, unsigned max) {
-  writes_ctx w = {text, var, out, max, 0};
+unsigned cp_find_writes(cp_arena *a, const char *text, const cp_node *body, CXCursor var,
+                        unsigned max, const cp_node ***out) {
+  writes_ctx w = {a, text, var, NULL, max, 0, 0};
   collect(&w, body);
+  *out = w.out;
   return w.n;
 }
 
@@ -156,9 +163,9 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
       continue;
     *visible = 1;
     cp_node *tree = cp_tree_build(run->r->arena, d.found, &unit->macros);
-    const cp_node *w = NULL;
-    cp_find_writes(unit->opt.input_text, tree, clang_Cursor_getArgument(d.found, i), &w, 1);
-    return w;
+    const cp_node **w = NULL;
+    return cp_find_writes(run->r->arena, unit->opt.input_text, tree,
+                          clang_Cursor_getArgument(d.found, i), 1, &w) ? w[0] : NULL;
   }
   return NULL;
 }
