@@ -53,8 +53,10 @@
  *                arithmetic-throughput table), FF for every other architecture and for the
  *                host pass. So `nvcc -gencode` for several GPUs gives each its own backend.
  * CP_BACKEND_IS_DP is the resolved choice (0 or 1) and CP_BACKEND_NAME its name.
+ * No value is 0: the preprocessor reads an unknown word (-DCP_BACKEND=ff) as 0, which must
+ * reach the #error, not pass as one of the three.
  */
-#define CP_BACKEND_AUTO 0
+#define CP_BACKEND_AUTO 3
 #define CP_BACKEND_FF 1
 #define CP_BACKEND_DP 2
 #ifndef CP_BACKEND
@@ -73,7 +75,7 @@
 #define CP_BACKEND_IS_DP 0
 #endif
 #else
-#error "CP_BACKEND must be CP_BACKEND_AUTO (0), CP_BACKEND_FF (1) or CP_BACKEND_DP (2)"
+#error "CP_BACKEND must be CP_BACKEND_AUTO, CP_BACKEND_FF or CP_BACKEND_DP (-DCP_BACKEND=CP_BACKEND_FF, not -DCP_BACKEND=ff: the preprocessor reads a word it does not know as 0)"
 #endif
 #if CP_BACKEND_IS_DP
 #define CP_BACKEND_NAME "dp"
