@@ -259,24 +259,42 @@ static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
                    CP_V_COMPOSITE, width, CP_RULE_VECTOR);
 }
 
-/* g.shfl_down(v, d) and its siblings on a cooperative-groups tile. */
+/* g.shfl_down(v, d) and its siblings on a cooperative-groups tile; of a fixed-point
+ * accumulator, the tile's own shuffle of the 64-bit integer (cp_fixed is a long long), which
+ * stays exact when it is summed back into one, as with __shfl_*_sync. */
 static cp_val *group_shuffle(cp_rw *c, cp_node *n, const char *method, int nargs) {
-  if (nargs < 1 || n->nkids < 2 || !cp_is_composite(arg(n, nargs, 0)->val))
+  const cp_val *x = nargs < 1 ? NULL : cp_rvalue(c, arg(n, nargs, 0)->val);
+  if (nargs < 1 || n->nkids < 2 || !cp_is_composite(x))
     return cp_pass(c, n);
   const cp_node *callee = cp_node_strip(n->kids[0]);
   if (callee->kind != CXCursor_MemberRefExpr || callee->nkids != 1)
     return cp_pass(c, n);
   const cp_node *object = callee->kids[0];
   const char **over = overrides(c, n);
+  if (x->kind == CP_V_COMPOSITE && x->from == CP_FROM_FIXED) {
+    over[n->nkids - (unsigned)nargs] = x->src;
+    cp_val *v = call_with(c, n, over, NULL, CP_V_COMPOSITE, 1, CP_RULE_GROUP_SHUFFLE);
+    v->from = CP_FROM_FIXED;
+    v->src = v->text;
+    v->text = cp_arena_printf(c->run->r->arena, "cp_fixed_to_cp(%s)", v->src);
+    return v;
+  }
   over[n->nkids - (unsigned)nargs] =
-      cp_arena_printf(c->run->r->arena, "%s, %s", cp_src(c, object), cp_promote(c, arg(n, nargs, 0)->val));
+      cp_arena_printf(c->run->r->arena, "%s, %s", cp_src(c, object), cp_promote(c, x));
   /* the callee `g.shfl_down` becomes `cp_group_shfl_down`, its object the first argument */
   return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%sgroup_%s", c->f->prec->fn, method),
                    CP_V_COMPOSITE, 1, CP_RULE_GROUP_SHUFFLE);
 }
 
+/* A tile's shuffle method: a plain method (the prelude) or a member template (CUDA's
+ * cooperative_groups, `template <class T> T shfl_down(T&&, unsigned)`). */
 static int is_group_shuffle(CXCursor ref, const char *name) {
-  return clang_getCursorKind(ref) == CXCursor_CXXMethod &&
+  enum CXCursorKind k = clang_getCursorKind(ref);
+  enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(ref));
+  return (k == CXCursor_CXXMethod ||
+          (k == CXCursor_FunctionTemplate &&
+           (pk == CXCursor_ClassDecl || pk == CXCursor_StructDecl ||
+            pk == CXCursor_ClassTemplate || pk == CXCursor_ClassTemplatePartialSpecialization))) &&
          (strcmp(name, "shfl") == 0 || strcmp(name, "shfl_down") == 0 ||
           strcmp(name, "shfl_up") == 0 || strcmp(name, "shfl_xor") == 0);
 }
@@ -304,8 +322,9 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
                  cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
       c->run->r->applied[CP_RULE_UNSUPPORTED_POINTER]++;
     }
-    if (cp_is_composite(an->val)) {
-      over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_demote(c, an->val);
+    const cp_val *x = cp_rvalue(c, an->val);
+    if (cp_is_composite(x) || x != an->val) {
+      over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_demote(c, x);
       any = 1;
     }
   }

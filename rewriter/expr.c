@@ -336,6 +336,10 @@ static cp_val *accum_read(cp_rw *c, const cp_val *k) {
   return v;
 }
 
+const cp_val *cp_rvalue(cp_rw *c, const cp_val *v) {
+  return v && v->kind == CP_V_ACCUM ? accum_read(c, v) : v;
+}
+
 /* acc = x, acc += x, acc -= x, acc *= x ... on an accumulator. */
 static cp_val *accum_update(cp_rw *c, const cp_node *n, const cp_val *l, const cp_val *r,
                             const char *op) {

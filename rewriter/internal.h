@@ -260,6 +260,9 @@ typedef struct {
 
 /* The converted value of an expression node (memoized on the node). */
 const cp_val *cp_rewrite(cp_rw *c, cp_node *n);
+/* The value an lvalue `v` holds, as a read gives it: an accumulator (CP_V_ACCUM, which a
+ * reference argument leaves an lvalue) read as its exact composite or double; else `v`. */
+const cp_val *cp_rvalue(cp_rw *c, const cp_val *v);
 /* The text of `v` as a composite of width v->width, and as a plain float(N). */
 const char *cp_promote(cp_rw *c, const cp_val *v);
 const char *cp_demote(cp_rw *c, const cp_val *v);
