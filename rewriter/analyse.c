@@ -150,6 +150,20 @@ static int is_atomic(const char *name) {
   return strncmp(name, "atomic", 6) == 0;
 }
 
+/* The field or file-scope pointer `decl` declares (run->structs: one per USR); NULL if none. */
+static cp_var *struct_var(cp_run *run, CXCursor decl) {
+  if (!run->structs.n_vars)
+    return NULL;
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  if (k != CXCursor_FieldDecl && k != CXCursor_VarDecl)
+    return NULL;
+  const char *usr = cp_usr(run, decl);
+  for (unsigned i = 0; i < run->structs.n_vars; i++)
+    if (strcmp(run->structs.vars[i].usr, usr) == 0)
+      return &run->structs.vars[i];
+  return NULL;
+}
+
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n) {
   const cp_node *root = cp_node_root(n, 1);
   if (!root)
@@ -160,16 +174,13 @@ cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n) {
     if (v)
       return v;
   }
-  if (!run->structs.n_vars) /* a field or a file-scope pointer: one per USR */
-    return NULL;
-  enum CXCursorKind k = clang_getCursorKind(decl);
-  if (k != CXCursor_FieldDecl && k != CXCursor_VarDecl)
-    return NULL;
-  const char *usr = cp_usr(run, decl);
-  for (unsigned i = 0; i < run->structs.n_vars; i++)
-    if (strcmp(run->structs.vars[i].usr, usr) == 0)
-      return &run->structs.vars[i];
-  return NULL;
+  return struct_var(run, decl);
+}
+
+cp_var *cp_field_buffer(cp_run *run, const cp_node *n) {
+  const cp_node *root = cp_field_root(n);
+  cp_var *v = root ? struct_var(run, clang_getCursorReferenced(root->cur)) : NULL;
+  return v && v->is_field ? v : NULL;
 }
 
 /* A device symbol pairs like a buffer: a group of its own, which a converted function's
@@ -371,6 +382,8 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
     return;
   const cp_node *direct = cp_node_strip(target);
   cp_var *v = var_or_symbol(run, f, cp_node_root(target, 0));
+  if (!v && (v = cp_field_buffer(run, target)) && direct == cp_field_root(target))
+    return; /* s.x = p: the field's pointer itself, not its buffer */
   if (!v)
     return;
   if (direct->kind == CXCursor_DeclRefExpr && v->group >= 0 && !through_pointer && !v->is_symbol) {
@@ -384,7 +397,7 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
                "kernel parameter '%s' is assigned; copy it into a local variable first",
                v->name);
   } else if (v->group >= 0 && v->role != CP_VAR_OUTPTR && v->role != CP_VAR_UNPAIRED) {
-    if (!v->is_param && !v->is_symbol)
+    if (!v->is_param && !v->is_symbol && !v->is_field)
       cp_diag_at(run, CP_ERROR, direct->begin,
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
                  "(write through the buffer parameter instead) [%s]", v->name,

@@ -21,7 +21,9 @@ int cp_int_literal_fits(const char *lit) {
 
 const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
   CXString s = clang_getCursorSpelling(clang_getCursorReferenced(root->cur));
-  const char *t = cp_arena_printf(c->run->r->arena, "%s_err", clang_getCString(s));
+  const char *t = root->kind == CXCursor_MemberRefExpr /* s.x, p->x: the companion field */
+                      ? cp_arena_printf(c->run->r->arena, "%s_err", cp_src(c, root))
+                      : cp_arena_printf(c->run->r->arena, "%s_err", clang_getCString(s));
   clang_disposeString(s);
   for (const cp_node *k = root; k != n && k->parent; k = k->parent) {
     const char **over = cp_arena_alloc(c->run->r->arena, (k->parent->nkids + 1) * sizeof *over);
@@ -33,13 +35,23 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
   return t;
 }
 
+/* The buffer an expression is rooted at: a variable or parameter of the function, or in
+ * device code a device symbol or a paired struct field (s.x[i]: *root is then the field's
+ * MemberRefExpr, whose companion is s.x_err). */
 static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
   *root = cp_node_root(n, 0);
-  if (!*root)
-    return NULL;
-  CXCursor decl = clang_getCursorReferenced((*root)->cur);
-  cp_var *v = cp_var_of(c->f, decl);
-  return v || c->f->is_host ? v : cp_symbol_of(c->run, decl); /* a device symbol */
+  CXCursor decl = *root ? clang_getCursorReferenced((*root)->cur) : clang_getNullCursor();
+  cp_var *v = *root ? cp_var_of(c->f, decl) : NULL;
+  if (v || c->f->is_host)
+    return v;
+  if (*root && (v = cp_symbol_of(c->run, decl)))
+    return v; /* a device symbol */
+  v = cp_field_buffer(c->run, n);
+  if (v && v->role == CP_VAR_PAIRED) {
+    *root = cp_field_root(n);
+    return v;
+  }
+  return NULL;
 }
 
 cp_val *cp_lvalue(cp_rw *c, cp_node *n) {

@@ -9,7 +9,9 @@
  * an error (rule dropped-error). A composite value stored into float storage that has no
  * companion at all (a __device__ float symbol) keeps the value and loses the error term:
  * a warning; so is one stored through a struct's float pointer field that has no
- * companion field. nopair() buffers are the user's choice and stay quiet.
+ * companion field. A paired struct field (s.x with s.x_err) is a paired buffer like a
+ * parameter, in a struct passed by value or by pointer. nopair() buffers are the user's
+ * choice and stay quiet.
  */
 #include <ctype.h>
 #include <string.h>
@@ -120,14 +122,19 @@ static void each_symbol(cp_run *run, cp_func *f, const cp_node *n, seen_set *see
     unsigned k = 0;
     while (k < seen->n && !clang_equalCursors(seen->items[k], d))
       k++;
-    if (k == seen->n && outside_float(d) && !cp_var_of(f, d)) {
+    cp_var *field = n->kind == CXCursor_MemberRefExpr ? cp_field_buffer(run, n) : NULL;
+    int paired = field && field->role == CP_VAR_PAIRED && !field->external;
+    if (k == seen->n && (paired || outside_float(d)) && !cp_var_of(f, d)) {
       if (seen->n == seen->cap) {
         seen->cap = seen->cap ? 2 * seen->cap : 16;
         seen->items = cp_arena_grow(run->r->arena, seen->items, seen->n, seen->cap,
                                     sizeof *seen->items);
       }
       seen->items[seen->n++] = d;
-      check_symbol(run, f, d);
+      if (paired) /* a paired struct field is a paired buffer: every write names s.x_err */
+        check_param(run, f, field);
+      else
+        check_symbol(run, f, d);
     }
   }
   for (unsigned i = 0; i < n->nkids; i++)

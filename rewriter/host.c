@@ -754,7 +754,9 @@ void cp_convert_fields(cp_run *run) {
   cp_func *s = &run->structs;
   for (unsigned i = 0; i < s->n_vars; i++) {
     cp_var *v = &s->vars[i];
-    if (!is_paired(v) || v->external || !v->n_sites || v->is_symbol) /* symbols: symbol.c */
+    /* symbols: symbol.c; an external (--pair) pointer's companion is declared elsewhere, but
+     * a field's is declared in its struct, which is here */
+    if (!is_paired(v) || (v->external && !v->is_field) || !v->n_sites || v->is_symbol)
       continue;
     const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
     int defined = v->is_field;
@@ -773,7 +775,7 @@ void cp_convert_fields(cp_run *run) {
       for (unsigned k = 0; k < v->n_sites; k++)
         declare_at_site(run, v, &v->sites[k], type, err);
     }
-    if (!v->allocated)
+    if (!v->allocated && !v->external)
       site_error(run, &v->sites[0],
                  "%s '%s' is paired (a converted kernel writes its buffer) but no cudaMalloc of "
                  "it is in the converted files: allocate '%s' the same size, zeroed, and copy "

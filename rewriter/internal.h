@@ -86,6 +86,9 @@ int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
  * of the struct field it reads (s->pos, &s.pos); NULL otherwise. Cursor kinds only, so it
  * works inside macro arguments, where offsets say nothing. */
 const cp_node *cp_node_root(const cp_node *n, int fields);
+/* The float or double pointer (or array) field an expression designates or indexes: the
+ * MemberRefExpr of `x` in s.x[i], s->x + k, sim.atoms.r.x[i], s.pos[i].y; NULL if none. */
+const cp_node *cp_field_root(const cp_node *n);
 
 /* ---- a conversion run ------------------------------------------------------------- */
 
@@ -361,6 +364,9 @@ int cp_signature_changes(const cp_func *f);
  * alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
 
+/* analyse.c: the struct field buffer (run->structs) a device expression indexes or
+ * designates: s.x[i], s->x, sim.atoms.r.x[i] (cp_field_root); NULL if none. */
+cp_var *cp_field_buffer(cp_run *run, const cp_node *n);
 /* analyse.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
 cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
 /* writes.c: the places (every one, or the first `max` when max > 0; an array from `a` in

@@ -261,6 +261,20 @@ const cp_node *cp_node_root(const cp_node *n, int fields) {
   }
 }
 
+const cp_node *cp_field_root(const cp_node *n) {
+  const cp_node *r = cp_node_root(n, 1);
+  while (r && r->kind == CXCursor_MemberRefExpr) {
+    CXType t = clang_getCanonicalType(clang_getCursorType(r->cur));
+    if ((t.kind == CXType_Pointer || t.kind == CXType_ConstantArray) &&
+        (cp_pointee_width(t, 0) || cp_pointee_width(t, 1) ||
+         cp_type_width(clang_getArrayElementType(t), 0) ||
+         cp_type_width(clang_getArrayElementType(t), 1)))
+      return r;
+    r = r->nkids == 1 ? cp_node_root(r->kids[0], 1) : NULL; /* s.pos[i].x: past .x */
+  }
+  return NULL;
+}
+
 int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
                        const cp_node **rhs, char op[4]) {
   op[0] = '\0';

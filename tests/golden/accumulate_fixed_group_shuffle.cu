@@ -15,3 +15,25 @@ __global__ void energy_sum(const float *e, int n, float *total) {
   if (g.thread_rank() == 0)
     atomicAdd(total, y);
 }
+
+#include <cstdio>
+
+int main() {
+  const int n = 1 << 20;
+  float *h = new float[n];
+  for (int i = 0; i < n; i++)
+    h[i] = (i % 7 == 0 ? -1.0f : 1.0f) * (0.1f + (float)(i % 1000) * 1e-3f);
+  float *e, *total;
+  cudaMalloc(&e, n * sizeof(float));
+  cudaMalloc(&total, sizeof(float));
+  cudaMemcpy(e, h, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemset(total, 0, sizeof(float));
+  energy_sum<<<64, 256>>>(e, n, total);
+  float t = 0.0f;
+  cudaMemcpy(&t, total, sizeof(float), cudaMemcpyDeviceToHost);
+  printf("%.9g\n", t);
+  cudaFree(e);
+  cudaFree(total);
+  delete[] h;
+  return 0;
+}

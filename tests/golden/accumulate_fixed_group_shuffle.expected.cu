@@ -17,3 +17,31 @@ __global__ void energy_sum(const float *e, int n, float *total, float *total_err
   if (g.thread_rank() == 0)
     cp_atomic_add_warp(total, total_err, cp_fixed_to_cp(y));
 }
+
+#include <cstdio>
+
+int main() {
+  const int n = 1 << 20;
+  float *h = new float[n];
+  for (int i = 0; i < n; i++)
+    h[i] = (i % 7 == 0 ? -1.0f : 1.0f) * (0.1f + (float)(i % 1000) * 1e-3f);
+  float *e, *total;
+  float *total_err = nullptr;
+  cudaMalloc(&e, n * sizeof(float));
+  cudaMalloc(&total, sizeof(float));
+  cudaMalloc(&total_err, sizeof(float));
+  cudaMemset(total_err, 0, sizeof(float));
+  cudaMemcpy(e, h, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemset(total, 0, sizeof(float));
+  cudaMemset(total_err, 0, sizeof(float));
+  energy_sum<<<64, 256>>>(e, n, total, total_err);
+  float t = 0.0f;
+  cudaMemcpy(&t, total, sizeof(float), cudaMemcpyDeviceToHost);
+  cp_recombine(&t, total_err, sizeof(float));
+  printf("%.9g\n", t);
+  cudaFree(e);
+  cudaFree(total);
+  cudaFree(total_err);
+  delete[] h;
+  return 0;
+}
