@@ -8,6 +8,8 @@
  *     or summed with elements of the same array, or is the target of an atomicAdd;
  *   - whatever is assigned or initialized from a composite (the sum flows on, e.g. into
  *     0.5f * sum), until nothing changes.
+ *   - a copy of a buffer element updated and stored back (v = vel[i]; v += a * dt;
+ *     vel[i] = v): the buffer is summed into across launches, as by vel[i] += a * dt;
  * Everything else, the per-term arithmetic, stays float. Parameters keep their types, so
  * a function in this scope keeps its signature.
  *
@@ -119,6 +121,66 @@ static void flow(acc_ctx *a, const cp_node *n, int *kept) {
     flow(a, n->kids[i], kept);
 }
 
+/* The declaration of `decl` in the tree `n`; NULL if it is not there. */
+static const cp_node *decl_node(const cp_node *n, CXCursor decl) {
+  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, decl))
+    return n;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *d = decl_node(n->kids[i], decl);
+    if (d)
+      return d;
+  }
+  return NULL;
+}
+
+/* Whether `n` sums into the variable `v` (its fields included): `+=`, `-=`, or an
+ * assignment whose right side reads it (v = v + a * dt). */
+static int summed_into(acc_ctx *a, const cp_node *n, const cp_var *v) {
+  char op[4];
+  const cp_node *lhs, *rhs, *root;
+  if (cp_node_assignment(a->run->opt->input_text, n, &lhs, &rhs, op) &&
+      (root = cp_node_root(lhs, 0)) && cp_var_of(a->f, clang_getCursorReferenced(root->cur)) == v &&
+      (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0 ||
+       (strcmp(op, "=") == 0 && references(a, rhs, v, 0))))
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (summed_into(a, n->kids[i], v))
+      return 1;
+  return 0;
+}
+
+/* `buf[i] = p`, where the local `p` was initialized from `buf` and summed into since
+ * (float4 p = pos[i]; p.x += dt * v.x; pos[i] = p;): the element is updated in place
+ * through a copy. Returns that local, or NULL. */
+static cp_var *stored_back(acc_ctx *a, const cp_node *rhs, const cp_var *buf) {
+  const cp_node *r = cp_node_strip(rhs);
+  if (r->kind != CXCursor_DeclRefExpr)
+    return NULL;
+  cp_var *local = cp_var_of(a->f, clang_getCursorReferenced(r->cur));
+  const cp_node *d = local && !local->is_param ? decl_node(a->f->body, local->decl) : NULL;
+  return d && d->nkids && references(a, d->kids[d->nkids - 1], buf, 0) &&
+                 summed_into(a, a->f->body, local)
+             ? local
+             : NULL;
+}
+
+/* scope(accumulators): a buffer element updated in place through a copy is an accumulator
+ * across launches (an integrator's velocities: v = vel[i]; v += a * dt; vel[i] = v), so
+ * the copy turns composite and the store pairs the buffer, as vel[i] += a * dt does. */
+static void find_updates(acc_ctx *a, const cp_node *n, int *kept) {
+  char op[4];
+  const cp_node *lhs, *rhs, *root;
+  cp_var *buf;
+  if (cp_node_assignment(a->run->opt->input_text, n, &lhs, &rhs, op) && strcmp(op, "=") == 0 &&
+      (root = cp_node_root(lhs, 0)) &&
+      (buf = cp_var_of(a->f, clang_getCursorReferenced(root->cur))) && buf->is_param &&
+      buf->group >= 0 && !buf->dbl)
+    make_composite(a, stored_back(a, rhs, buf), kept);
+  for (unsigned i = 0; i < n->nkids; i++)
+    find_updates(a, n->kids[i], kept);
+}
+
+
 void cp_find_accumulators(cp_run *run, cp_func *f) {
   int *kept = cp_arena_alloc(run->r->arena, (f->n_vars + 1) * sizeof *kept);
   for (unsigned i = 0; i < f->n_vars; i++) {
@@ -129,6 +191,7 @@ void cp_find_accumulators(cp_run *run, cp_func *f) {
   }
   acc_ctx a = {run, f, 0, 0};
   find_sums(&a, f->body, NULL, kept);
+  find_updates(&a, f->body, kept);
   do {
     a.changed = 0;
     flow(&a, f->body, kept);
@@ -212,45 +275,6 @@ static const cp_node *parent_expr(const cp_node *n) {
   return p;
 }
 
-/* The declaration of `decl` in the tree `n`; NULL if it is not there. */
-static const cp_node *decl_node(const cp_node *n, CXCursor decl) {
-  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, decl))
-    return n;
-  for (unsigned i = 0; i < n->nkids; i++) {
-    const cp_node *d = decl_node(n->kids[i], decl);
-    if (d)
-      return d;
-  }
-  return NULL;
-}
-
-/* Whether `n` has a `+=` or `-=` into the variable `v` (its fields included). */
-static int summed_into(hot_ctx *h, const cp_node *n, const cp_var *v) {
-  char op[4];
-  const cp_node *lhs, *rhs, *root;
-  if (cp_node_assignment(h->a.run->opt->input_text, n, &lhs, &rhs, op) &&
-      (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0) && (root = cp_node_root(lhs, 0)) &&
-      cp_var_of(h->a.f, clang_getCursorReferenced(root->cur)) == v)
-    return 1;
-  for (unsigned i = 0; i < n->nkids; i++)
-    if (summed_into(h, n->kids[i], v))
-      return 1;
-  return 0;
-}
-
-/* `buf[i] = p`, where the local `p` was initialized from `buf` and summed into since
- * (float4 p = pos[i]; p.x += dt * v.x; pos[i] = p;): the element is updated in place
- * through a copy. */
-static int stored_back(hot_ctx *h, const cp_node *rhs, const cp_var *buf) {
-  const cp_node *r = cp_node_strip(rhs);
-  if (r->kind != CXCursor_DeclRefExpr)
-    return 0;
-  cp_var *local = cp_var_of(h->a.f, clang_getCursorReferenced(r->cur));
-  const cp_node *d = local && !local->is_param ? decl_node(h->a.f->body, local->decl) : NULL;
-  return d && d->nkids && references(&h->a, d->kids[d->nkids - 1], buf, 0) &&
-         summed_into(h, h->a.f->body, local);
-}
-
 /* A buffer parameter's element updated in place: every launch adds to what the last
  * launch left (an integrator's positions and velocities), so the rounding errors add up
  * over the launches. Only pairing the buffer (scope(all)) carries them from one launch
@@ -277,7 +301,7 @@ static void hot_assignment(hot_ctx *h, const cp_node *n, const cp_node *loop) {
   int buffer = v->is_param && v->group >= 0;
   if (strcmp(op, "+=") != 0 && strcmp(op, "-=") != 0 &&
       !(strcmp(op, "=") == 0 && references(&h->a, rhs, v, 0))) {
-    if (buffer && strcmp(op, "=") == 0 && stored_back(h, rhs, v))
+    if (buffer && strcmp(op, "=") == 0 && stored_back(&h->a, rhs, v))
       hot_update(h, n, v);
     return;
   }
