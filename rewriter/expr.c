@@ -376,13 +376,56 @@ static cp_val *accum_update(cp_rw *c, const cp_node *n, const cp_val *l, const c
 
 /* lhs = rhs, lhs op= rhs, for every kind of target (n is the operator node, or the
  * operator= call of a struct such as float4). */
+/* The right operand of a compound assignment into a composite: C converts neither side
+ * first (x += 0.5 * y computes in double, n -= f in float), so an int or double operand
+ * is still of its own type here. It enters the composite operation exactly, as an
+ * implicit conversion would: an int by cp_from_int, a double by the exact split. */
+static const cp_val *compound_operand(cp_rw *c, const cp_node *rhs, const cp_val *r) {
+  if (r->kind != CP_V_OTHER || c->f->dbl)
+    return r;
+  CXType t = clang_getCanonicalType(clang_getCursorType(rhs->cur));
+  cp_from from;
+  if (t.kind == CXType_Double || t.kind == CXType_LongDouble)
+    from = CP_FROM_DOUBLE;
+  else if (t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Int &&
+           t.kind != CXType_Short && t.kind != CXType_SChar && t.kind != CXType_Char_S)
+    from = CP_FROM_DOUBLE; /* unsigned, long, long long: through double, exact up to 2^53 */
+  else if (t.kind == CXType_Int || t.kind == CXType_Short || t.kind == CXType_SChar ||
+           t.kind == CXType_Char_S)
+    from = CP_FROM_INT;
+  else
+    return r;
+  cp_val *v = cp_new_val(c, r->text, CP_V_PLAIN, 1);
+  v->from = from;
+  v->src = from == CP_FROM_DOUBLE && t.kind != CXType_Double
+               ? cp_arena_printf(c->run->r->arena, "(double)(%s)", r->text)
+               : r->text;
+  return v;
+}
+
+/* n op= x where n is not a float (an int, a double) and x is composite: C computes it in
+ * x's type and converts back; here x enters as its recombined float (as C would see it),
+ * or, into a double, as the exact double of the pair. */
+static cp_val *into_other(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
+                          const cp_val *r) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(lhs->cur));
+  const char *x = t.kind == CXType_Double && !c->f->dbl
+                      ? cp_arena_printf(c->run->r->arena, "cp_to_double(%s)", cp_promote(c, r))
+                      : cp_demote(c, r);
+  int ch;
+  return cp_made(c, cp_splice(c, n, one_override(c, n, rhs, x), &ch), CP_V_OTHER, 0,
+                 CP_RULE_CONVERT);
+}
+
 cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
                       const char *op) {
   const cp_val *l = lhs->val, *r = rhs->val;
   cp_arena *a = c->run->r->arena;
+  const char *name = op[1] == '=' ? op_name(op) : NULL; /* compound: "add"... */
+  if (name)
+    r = compound_operand(c, rhs, r);
   if (l->kind == CP_V_ACCUM)
     return accum_update(c, n, l, r, op);
-  const char *name = op[1] == '=' ? op_name(op) : NULL; /* compound: "add"... */
   if (l->kind == CP_V_PAIRED) {
     if (cp_used_as_value(c, n)) {
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
@@ -422,6 +465,8 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
     const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_demote(c, r)), &ch);
     return cp_made(c, t, CP_V_PLAIN, l->width, CP_RULE_CONVERT);
   }
+  if (l->kind == CP_V_OTHER && name && cp_is_composite(r))
+    return into_other(c, n, lhs, rhs, r);
   return cp_pass(c, n);
 }
 
