@@ -114,6 +114,21 @@ static int retyped_once(cp_run *run, size_t offset, cp_rule rule) {
   return 0;
 }
 
+/* The macro expansion between `from` and `to` that spells the type (`REAL` of
+ * `#define REAL float` in `__shared__ REAL s`): the last one not named like CUDA's own
+ * qualifiers (__shared__, __restrict__). Its offset, and its length in *len; -1 if none. */
+static long type_macro(cp_run *run, unsigned from, unsigned to, size_t *len) {
+  long at = -1;
+  const char *text = run->opt->input_text;
+  for (unsigned i = 0; i < run->macros.n; i++)
+    if (run->macros.begin[i] >= from && run->macros.end[i] <= to &&
+        strncmp(text + run->macros.begin[i], "__", 2) != 0) {
+      at = run->macros.begin[i];
+      *len = run->macros.end[i] - run->macros.begin[i];
+    }
+  return at;
+}
+
 static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned from, unsigned to,
                   cp_rule rule, const char *repl) {
   const char *word = type_word(run, t);
@@ -121,13 +136,15 @@ static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned f
   const char *base = cp_arena_printf(run->r->arena, "%s%s", f->prec->scalar, cp_wsuffix(width));
   if (at < 0 && strcmp(word, base) != 0)
     at = last_word(run, from, to, base);
-  if (at < 0)
+  size_t len = 0;
+  if (at < 0 && (at = type_macro(run, from, to, &len)) < 0)
     return 0; /* auto, or a type the declaration does not spell: nothing to edit */
   if (retyped_once(run, (size_t)at, rule))
     return 1;
-  size_t len = strlen(word);
-  if (last_word(run, (unsigned)at, (unsigned)at + (unsigned)len, word) != at)
-    len = strlen(base);
+  if (!len) /* the type word itself, not a macro that spells it */
+    len = last_word(run, (unsigned)at, (unsigned)at + (unsigned)strlen(word), word) == at
+              ? strlen(word)
+              : strlen(base);
   cp_apply_edit(run, (size_t)at, len,
                 repl ? repl : cp_arena_printf(run->r->arena, "%s%s", f->prec->type, cp_wsuffix(width)),
                 rule);
