@@ -185,7 +185,8 @@ void cp_find_accumulators(cp_run *run, cp_func *f) {
   int *kept = cp_arena_alloc(run->r->arena, (f->n_vars + 1) * sizeof *kept);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
-    kept[i] = v->group < 0 && v->role == CP_VAR_FLOAT && !v->is_param;
+    /* a float & parameter keeps the caller's type: its signature does not change here */
+    kept[i] = (v->group < 0 && v->role == CP_VAR_FLOAT && !v->is_param) || v->is_ref;
     if (v->group < 0)
       v->role = CP_VAR_FLOAT;
   }

@@ -34,6 +34,11 @@ static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
   CXType t = clang_getCursorType(decl);
   int dbl = f->dbl;
   int width = element_width(t, dbl), ptr = cp_pointee_width(t, dbl);
+  CXType ct = clang_getCanonicalType(t);
+  /* a device helper's float & parameter: an output like float *, converted with the
+   * function as a float parameter is (cp_float &), so its callers pass composites */
+  int ref = is_param && !f->is_kernel && !f->is_host && ct.kind == CXType_LValueReference &&
+            (width = cp_type_width(clang_getPointeeType(ct), dbl)) != 0;
   if (f->is_host && !ptr && (ptr = cp_pointee_width(t, 1)))
     dbl = 1; /* host code holds float and double buffers alike */
   if (!width && !ptr)
@@ -49,6 +54,7 @@ static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
   v->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
   clang_disposeString(s);
   v->is_param = is_param;
+  v->is_ref = ref;
   v->group = -1;
   v->dbl = dbl;
   if (ptr) {
@@ -284,12 +290,28 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
 }
 
 /* Pass 2c: a `float *` parameter that receives a composite local's address in one call
- * (CP_VAR_OUTPTR, `cp_float *`) must receive one in every call: a local whose address is
- * passed there turns composite, whatever its own scope made of it (a per-term float in
+ * (CP_VAR_OUTPTR, `cp_float *`) must receive one in every call, and a helper's float &
+ * parameter that converts (cp_float &) a composite: a local whose address is passed
+ * there, or that is passed to the reference, turns composite, whatever its own scope made of it (a per-term float in
  * scope(accumulators), a cp_fixed accumulator in accumulate(fixed)), so that parameter
  * types and call sites agree. */
 static int is_kept(const cp_func *f, const cp_var *v) {
   return f->pragma && names_contain(f->pragma->keep, f->pragma->n_keep, v->name);
+}
+
+/* f(x) where f's float & parameter stays float (f converts in scope(accumulators), with
+ * its signature unchanged): a float & cannot bind a composite, so x stays float, and
+ * the precision it had is lost there: a warning. */
+static void keep_float_ref(cp_run *run, cp_func *f, const cp_func *callee, cp_var *local,
+                           const cp_node *at) {
+  if (!local || local->group >= 0 || local->role == CP_VAR_FLOAT)
+    return;
+  local->role = CP_VAR_FLOAT;
+  cp_diag_at(run, CP_WARNING, at->begin,
+             "'%s' is passed by reference to '%s', whose float & parameter stays float "
+             "(it converts with scope(accumulators)); so '%s' stays float in '%s' [%s]",
+             local->name, callee->name, local->name, f->name, cp_rule_name(CP_RULE_FLOAT_CALL));
+  run->r->applied[CP_RULE_FLOAT_CALL]++;
 }
 
 static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
@@ -302,10 +324,18 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
     cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
     const cp_node *a = cp_node_strip(n->kids[n->nkids - (unsigned)nargs + (unsigned)i]);
     char op[4];
-    if (!param || param->role != CP_VAR_OUTPTR || a->kind != CXCursor_UnaryOperator ||
-        strcmp(cp_node_operator(run->opt->input_text, a, op), "&") != 0)
+    cp_var *local = NULL;
+    if (param && param->is_ref && !cp_composite_signature(callee)) {
+      keep_float_ref(run, f, callee, var_of_node(f, a), a);
       continue;
-    cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
+    }
+    if (param && param->is_ref && param->role == CP_VAR_COMPOSITE) /* into a cp_float & */
+      local = var_of_node(f, a);
+    else if (!param || param->role != CP_VAR_OUTPTR || a->kind != CXCursor_UnaryOperator ||
+             strcmp(cp_node_operator(run->opt->input_text, a, op), "&") != 0)
+      continue;
+    else
+      local = var_of_node(f, cp_node_strip(a->kids[0]));
     if (local && local->group < 0 && local->role != CP_VAR_COMPOSITE &&
         !is_kept(f, local)) /* keep() wins: refuse_kept_addresses reports the call */
       local->role = CP_VAR_COMPOSITE;

@@ -144,6 +144,20 @@ static cp_val *call_with(cp_rw *c, cp_node *n, const char **over, const char *ca
   return cp_made(c, cp_splice(c, n, over, &ch), kind, width, rule);
 }
 
+static int const_ref(const cp_var *p) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(p->decl));
+  return clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+/* Whether an argument names a composite object a reference can bind to: a converted
+ * local, its member or element (not a temporary made from a float or a buffer element). */
+static int composite_lvalue(const cp_node *an) {
+  const cp_node *s = cp_node_strip(an);
+  return an->val && an->val->kind == CP_V_COMPOSITE &&
+         (s->kind == CXCursor_DeclRefExpr || s->kind == CXCursor_MemberRefExpr ||
+          s->kind == CXCursor_ArraySubscriptExpr);
+}
+
 /* A call to another converted function. */
 static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) {
   const char **over = overrides(c, n);
@@ -155,6 +169,13 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
     cp_var *p = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
     if (!p)
       continue;
+    if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
+        !composite_lvalue(an)) {
+      cp_rule_error(c, an, CP_RULE_UNSUPPORTED_USE,
+                    "this argument is bound to a float & parameter that now takes a cp_float &; "
+                    "pass a float local variable (it converts with it) and copy it from there");
+      continue;
+    }
     if (p->role == CP_VAR_COMPOSITE && p->is_param && p->group < 0 && composite_sig)
       over[k] = cp_promote(c, an->val);
     else if (p->group < 0 && cp_is_composite(an->val))

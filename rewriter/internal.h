@@ -134,6 +134,7 @@ typedef struct cp_var_s {
   int width; /* 1 float, 2..4 floatN */
   cp_var_role role;
   int is_param;
+  int is_ref;     /* a float & parameter of a device function (function.c retypes it) */
   int group; /* pairing group of a buffer parameter (union-find index) */
   cp_accum accum; /* CP_VAR_ACCUM: how it is carried */
   const char *usr; /* file-scope pointers and fields: their identity across files */
