@@ -252,8 +252,7 @@ static enum CXChildVisitResult find_cuda_attr(CXCursor c, CXCursor parent, CXCli
   return CXChildVisit_Continue;
 }
 
-/* 2 for a __global__ function, 1 for __device__, 0 otherwise. */
-static int cuda_kind(CXCursor fn) {
+int cp_cuda_kind(CXCursor fn) {
   int kind = 0;
   clang_visitChildren(fn, find_cuda_attr, &kind);
   return kind;
@@ -302,7 +301,7 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
     added = 0;
     for (unsigned i = 0; i < l->n; i++) {
       CXCursor d = l->decls[i];
-      if (!is_function_definition(d) || cuda_kind(d) != 0 || cp_func_of(run, d))
+      if (!is_function_definition(d) || cp_cuda_kind(d) != 0 || cp_func_of(run, d))
         continue;
       host_ctx ctx = {run, 0};
       clang_visitChildren(d, calls_converted, &ctx);
@@ -318,7 +317,7 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
 
 static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
   cp_func *f = cp_func_add(run, fn);
-  f->is_kernel = cuda_kind(fn) == 2;
+  f->is_kernel = cp_cuda_kind(fn) == 2;
   f->pragma = pr;
   return f;
 }
@@ -342,7 +341,7 @@ static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
                what ? "; what follows is " : "", what ? what : "");
     return;
   }
-  if (cuda_kind(l->decls[i]) == 0) {
+  if (cp_cuda_kind(l->decls[i]) == 0) {
     cp_diag_at(run, CP_ERROR, pr->offset,
                "'#pragma cp composite' marks a host function; only __global__ and __device__ "
                "functions are converted");
@@ -406,7 +405,7 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
     CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
     if (!clang_Cursor_isNull(callee) && is_function_definition(callee) &&
         cp_in_unit(ctx->run, callee) &&
-        cuda_kind(callee) == 1 && !cp_func_of(ctx->run, callee))
+        cp_cuda_kind(callee) == 1 && !cp_func_of(ctx->run, callee))
       add_func(ctx->run, callee, NULL);
   }
   return CXChildVisit_Recurse;
@@ -630,11 +629,11 @@ void cp_find_functions(cp_run *run) {
   }
 
   for (unsigned i = 0; run->opt->suggest && i < l.n; i++) /* every kernel and device function */
-    if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) && !cp_func_of(run, l.decls[i]))
+    if (is_function_definition(l.decls[i]) && cp_cuda_kind(l.decls[i]) && !cp_func_of(run, l.decls[i]))
       add_func(run, l.decls[i], NULL);
   if (run->opt->all) {
     for (unsigned i = 0; i < l.n; i++)
-      if (is_function_definition(l.decls[i]) && cuda_kind(l.decls[i]) == 2 &&
+      if (is_function_definition(l.decls[i]) && cp_cuda_kind(l.decls[i]) == 2 &&
           !cp_func_of(run, l.decls[i]))
         add_func(run, l.decls[i], NULL);
     call_ctx ctx = {run};
@@ -699,7 +698,7 @@ static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClient
   CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
   cp_unit *u;
   if (clang_Cursor_isNull(callee) || !is_function_definition(callee) ||
-      cuda_kind(callee) != 1 || cp_func_of(ctx->run, callee) || !has_float_interface(callee) ||
+      cp_cuda_kind(callee) != 1 || cp_func_of(ctx->run, callee) || !has_float_interface(callee) ||
       !(u = helper_unit(ctx->run, &callee)))
     return CXChildVisit_Recurse;
   cp_func *f = add_func(ctx->run, callee, NULL);

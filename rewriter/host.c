@@ -528,19 +528,33 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
                v->name, name, v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
   else
     cp_diag_at(h->run, CP_WARNING, call->begin,
-               "paired buffer '%s' is passed to '%s', which cpconvert does not follow; if it "
-               "writes the buffer, zero %s_err after it [%s]",
+               "paired buffer '%s' is passed to '%s', which cpconvert does not convert: it "
+               "works on the values without their error terms (recombine them first if it "
+               "computes with them), and if it writes the buffer, zero %s_err after it [%s]",
                v->name, name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
-/* Calls that take a paired buffer and are none of the above: cpconvert cannot know what
- * they do with it, unless the parameter is a pointer to const. */
+/* Calls that take a paired buffer and are none of the above (a host helper, a library
+ * template such as thrust::device_ptr or thrust::reduce, a method): cpconvert cannot know
+ * what they do with it. One that only reads (a pointer to const) still reads values
+ * without their error terms: a warning too, except for the CUDA runtime's own calls
+ * (prefetch, attributes), which do not compute with the values, and for kernels left
+ * unconverted on purpose (a neighbour-list build reads positions in float). */
 static void on_other_call(host *h, cp_node *call, const char *name) {
   int nargs = clang_Cursor_getNumArguments(call->cur);
   for (int i = 0; i < nargs; i++) {
     cp_var *v = root_of(h, call_arg(call, nargs, i));
-    if (is_paired(v) && !reads_only(call, i))
+    if (!is_paired(v))
+      continue;
+    if (!reads_only(call, i))
       unfollowed_call(h, call, name, v, i);
+    else if (strncmp(name, "cuda", 4) != 0 && /* a kernel that reads: its own precision */
+             cp_cuda_kind(clang_getCursorReferenced(call->cur)) != 2)
+      cp_diag_at(h->run, CP_WARNING, call->begin,
+                 "paired buffer '%s' is read by '%s', which cpconvert does not convert: it "
+                 "reads the values without their error terms, which are dropped there "
+                 "(recombine into a buffer of its own first, e.g. with cp_recombine) [%s]",
+                 v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
   }
 }
 
@@ -617,8 +631,8 @@ static void walk(host *h, cp_node *n) {
         api_table[i].fn(h, n, name, nargs);
       return;
     }
-  if (nargs > 0 && clang_getCursorKind(ref) == CXCursor_FunctionDecl)
-    on_other_call(h, n, name);
+  if (nargs > 0)
+    on_other_call(h, n, *name ? name : "a call cpconvert cannot resolve");
 }
 
 /* The declaration statement of a local variable. */

@@ -331,6 +331,8 @@ cp_var *cp_var_of(cp_func *f, CXCursor decl);
  * expression is rewritten (cp_made) and use cp_edit_add directly. */
 void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule);
 
+/* annotate.c: 2 for a __global__ function, 1 for __device__, 0 otherwise. */
+int cp_cuda_kind(CXCursor fn);
 /* annotate.c: finds the pragmas and the functions they mark (plus, with --all, every
  * kernel and the device functions converted kernels call). */
 void cp_find_functions(cp_run *run);
