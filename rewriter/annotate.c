@@ -483,6 +483,53 @@ static int double_branch(const char *t, unsigned b, unsigned e) {
   return precision_tokens(t, b, e) == 2;
 }
 
+/* The directive word of the line starting at `b` (if, ifdef, else, endif...), or "". */
+static const char *directive(const char *t, unsigned b, unsigned len, unsigned *word) {
+  unsigned i = b;
+  while (i < len && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  if (i >= len || t[i] != '#')
+    return "";
+  for (i++; i < len && (t[i] == ' ' || t[i] == '\t'); i++)
+    ;
+  *word = i;
+  return t + i;
+}
+
+static int line_names_arch(const char *t, unsigned b, unsigned len) {
+  for (unsigned i = b; i + 13 <= len && t[i] != '\n'; i++)
+    if (strncmp(t + i, "__CUDA_ARCH__", 13) == 0)
+      return 1;
+  return 0;
+}
+
+/* Whether the untaken branch at `b` belongs to a conditional on __CUDA_ARCH__ (`#if
+ * __CUDA_ARCH__ >= 700`, `#ifdef __CUDA_ARCH__`, or the #else/#elif of one): a branch one
+ * of CUDA's two compilations takes and the other does not. */
+static int arch_branch(const char *t, unsigned b, unsigned len) {
+  unsigned w = 0;
+  const char *d = directive(t, b, len, &w);
+  if (line_names_arch(t, b, len))
+    return 1;
+  if (strncmp(d, "el", 2) != 0)
+    return 0;
+  int depth = 0; /* back to the #if that opens this chain */
+  for (unsigned ls = b; ls > 0;) {
+    unsigned p = ls - 1; /* the previous line's start */
+    while (p > 0 && t[p - 1] != '\n')
+      p--;
+    ls = p;
+    d = directive(t, ls, len, &w);
+    if (strncmp(d, "endif", 5) == 0)
+      depth++;
+    else if (strncmp(d, "if", 2) == 0 && depth-- == 0)
+      return line_names_arch(t, ls, len);
+    else if (strncmp(d, "el", 2) == 0 && depth == 0 && line_names_arch(t, ls, len))
+      return 1;
+  }
+  return 0;
+}
+
 /* Code of a converted function in a preprocessor branch that was not taken is left as it
  * is: a warning at the branch, so that nobody selects it later and gets float code. Not
  * for the double side of a `real` typedef switch (double_branch): it is the double
@@ -513,6 +560,17 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
       clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[i]), NULL, NULL, NULL, &be);
       if (double_branch(run->opt->input_text, b, be < len ? be : len))
         continue;
+      if (!run->opt->device_parse && arch_branch(run->opt->input_text, b, len)) {
+        run->wants_device = 1; /* convert as the device compilation sees it (convert.c) */
+        continue;
+      }
+      if (arch_branch(run->opt->input_text, b, len)) {
+        cp_diag_at(run, CP_NOTE, b,
+                   "this branch of '%s' is compiled only by the host compilation, where device "
+                   "code never runs: it is left as written (it must still compile with the "
+                   "converted variables, which cpconvert checks)", run->funcs[f].name);
+        continue;
+      }
       cp_diag_at(run, CP_WARNING, b,
                  "this preprocessor branch of '%s' was not taken, so it is not converted and "
                  "stays float; convert with the -D options that select it to use it",

@@ -13,6 +13,7 @@
  */
 #include "rewriter.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -211,6 +212,25 @@ static void check_header_inputs(cp_run *run) {
                   "files too", run->units[i]->opt.input);
 }
 
+/* A converted function has code only CUDA's device compilation sees (`#if __CUDA_ARCH__`):
+ * the run starts again with every input parsed as the device compilation parses it, so
+ * that code converts (the host compilation's view is checked by verify.c too). The
+ * host-mode PCH does not fit that parse. */
+static cp_result *convert_for_device(cp_result *first, const cp_options *opts, int n) {
+  cp_options *dev = malloc(((size_t)n + 1) * sizeof *dev);
+  if (!dev)
+    return first;
+  for (int i = 0; i < n; i++) {
+    dev[i] = opts[i];
+    dev[i].device_parse = 1;
+    dev[i].pch = NULL;
+  }
+  cp_result_free(first);
+  cp_result *r = cp_convert_files(dev, n);
+  free(dev);
+  return r;
+}
+
 cp_result *cp_convert_files(const cp_options *opts, int n) {
   cp_arena *arena = cp_arena_new();
   cp_result *r = cp_arena_alloc(arena, sizeof *r);
@@ -239,7 +259,7 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
     for (unsigned i = 0; i < run.n_inputs; i++)
       cp_parse_deps(&run.units[i]->p, r);
   }
-  if (r->n_errors == 0 && !opts[0].suggest) {
+  if (r->n_errors == 0 && !opts[0].suggest && !run.wants_device) {
     finish_files(&run);
     cp_verify_outputs(&run);
     if (r->n_errors)
@@ -247,6 +267,8 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   }
   for (unsigned i = 0; i < run.n_inputs; i++)
     cp_parse_close(&run.units[i]->p);
+  if (run.wants_device && !opts[0].device_parse)
+    return convert_for_device(r, opts, n);
   sort_diags(r, opts[0].input);
   return r;
 }

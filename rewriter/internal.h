@@ -218,6 +218,8 @@ typedef struct {
   int *group_parent; /* union-find over buffer parameters */
   int *group_paired;
   unsigned n_groups;
+  int wants_device;        /* a converted function has a branch only the device
+                              compilation takes: convert again as it sees the file */
   struct cp_store *stores; /* scope(accumulators): plain stores that pair their buffer */
   unsigned n_stores, cap_stores; /* only if they store a composite value */
 } cp_run;

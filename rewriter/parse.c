@@ -94,7 +94,7 @@ static const char **build_args(cp_arena *a, const cp_options *opt, const char *p
   int k = 0;
   args[k++] = "-x";
   args[k++] = "cuda";
-  args[k++] = "--cuda-host-only";
+  args[k++] = opt->device_parse ? "--cuda-device-only" : "--cuda-host-only";
   args[k++] = "--cuda-gpu-arch=sm_90";
   args[k++] = "-std=c++17";
   if (opt->cuda_path) {

@@ -116,6 +116,8 @@ typedef struct {
   const char *output_pch;        /* the same for parsing the outputs again (verify.c): built
                                     with pch_output, the runtime headers included */
   int pch_output;                /* cp_pch_build, cp_pch_identity: the PCH for outputs */
+  int device_parse;              /* parse as CUDA's device compilation (__CUDA_ARCH__ set):
+                                    set by the rewriter itself, see convert.c */
   const char *header_options;    /* the options echoed in the output's header comment */
   int no_verify;                 /* --no-verify: do not parse the output again (verify.c) */
   const char *version;

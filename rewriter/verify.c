@@ -12,7 +12,9 @@
  * `--no-verify` (opt->no_verify) skips the pass.
  *
  * The parse is a host-side one, like the input's (--cuda-host-only): device function
- * bodies are type-checked there, but a branch under `#if __CUDA_ARCH__` is not seen.
+ * bodies are type-checked there. A run that converted the device compilation's view (a
+ * converted function with an `#if __CUDA_ARCH__` branch, convert.c) is checked in both
+ * views, the device one and the host one, since nvcc compiles the output in both.
  */
 #include <string.h>
 
@@ -95,8 +97,9 @@ static void report(verify_ctx *v, CXDiagnostic d) {
   r->applied[CP_RULE_VERIFY]++;
 }
 
-/* Parses the output of input unit `i` with every converted header standing in. */
-static void verify_unit(cp_run *run, CXIndex index, unsigned i) {
+/* Parses the output of input unit `i` with every converted header standing in, as `opt`
+ * says (host or device compilation). */
+static void verify_unit(cp_run *run, CXIndex index, unsigned i, const cp_options *opt) {
   cp_result *r = run->r;
   cp_source *src = cp_arena_alloc(r->arena, (run->n_units + 1) * sizeof *src);
   unsigned *unit = cp_arena_alloc(r->arena, (run->n_units + 1) * sizeof *unit);
@@ -109,7 +112,7 @@ static void verify_unit(cp_run *run, CXIndex index, unsigned i) {
       unit[n++] = k;
     }
   verify_ctx v = {run, NULL, src, unit, n, r->n_diags};
-  v.tu = cp_parse_output(index, &run->units[i]->opt, r->arena, src, n, &r->output_pch_refused);
+  v.tu = cp_parse_output(index, opt, r->arena, src, n, &r->output_pch_refused);
   if (!v.tu) {
     cp_diag_add(r, CP_ERROR, r->files[i].path, 0, 0, NULL,
                 "internal error: libclang could not parse the converted code again [%s]",
@@ -130,8 +133,17 @@ void cp_verify_outputs(cp_run *run) {
   if (run->r->n_errors || run->units[0]->opt.no_verify)
     return;
   CXIndex index = clang_createIndex(0, 0);
-  for (unsigned i = 0; i < run->n_inputs; i++)
-    if (run->r->files[i].output)
-      verify_unit(run, index, i);
+  for (unsigned i = 0; i < run->n_inputs; i++) {
+    if (!run->r->files[i].output)
+      continue;
+    cp_options opt = run->units[i]->opt;
+    if (opt.device_parse) { /* converted as the device sees it: check that view, PCH-less */
+      cp_options dev = opt;
+      dev.output_pch = NULL;
+      verify_unit(run, index, i, &dev);
+      opt.device_parse = 0; /* and the host compilation's view of the same output */
+    }
+    verify_unit(run, index, i, &opt);
+  }
   clang_disposeIndex(index);
 }

@@ -182,6 +182,8 @@ __device__ unsigned __ballot_sync(unsigned mask, int pred);
 __device__ int __any_sync(unsigned mask, int pred);
 __device__ int __all_sync(unsigned mask, int pred);
 __device__ unsigned __activemask(void);
+__device__ unsigned __match_all_sync(unsigned mask, unsigned long long v, int *pred);
+__device__ void __trap(void);
 
 /* float and double math, device side: declared as device-only overloads (as clang's own
  * CUDA headers do), so that they coexist with the host declarations of <cmath> and
@@ -233,6 +235,7 @@ __device__ float __sinf(float);
 __device__ float __cosf(float);
 __device__ float __powf(float, float);
 __device__ double __dadd_rn(double, double);
+__device__ double __dsub_rn(double, double);
 __device__ double __dmul_rn(double, double);
 __device__ double __ddiv_rn(double, double);
 __device__ double __dsqrt_rn(double);
