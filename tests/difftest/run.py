@@ -136,7 +136,8 @@ def check(outs, strict):
     """The accuracy criterion; returns (class, reason, log10 ratios)."""
     ratios, bad = [], None
     for f, c, r in zip(outs["float"], outs["cp"], outs["ref"]):
-        # a ratio is recorded as (log10 ratio, float's relative error > 1e-4)
+        # a ratio is recorded as (log10 ratio, float's relative error > 1e-4, composite
+        # more than 2x further from double than float, beyond the reference's own noise)
         if not math.isfinite(r) or not math.isfinite(f):
             bad = bad or "non-finite float or double result (a generator bug)"
             continue
@@ -144,7 +145,8 @@ def check(outs, strict):
             bad = bad or "non-finite composite result where float is finite"
             continue
         ef, ec = abs(f - r), abs(c - r)
-        ratios.append((math.log10(max(ef, 1e-300) / max(ec, 1e-300)), ef > 1e-4 * abs(r)))
+        ratios.append((math.log10(max(ef, 1e-300) / max(ec, 1e-300)), ef > 1e-4 * abs(r),
+                       ec > 2 * ef + 1e-12 * abs(r)))
         if not strict:
             continue
         # slack: the double reference itself is only good to ~1e-16 relative, and the
@@ -188,9 +190,9 @@ def one(args):
 
 def histogram(ratios):
     bins = collections.Counter()
-    for x, _ in ratios:
+    for x, *_ in ratios:
         bins[max(min(int(math.floor(x)), 12), -3)] += 1
-    big = [x for x, b in ratios if b]
+    big = [x for x, b, _ in ratios if b]
     lines = ["log10(err_float / err_composite) over %d values of strict programs; %d of them "
              "with float relative error > 1e-4, where the smallest ratio is 10^%.2f:" % (
                  len(ratios), len(big), min(big) if big else float("nan"))]
@@ -260,7 +262,24 @@ def save_failure(opts, seed, cls, reason, detail):
         fh.write("%s: %s\n%s\n" % (cls, reason, detail))
 
 
-def report(opts, seeds, by_class, by_reason, ratios, fails):
+def worse_than_float(every):
+    """Values of every program run (strict or not) where the composite result is more than
+    2x further from the double reference than float's: the count, and the seeds."""
+    worse = [(seed, strict, sum(1 for *_, w in rs if w)) for seed, strict, rs in every]
+    worse = [w for w in worse if w[2]]
+    total = sum(len(rs) for _, _, rs in every)
+    line = ("values where the composite result is more than 2x worse than float's: %d of %d "
+            "(strict programs %d, others %d)" % (
+                sum(n for *_, n in worse), total, sum(n for _, s, n in worse if s),
+                sum(n for _, s, n in worse if not s)))
+    if worse:
+        line += "; seeds (values): " + " ".join(
+            "%d%s(%d)" % (seed, "" if s else "*", n) for seed, s, n in sorted(worse))
+        line += "  (* not strict)"
+    return line
+
+
+def report(opts, seeds, by_class, by_reason, ratios, fails, every=()):
     lines = ["difftest: seeds %d..%d, excluded features: %s" % (
         seeds.start, seeds.stop - 1, " ".join(sorted(opts.no)) or "none")]
     lines += ["  %-16s %d" % (cls, n) for cls, n in sorted(by_class.items())]
@@ -268,6 +287,8 @@ def report(opts, seeds, by_class, by_reason, ratios, fails):
               for (cls, reason), n in sorted(by_reason.items(), key=lambda x: -x[1])]
     if opts.gpu and ratios:
         lines.append(histogram(ratios))
+    if opts.gpu and every:
+        lines.append(worse_than_float(every))
     if fails:
         lines.append("failing seeds: " + " ".join(map(str, sorted(fails))))
     if opts.prepare:  # the last line is what bench/gpu/prepare.sh shows
@@ -292,7 +313,7 @@ def main():
     seeds = load_manifest(opts) if opts.source_dir else range(opts.seed, opts.seed + opts.count)
     os.makedirs(opts.work, exist_ok=True)
     by_class, by_reason, ratios, fails = collections.Counter(), collections.Counter(), [], []
-    classes = {}
+    classes, every = {}, []
     with multiprocessing.Pool(opts.j) as pool:
         for seed, cls, reason, detail, strict, rs in pool.imap_unordered(
                 one, [(s, opts) for s in seeds]):
@@ -302,6 +323,8 @@ def main():
                 by_reason[(cls, reason)] += 1
             if rs and strict:
                 ratios += rs
+            if rs:
+                every.append((seed, strict, rs))
             if cls not in ("converted", "refused"):
                 fails.append(seed)
                 print("seed %d: %s: %s" % (seed, cls, reason), flush=True)
@@ -309,7 +332,7 @@ def main():
                     save_failure(opts, seed, cls, reason, detail)
     if opts.prepare:
         write_manifest(opts, seeds, classes)
-    report(opts, seeds, by_class, by_reason, ratios, fails)
+    report(opts, seeds, by_class, by_reason, ratios, fails, every)
     return 1 if fails else 0
 
 
