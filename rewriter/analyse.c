@@ -253,6 +253,18 @@ static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXCli
   return CXChildVisit_Continue;
 }
 
+/* The local whose float `&x` takes: x itself, or the vector local v of `&v.y` (a member
+ * of a cp_float3 is a cp_float); NULL for anything else. */
+static cp_var *addressed_local(cp_func *f, const cp_node *x) {
+  x = cp_node_strip(x);
+  if (x->kind == CXCursor_MemberRefExpr && x->nkids == 1 &&
+      cp_type_width(clang_getCursorType(x->cur), f->dbl) == 1) {
+    cp_var *v = var_of_node(f, cp_node_strip(x->kids[0]));
+    return v && v->width > 1 && !v->is_param ? v : NULL;
+  }
+  return var_of_node(f, x);
+}
+
 /* Pass 2: calls between converted functions. */
 static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
@@ -272,7 +284,7 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
     const cp_node *a = cp_node_strip(arg);
     char op[4];
     if (a->kind == CXCursor_UnaryOperator && strcmp(cp_node_operator(text, a, op), "&") == 0) {
-      cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
+      cp_var *local = addressed_local(f, a->kids[0]);
       if (local && local->group < 0 && local->role == CP_VAR_COMPOSITE) {
         param->role = CP_VAR_OUTPTR;
         continue;
@@ -335,7 +347,7 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
              strcmp(cp_node_operator(run->opt->input_text, a, op), "&") != 0)
       continue;
     else
-      local = var_of_node(f, cp_node_strip(a->kids[0]));
+      local = addressed_local(f, a->kids[0]);
     if (local && local->group < 0 && local->role != CP_VAR_COMPOSITE &&
         !is_kept(f, local)) /* keep() wins: refuse_kept_addresses reports the call */
       local->role = CP_VAR_COMPOSITE;
