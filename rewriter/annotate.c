@@ -564,13 +564,8 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
         run->wants_device = 1; /* convert as the device compilation sees it (convert.c) */
         continue;
       }
-      if (arch_branch(run->opt->input_text, b, len)) {
-        cp_diag_at(run, CP_NOTE, b,
-                   "this branch of '%s' is compiled only by the host compilation, where device "
-                   "code never runs: it is left as written (it must still compile with the "
-                   "converted variables, which cpconvert checks)", run->funcs[f].name);
-        continue;
-      }
+      if (arch_branch(run->opt->input_text, b, len))
+        continue; /* the host compilation's branch: converted by the host view (convert.c) */
       cp_diag_at(run, CP_WARNING, b,
                  "this preprocessor branch of '%s' was not taken, so it is not converted and "
                  "stays float; convert with the -D options that select it to use it",

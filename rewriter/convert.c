@@ -212,6 +212,52 @@ static void check_header_inputs(cp_run *run) {
                   "files too", run->units[i]->opt.input);
 }
 
+/* Whether offset `at` lies in a range the device parse of unit `u` skipped. */
+static int in_skipped(cp_unit *u, size_t at) {
+  CXSourceRangeList *sk = clang_getSkippedRanges(u->p.tu, u->p.main_file);
+  int in = 0;
+  for (unsigned i = 0; sk && i < sk->count && !in; i++) {
+    unsigned b, e;
+    clang_getExpansionLocation(clang_getRangeStart(sk->ranges[i]), NULL, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(sk->ranges[i]), NULL, NULL, NULL, &e);
+    in = at >= b && at < e;
+  }
+  clang_disposeSourceRangeList(sk);
+  return in;
+}
+
+/* A run in device mode converts what the device compilation sees; the branches only the
+ * host compilation takes (the #else of `#ifdef __CUDA_ARCH__`) are converted by a run of
+ * the same files in host mode, whose edits inside those branches join this run's. Both
+ * views of the result are verified (verify.c), so a disagreement is an error, never
+ * silent; the host view of device code is compiled by nvcc's host pass but never run. */
+static void add_host_view(cp_run *run, const cp_options *opts, int n) {
+  cp_options *host = malloc(((size_t)n + 1) * sizeof *host);
+  if (!host)
+    return;
+  for (int i = 0; i < n; i++) {
+    host[i] = opts[i];
+    host[i].device_parse = 0;
+    host[i].host_view = 1;
+    host[i].pch = NULL;
+  }
+  cp_result *h = cp_convert_files(host, n);
+  for (size_t k = 0; h->n_errors == 0 && k < h->n_files; k++)
+    for (unsigned u = 0; u < run->n_inputs; u++) {
+      cp_unit *unit = run->units[u];
+      if (strcmp(unit->opt.input, h->files[k].path) != 0)
+        continue;
+      for (size_t e = 0; e < h->files[k].edits.count; e++) {
+        const cp_edit *ed = &h->files[k].edits.items[e];
+        if (ed->rule != CP_RULE_HEADER && in_skipped(unit, ed->offset))
+          cp_edit_add(run->r->arena, &unit->edits, ed->offset, ed->length,
+                      cp_arena_strdup(run->r->arena, ed->text), ed->rule);
+      }
+    }
+  cp_result_free(h);
+  free(host);
+}
+
 /* A converted function has code only CUDA's device compilation sees (`#if __CUDA_ARCH__`):
  * the run starts again with every input parsed as the device compilation parses it, so
  * that code converts (the host compilation's view is checked by verify.c too). The
@@ -259,15 +305,19 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
     for (unsigned i = 0; i < run.n_inputs; i++)
       cp_parse_deps(&run.units[i]->p, r);
   }
-  if (r->n_errors == 0 && !opts[0].suggest && !run.wants_device) {
+  int retry = run.wants_device && !opts[0].device_parse && !opts[0].host_view;
+  if (r->n_errors == 0 && !opts[0].suggest && !retry) {
+    if (opts[0].device_parse)
+      add_host_view(&run, opts, n);
     finish_files(&run);
-    cp_verify_outputs(&run);
+    if (!opts[0].host_view)
+      cp_verify_outputs(&run);
     if (r->n_errors)
       r->output = NULL;
   }
   for (unsigned i = 0; i < run.n_inputs; i++)
     cp_parse_close(&run.units[i]->p);
-  if (run.wants_device && !opts[0].device_parse)
+  if (retry)
     return convert_for_device(r, opts, n);
   sort_diags(r, opts[0].input);
   return r;

@@ -118,6 +118,9 @@ typedef struct {
   int pch_output;                /* cp_pch_build, cp_pch_identity: the PCH for outputs */
   int device_parse;              /* parse as CUDA's device compilation (__CUDA_ARCH__ set):
                                     set by the rewriter itself, see convert.c */
+  int host_view;                 /* the host compilation's view of such a run, whose edits
+                                    fill its host-only branches (convert.c): no retry in
+                                    device mode, no verify */
   const char *header_options;    /* the options echoed in the output's header comment */
   int no_verify;                 /* --no-verify: do not parse the output again (verify.c) */
   const char *version;

@@ -182,6 +182,7 @@ __device__ unsigned __ballot_sync(unsigned mask, int pred);
 __device__ int __any_sync(unsigned mask, int pred);
 __device__ int __all_sync(unsigned mask, int pred);
 __device__ unsigned __activemask(void);
+template <class T> __device__ T __ldg(const T *p);
 __device__ unsigned __match_all_sync(unsigned mask, unsigned long long v, int *pred);
 __device__ void __trap(void);
 
