@@ -118,7 +118,7 @@ static void apply_clauses(cp_run *run, cp_func *f) {
   }
 }
 
-static int names_contain(const cp_clause_name *names, unsigned n, const char *name) {
+int cp_names_contain(const cp_clause_name *names, unsigned n, const char *name) {
   for (unsigned i = 0; i < n; i++)
     if (strcmp(names[i].name, name) == 0)
       return 1;
@@ -308,7 +308,7 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
  * scope(accumulators), a cp_fixed accumulator in accumulate(fixed)), so that parameter
  * types and call sites agree. */
 static int is_kept(const cp_func *f, const cp_var *v) {
-  return f->pragma && names_contain(f->pragma->keep, f->pragma->n_keep, v->name);
+  return f->pragma && cp_names_contain(f->pragma->keep, f->pragma->n_keep, v->name);
 }
 
 /* f(x) where f's float & parameter stays float (f converts in scope(accumulators), with
@@ -444,7 +444,7 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
                  "(write through the buffer parameter instead) [%s]", v->name,
                  cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
-    else if (f->pragma && names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name))
+    else if (f->pragma && cp_names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name))
       v->role = CP_VAR_UNPAIRED;
     else if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS && rhs &&
              strcmp(op, "=") == 0 && !through_pointer)
@@ -506,7 +506,7 @@ static void resolve_pairs(cp_run *run, cp_func *f) {
     if (v->group < 0 || v->role == CP_VAR_OUTPTR)
       continue;
     int paired = run->group_paired[find_group(run, v->group)];
-    int nopair = pr && names_contain(pr->nopair, pr->n_nopair, v->name);
+    int nopair = pr && cp_names_contain(pr->nopair, pr->n_nopair, v->name);
     if (paired && nopair)
       cp_diag_at(run, CP_ERROR, pr->offset,
                  "'%s' is in nopair() but shares its buffer with a paired parameter of another "

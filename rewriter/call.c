@@ -171,9 +171,17 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
       continue;
     if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
         !composite_lvalue(an)) {
-      cp_rule_error(c, an, CP_RULE_UNSUPPORTED_USE,
-                    "this argument is bound to a float & parameter that now takes a cp_float &; "
-                    "pass a float local variable (it converts with it) and copy it from there");
+      const cp_node *root = cp_node_root(an, 0);
+      cp_var *v = root ? cp_var_of(c->f, clang_getCursorReferenced(root->cur)) : NULL;
+      int kept = v && c->f->pragma &&
+                 cp_names_contain(c->f->pragma->keep, c->f->pragma->n_keep, v->name);
+      cp_rule_error(c, an, kept ? CP_RULE_UNSUPPORTED_POINTER : CP_RULE_UNSUPPORTED_USE,
+                    kept ? "this variable is in keep() but is bound to a float & parameter that "
+                           "now takes a cp_float &; take it out of keep(), or pass a converted "
+                           "local and copy it"
+                         : "this argument is bound to a float & parameter that now takes a "
+                           "cp_float &; pass a float local variable (it converts with it) and "
+                           "copy it from there");
       continue;
     }
     if (p->role == CP_VAR_COMPOSITE && p->is_param && p->group < 0 && composite_sig)

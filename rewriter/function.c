@@ -309,8 +309,8 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
     if (first && (!t != !type || (t && strcmp(t, type) != 0))) {
       cp_diag_at(run, CP_ERROR, n->begin,
                  "'%s' becomes %s but shares its declaration with '%s', which becomes %s; "
-                 "declare them separately", v->name, t ? t : "float", first->name,
-                 type ? type : "float");
+                 "declare them separately [%s]", v->name, t ? t : "float", first->name,
+                 type ? type : "float", cp_rule_name(CP_RULE_LOCAL_TYPE));
       return;
     }
     first = v;

@@ -356,6 +356,8 @@ void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
 /* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
  * CP_VAR_ACCUM, carried as the clause says. */
 void cp_mark_carried(cp_run *run, cp_func *f);
+/* analyse.c: whether a clause's names (keep, pair, nopair) hold `name`. */
+int cp_names_contain(const cp_clause_name *names, unsigned n, const char *name);
 /* analyse.c: the role of every variable and parameter of every converted function. */
 void cp_analyse(cp_run *run);
 /* analyse.c: whether a converted function (not a kernel, not host code, in scope(all))
