@@ -20,8 +20,8 @@
  *
  * --suggest walks every kernel the same way and reports, instead of converting, the
  * places where float loses most: loop-carried sums, reduction trees, float atomics, long
- * chains of dependent additions, and buffer elements updated in place in every launch
- * (the last two are what scope(accumulators) does not cover).
+ * chains of dependent additions (which scope(accumulators) does not cover), and buffer
+ * elements updated in place in every launch.
  */
 #include <string.h>
 
@@ -235,7 +235,7 @@ static void add_hotspot(hot_ctx *h, const cp_node *n, cp_hotspot_kind kind, cons
   unsigned line, col;
   cp_position(h->a.run, n->begin, &line, &col);
   r->hotspots[r->n_hotspots++] = (cp_hotspot){h->index, kind, line, col, reason,
-                                              kind != CP_HOT_CHAIN && kind != CP_HOT_UPDATE};
+                                              kind != CP_HOT_CHAIN};
 }
 
 /* Whether `v` is reported already; marks it if not. */
@@ -278,8 +278,8 @@ static const cp_node *parent_expr(const cp_node *n) {
 
 /* A buffer parameter's element updated in place: every launch adds to what the last
  * launch left (an integrator's positions and velocities), so the rounding errors add up
- * over the launches. Only pairing the buffer (scope(all)) carries them from one launch
- * to the next. */
+ * over the launches. Pairing the buffer carries them from one launch to the next;
+ * scope(accumulators) does that too (find_updates). */
 static void hot_update(hot_ctx *h, const cp_node *n, const cp_var *v) {
   if (!seen(h, v))
     add_hotspot(h, n, CP_HOT_UPDATE,

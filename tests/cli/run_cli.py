@@ -512,7 +512,8 @@ INTEGRATOR = b"""__global__ void step(float4 *pos, float4 *vel, const float4 *f,
 @case
 def suggest_buffer_update(c):
     # an element read, summed into and stored back in every launch (an integrator's
-    # positions and velocities) is listed, with the pragma that pairs its buffer
+    # positions and velocities) is listed, with the pragma that pairs its buffer:
+    # scope(accumulators) converts it (the copy is an accumulator across launches)
     c.write("k.cu", INTEGRATOR)
     r = c.run("k.cu", "--suggest")
     expect_exit(r, 0)
@@ -520,14 +521,15 @@ def suggest_buffer_update(c):
     expect(lines[0] == "k.cu:1:17: __global__ step: 3 places where float loses most", r[1])
     expect(lines[1].startswith("  k.cu:10:3: buffer-update: 'pos[...]' is read, updated and "
                                "written back in every launch") and
-           lines[1].endswith("(needs scope(all))"), r[1])
+           lines[1].endswith("(scope(accumulators) converts it)"), r[1])
     expect(lines[2].startswith("  k.cu:11:3: buffer-update: 'vel[...]'"), r[1])
     expect(lines[3].startswith("  k.cu:14:3: atomic: float atomicAdd into 'ke'"), r[1])
     # a copy stored without a sum (out[i] = c) is no update
-    expect(lines[4] == "  to convert, put before line 1: #pragma cp composite", r[1])
+    expect(lines[4] == "  to convert, put before line 1: #pragma cp composite "
+                       "scope(accumulators)", r[1])
     expect(len(lines) == 5, r[1])
     # the suggested pragma pairs both buffers
-    c.write("annotated.cu", b"#pragma cp composite\n" + INTEGRATOR)
+    c.write("annotated.cu", b"#pragma cp composite scope(accumulators)\n" + INTEGRATOR)
     expect_exit(c.run("annotated.cu", "-o", "out.cu"), 0)
     out = c.read("out.cu")
     out = out.decode() if isinstance(out, bytes) else out
