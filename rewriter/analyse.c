@@ -93,6 +93,59 @@ static cp_var *find_named(cp_func *f, const char *name) {
   return NULL;
 }
 
+static cp_var *struct_var(cp_run *run, CXCursor decl);
+
+typedef struct {
+  const char *name;
+  CXCursor found;
+} field_find;
+
+static enum CXVisitorResult find_field(CXCursor c, CXClientData data) {
+  field_find *ff = data;
+  CXString s = clang_getCursorSpelling(c);
+  int hit = strcmp(clang_getCString(s), ff->name) == 0;
+  clang_disposeString(s);
+  if (hit)
+    ff->found = c;
+  return hit ? CXVisit_Break : CXVisit_Continue;
+}
+
+/* The struct field buffer a clause names by path from a parameter (pair(s.x),
+ * pair(sim->atoms.r.x)), or NULL. */
+static cp_var *clause_field(cp_run *run, cp_func *f, const char *path) {
+  const char *dot = strpbrk(path, ".-");
+  if (!dot)
+    return NULL;
+  cp_var *v = NULL;
+  CXType t = {CXType_Invalid, {NULL, NULL}};
+  int nargs = clang_Cursor_getNumArguments(f->cursor);
+  for (int i = 0; i < nargs; i++) {
+    CXCursor a = clang_Cursor_getArgument(f->cursor, (unsigned)i);
+    CXString s = clang_getCursorSpelling(a);
+    if (strlen(clang_getCString(s)) == (size_t)(dot - path) &&
+        strncmp(clang_getCString(s), path, (size_t)(dot - path)) == 0)
+      t = clang_getCursorType(a);
+    clang_disposeString(s);
+  }
+  for (const char *p = dot; t.kind != CXType_Invalid && *p;) {
+    p += *p == '.' ? 1 : *p == '-' && p[1] == '>' ? 2 : 0;
+    size_t n = strcspn(p, ".-");
+    t = clang_getCanonicalType(t);
+    if (t.kind == CXType_Pointer)
+      t = clang_getCanonicalType(clang_getPointeeType(t));
+    field_find ff = {cp_arena_strndup(run->r->arena, p, n), clang_getNullCursor()};
+    if (t.kind == CXType_Record)
+      clang_Type_visitFields(t, find_field, &ff);
+    if (clang_Cursor_isNull(ff.found))
+      return NULL;
+    t = clang_getCursorType(ff.found);
+    p += n;
+    if (!*p)
+      v = struct_var(run, ff.found);
+  }
+  return v && v->is_field ? v : NULL;
+}
+
 static void apply_clauses(cp_run *run, cp_func *f) {
   const cp_pragma *pr = f->pragma;
   if (!pr)
@@ -110,10 +163,13 @@ static void apply_clauses(cp_run *run, cp_func *f) {
     unsigned n = k ? pr->n_nopair : pr->n_pair;
     for (unsigned i = 0; i < n; i++) {
       cp_var *v = find_named(f, names[i].name);
+      if (!k && !v && clause_field(run, f, names[i].name))
+        continue; /* pair(s.x): a struct field buffer reached through a parameter */
       if (!v || v->group < 0 || !v->is_param)
         cp_diag_at(run, CP_ERROR, names[i].offset,
-                   "'%s' in %s() is not a float pointer parameter of '%s'", names[i].name,
-                   k ? "nopair" : "pair", f->name);
+                   "'%s' in %s() is not a float pointer parameter of '%s'%s", names[i].name,
+                   k ? "nopair" : "pair", f->name,
+                   k ? "" : " (nor a float pointer field reached from one, as in s.x)");
     }
   }
 }
@@ -648,6 +704,8 @@ void cp_analyse(cp_run *run) {
     cp_func *f = &run->funcs[i];
     for (unsigned k = 0; f->pragma && k < f->pragma->n_pair; k++) {
       cp_var *v = find_named(f, f->pragma->pair[k].name);
+      if (!v)
+        v = clause_field(run, f, f->pragma->pair[k].name);
       if (v && v->group >= 0)
         run->group_paired[v->group] = 1;
     }

@@ -96,8 +96,22 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
       names = bigger;
       cap *= 2;
     }
-    names[n++] = (cp_clause_name){t->s, t->offset};
+    const char *name = t->s;
+    unsigned name_at = t->offset;
     lx->i++;
+    for (const token *sep; (sep = peek(lx)) && (strcmp(sep->s, ".") == 0 ||
+                                                strcmp(sep->s, "->") == 0);) {
+      lx->i++; /* a field path: pair(s.x), pair(sim->atoms.r.x) */
+      const token *f = peek(lx);
+      if (!f || !is_identifier(f->s)) {
+        cp_diag_at(run, CP_ERROR, f ? f->offset : sep->offset,
+                   "expected a field name after '%s' in '%s(...)'", sep->s, clause);
+        return -1;
+      }
+      name = cp_arena_printf(run->r->arena, "%s%s%s", name, sep->s, f->s);
+      lx->i++;
+    }
+    names[n++] = (cp_clause_name){name, name_at};
     if (accept(lx, ")"))
       break;
     if (!accept(lx, ",")) {
