@@ -370,9 +370,28 @@ static int is_kept(const cp_func *f, const cp_var *v) {
 /* f(x) where f's float & parameter stays float (f converts in scope(accumulators), with
  * its signature unchanged): a float & cannot bind a composite, so x stays float, and
  * the precision it had is lost there: a warning. */
+static void bound_both(cp_run *run, cp_func *f, cp_var *local, const cp_node *at) {
+  if (local->bound == 3)
+    return;
+  local->bound = 3;
+  cp_diag_at(run, CP_ERROR, at->begin,
+             "'%s' is bound to a float & parameter that stays float and, in another call of "
+             "'%s', to one that takes a composite (cp_float & or cp_float *): it cannot be "
+             "both; use two variables [%s]", local->name, f->name,
+             cp_rule_name(CP_RULE_UNSUPPORTED_USE));
+  run->r->applied[CP_RULE_UNSUPPORTED_USE]++;
+}
+
 static void keep_float_ref(cp_run *run, cp_func *f, const cp_func *callee, cp_var *local,
                            const cp_node *at) {
-  if (!local || local->group >= 0 || local->role == CP_VAR_FLOAT)
+  if (!local || local->group >= 0)
+    return;
+  if (local->bound >= 2) {
+    bound_both(run, f, local, at);
+    return;
+  }
+  local->bound = 1;
+  if (local->role == CP_VAR_FLOAT)
     return;
   local->role = CP_VAR_FLOAT;
   cp_diag_at(run, CP_WARNING, at->begin,
@@ -394,16 +413,22 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
     char op[4];
     cp_var *local = NULL;
     if (param && param->is_ref && !cp_composite_signature(callee)) {
-      keep_float_ref(run, f, callee, var_of_node(f, a), a);
+      keep_float_ref(run, f, callee, addressed_local(f, a), a);
       continue;
     }
     if (param && param->is_ref && param->role == CP_VAR_COMPOSITE) /* into a cp_float & */
-      local = var_of_node(f, a);
+      local = addressed_local(f, a);
     else if (!param || param->role != CP_VAR_OUTPTR || a->kind != CXCursor_UnaryOperator ||
              strcmp(cp_node_operator(run->opt->input_text, a, op), "&") != 0)
       continue;
     else
       local = addressed_local(f, a->kids[0]);
+    if (local && local->group < 0 && local->bound == 1) {
+      bound_both(run, f, local, a);
+      continue;
+    }
+    if (local && local->group < 0 && local->bound != 3)
+      local->bound = 2;
     if (local && local->group < 0 && local->role != CP_VAR_COMPOSITE &&
         !is_kept(f, local)) /* keep() wins: refuse_kept_addresses reports the call */
       local->role = CP_VAR_COMPOSITE;

@@ -135,6 +135,8 @@ typedef struct cp_var_s {
   cp_var_role role;
   int is_param;
   int is_ref;     /* a float & parameter of a device function (function.c retypes it) */
+  int bound;      /* a local bound to a float & that stays float (1), to a cp_float & or
+                     cp_float * (2), to both: refused once (3) (analyse.c) */
   int group; /* pairing group of a buffer parameter (union-find index) */
   cp_accum accum; /* CP_VAR_ACCUM: how it is carried */
   const char *usr; /* file-scope pointers and fields: their identity across files */
