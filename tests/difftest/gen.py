@@ -22,6 +22,7 @@ OUTDIR/dt_SEED.ref.cu and prints the features the program uses.
 import argparse
 import os
 import random
+import re
 import sys
 
 # Features a program may draw; --no FEATURE removes one (known-unfixed bugs stay out of
@@ -32,6 +33,10 @@ FEATURES = [
     "unannotated_helpers", "compound", "incdec", "conversions", "grid_stride",
     "integrator", "scope_accumulators", "acc_fixed", "acc_kahan", "acc_double",
     "keep", "pair", "nopair",
+    # shapes of real MD codes; kept last, and drawn from the generator only when present,
+    # so that leaving all of them out (--no) gives exactly the programs of the list above
+    "ref_param", "struct_by_value", "mixed_compound", "type_macro", "arch_branch",
+    "fixed_shuffle",
 ]
 
 
@@ -60,7 +65,7 @@ DOUBLE_MATH = {
     "sqrtf": "sqrt", "rsqrtf": "rsqrt", "fabsf": "fabs", "fminf": "fmin", "fmaxf": "fmax",
     "expf": "exp", "__frcp_rn": "__drcp_rn", "__fsqrt_rn": "__dsqrt_rn",
     "__fmul_rn": "__dmul_rn", "__fadd_rn": "__dadd_rn", "fmaf": "fma",
-    "__fdividef": "__ddiv_rn",
+    "__fdividef": "__ddiv_rn", "__fsub_rn": "__dsub_rn",
 }
 
 
@@ -73,6 +78,15 @@ class Lit:
     def r(self, t):
         # parenthesised so that a unary minus in front never makes a -- token
         return "(%s)" % t.lit(self.v) if self.v < 0 else t.lit(self.v)
+
+
+class DLit(Lit):
+    """A double literal (no f suffix) in both renderings: in the float program it makes
+    the arithmetic around it double, as C does (x += 0.5 * y)."""
+
+    def r(self, t):
+        text = repr(float(self.v))
+        return "(%s)" % text if self.v < 0 else text
 
 
 class Var:
@@ -124,7 +138,7 @@ class Tmpl:
     def r(self, t):
         return self.text.format(*[a.r(t) for a in self.args], f=t.f, v2=t.v2, v4=t.v4,
                                 make2=t.make2, make4=t.make4,
-                                fabs=t.fn("fabsf"))
+                                fabs=t.fn("fabsf"), R="REAL", R4="REAL4")
 
 
 class Cond:
@@ -148,6 +162,20 @@ class ExprGen:
     def __init__(self, rng, feats):
         self.rng, self.f = rng, feats
         self.float_only = False
+        self.ref_helpers = []
+
+    def ty(self, vec=False):
+        """The spelling of a float (vec: float4) declaration: {f}, or with type_macro
+        sometimes the macro REAL (REAL4), which each rendering defines to its type."""
+        if "type_macro" in self.f and self.rng.random() < 0.5:
+            return "{R4}" if vec else "{R}"
+        return "{v4}" if vec else "{f}"
+
+    def bounded(self, e, limit=1e7):
+        """e itself if its bound is at most limit, else e / (1 + |e|) (bound 1)."""
+        if e.mag <= limit:
+            return e
+        return Tmpl("({0} / ({1} + {fabs}({0})))", [e, Lit(1.0)], 1.0)
 
     def leaf(self, env):
         if env and self.rng.random() < 0.8:
@@ -239,6 +267,34 @@ class Stmt:
         return out
 
 
+class Pre:
+    """A preprocessor line (#if, #else, #endif), written at the start of its line."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def lines(self, t, ind):
+        return [self.text]
+
+
+# The conditions of arch_branch: (the line that opens the device side, whether the
+# first branch is the device side)
+ARCH_IFS = [("#ifdef __CUDA_ARCH__", True), ("#if defined(__CUDA_ARCH__)", True),
+            ("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 600", True),
+            ("#if __CUDA_ARCH__ >= 700", True), ("#ifndef __CUDA_ARCH__", False),
+            ("#if !defined(__CUDA_ARCH__)", False)]
+
+
+def arch_block(rng, device, host, else_branch=True):
+    """device and host (statement lists) under one of the __CUDA_ARCH__ conditions. Without
+    else_branch only the device side is written (the host side is the code before it)."""
+    if not else_branch:
+        return [Pre(rng.choice(ARCH_IFS[:4])[0])] + device + [Pre("#endif")]
+    cond, device_first = rng.choice(ARCH_IFS)
+    first, second = (device, host) if device_first else (host, device)
+    return [Pre(cond)] + first + [Pre("#else")] + second + [Pre("#endif")]
+
+
 class Body:
     """Draws the statements of one thread's work over the variables in env."""
 
@@ -247,6 +303,7 @@ class Body:
         self.env, self.inputs, self.helpers = list(env), list(inputs), helpers
         self.stmts, self.count, self.derived = [], 0, []
         self.loops = True  # accumulation loops read in0, which every kernel but force has
+        self.outbuf = None  # the kernel's output buffer, element i (mixed_compound)
 
     def new(self, prefix="t"):
         self.count += 1
@@ -257,7 +314,7 @@ class Body:
 
     def decl(self, expr, prefix="t"):
         name = self.new(prefix)
-        self.stmts.append(Stmt("{f} %s = {0};" % name, [expr]))
+        self.stmts.append(Stmt(self.g.ty() + " %s = {0};" % name, [expr]))
         self.env.append((name, expr.mag))
         self.derived.append(name)
         return name
@@ -266,7 +323,8 @@ class Body:
         rng, f = self.rng, self.f
         choices = ["decl"]
         for feat in ("compound", "incdec", "branch", "local_array", "vector", "helpers",
-                     "conversions", "accum_loop"):
+                     "conversions", "accum_loop", "ref_param", "mixed_compound",
+                     "arch_branch"):
             if feat == "accum_loop" and not self.loops:
                 continue
             if feat in f and (self.derived or feat not in ("compound", "incdec")):
@@ -315,7 +373,7 @@ class Body:
     def s_local_array(self):
         arr = self.new("arr")
         e = self.e(2)
-        self.stmts.append(Stmt("{f} %s[4];" % arr))
+        self.stmts.append(Stmt(self.g.ty() + " %s[4];" % arr))
         self.stmts.append(Stmt("for (int q = 0; q < 4; q++) %s[q] = {0} * ({f})(q + 1);" % arr,
                                [e]))
         self.decl(Tmpl("(%s[0] - %s[1] + %s[2] - %s[3])" % ((arr,) * 4), [], 10 * e.mag))
@@ -334,7 +392,8 @@ class Body:
         else:
             v = self.new("w")
             es = [self.e(2) for _ in range(4)]
-            self.stmts.append(Stmt("{v4} %s = {make4}({0}, {1}, {2}, {3});" % v, es))
+            self.stmts.append(Stmt(self.g.ty(True) + " %s = {make4}({0}, {1}, {2}, {3});" % v,
+                                   es))
             self.decl(Tmpl("(%s.x + %s.y - %s.z + %s.w)" % ((v,) * 4), [],
                            sum(x.mag for x in es)))
 
@@ -375,6 +434,188 @@ class Body:
         self.stmts.append(Stmt(loop, [], [load, Stmt("%s += {0};" % s, [term])]))
         self.bump(s, m * term.mag)
 
+    # -- ref_param: a helper with float & out-parameters, called with locals --
+    def s_ref_param(self):
+        rng, g = self.rng, self.g
+        h = rng.choice(g.ref_helpers)
+        a = g.bounded(self.e(2), 1e5)
+        small = [n for n, m in self.env if m <= 1e5]
+        if h.bref and small and rng.random() < 0.7:
+            bname = rng.choice(small)
+            b = Var(bname, dict(self.env)[bname])
+        elif h.bref:  # a local of its own for the const float & argument
+            b = g.bounded(self.e(2), 1e5)
+            bname = self.decl(b, "b")
+            b = Var(bname, b.mag)
+        else:
+            b, bname = g.bounded(self.e(2), 1e5), None
+        init = Lit(0.0)
+        if rng.random() < 0.25:  # the members of a float2 local: interp(a, b, f.x, f.y)
+            v = self.new("fv")
+            o1, o2 = v + ".x", v + ".y"
+            if h.inout:
+                init = g.bounded(self.e(1), 1e5)
+                self.stmts.append(Stmt("{v2} %s = {make2}({0}, {1});" % v, [init, Lit(0.0)]))
+            else:
+                self.stmts.append(Stmt("{v2} %s;" % v))
+            self.stmts.append(Stmt("%s({0}, {1}, %s, %s);" % (h.name, o1, o2), [a, b]))
+            m1, m2 = h.mags(a, b, init)
+            self.env += [(o1, m1), (o2, m2)]
+            return
+        o1, o2 = self.new("r"), self.new("r")
+        ty = g.ty()
+        if h.inout:  # the helper adds into o1: the caller's value goes in
+            init = g.bounded(self.e(1), 1e5)
+            self.stmts.append(Stmt(ty + " %s = {0}, %s;" % (o1, o2), [init]))
+        elif rng.random() < 0.5:
+            self.stmts.append(Stmt(ty + " %s, %s;" % (o1, o2)))
+        else:
+            self.stmts.append(Stmt(ty + " %s = {0};" % o1, [Lit(0.0)]))
+            self.stmts.append(Stmt(ty + " %s = {0};" % o2, [Lit(0.0)]))
+        if bname is None:
+            self.stmts.append(Stmt("%s({0}, {1}, %s, %s);" % (h.name, o1, o2), [a, b]))
+        else:
+            self.stmts.append(Stmt("%s({0}, %s, %s, %s);" % (h.name, bname, o1, o2), [a]))
+        m1, m2 = h.mags(a, b, init)
+        self.env += [(o1, m1), (o2, m2)]
+        self.derived += [o1, o2]
+
+    # -- mixed_compound: double literals, #define constants and ints in op= --
+    def s_mixed_compound(self):
+        rng, g = self.rng, self.g
+        k = rng.random()
+        if k < 0.25:
+            return self.int_mix()
+        if k < 0.4 or not self.derived:  # a double initializer of a float local
+            e = g.bounded(self.e(2), 1e13)
+            c = dyadic(rng)
+            self.decl(Tmpl("HALF * {0} + {1}", [e, DLit(c)], e.mag / 2 + abs(c)))
+            return
+        name, mag = self.target()
+        e = g.bounded(self.e(2), 1e13)
+        c = dyadic(rng)
+        form = rng.choice(["+=c", "-=half", "+=dt", "*=dt", "/=dt", "lit", "=", "*=q"])
+        if form == "/=dt" and mag / g.dt > 1e13:
+            form = "*=dt"
+        if form == "+=c":
+            text, args, mag = "%s += {0} * {1};", [DLit(c), e], mag + abs(c) * e.mag
+        elif form == "-=half":
+            text, args, mag = "%s -= HALF * {0};", [e], mag + e.mag / 2
+        elif form == "+=dt":
+            text, args, mag = "%s += DT * {0};", [e], mag + e.mag * g.dt
+        elif form == "*=dt":
+            text, args, mag = "%s *= DT;", [], mag * g.dt
+        elif form == "/=dt":
+            text, args, mag = "%s /= DT;", [], mag / g.dt
+        elif form == "lit":
+            op = rng.choice(["+=", "-="])
+            text, args, mag = "%s " + op + " {0};", [DLit(c)], mag + abs(c)
+        elif form == "=":
+            text, args = "%s = HALF * " + name + " + {0} * {1};", [DLit(c), e]
+            mag = mag / 2 + abs(c) * e.mag
+        else:  # QUARTER is a float literal macro (0.25f; 0.25 in the reference)
+            text, args, mag = "%s *= QUARTER;", [], mag / 4
+        self.stmts.append(Stmt(text % name, args))
+        self.bump(name, mag)
+
+    def int_mix(self):
+        """int m op= float: C computes in float and truncates, so m must be the same in
+        every build: its float operands are half-integers (exact everywhere)."""
+        rng, g = self.rng, self.g
+        m, c = self.new("m"), self.new("c")
+        self.stmts.append(Stmt("int %s = i %% 5 - 2;" % m))
+        self.stmts.append(Stmt(g.ty() + " %s = ({f})(i %% 9 - 4) * {0};" % c, [Lit(0.5)]))
+        for _ in range(rng.randint(1, 3)):
+            op = rng.choice(["+=", "-=", "*="])
+            self.stmts.append(Stmt("%s %s %s;" % (m, op, c)))
+        if self.outbuf and rng.random() < 0.6:  # through a paired element, stored first
+            self.stmts.append(Stmt("%s[i] = %s * {0};" % (self.outbuf, c), [Lit(2.0)]))
+            self.stmts.append(Stmt("%s %s %s[i];" % (m, rng.choice(["+=", "-="]),
+                                                    self.outbuf)))
+        # |m| <= 20: it starts within 2, three ops with |c| <= 2, then at most 4 more
+        if self.derived and rng.random() < 0.6:
+            name, mag = self.target()
+            self.stmts.append(Stmt("%s %s %s;" % (name, rng.choice(["+=", "-="]), m)))
+            self.bump(name, mag + 100)
+        else:
+            e = self.e(1)
+            self.decl(Tmpl("(({f})%s * {0} + {1})" % m, [Lit(0.25), e], 25 + e.mag))
+
+    # -- arch_branch: #if __CUDA_ARCH__ / #else / #endif, the same value on both sides --
+    def s_arch_branch(self):
+        rng, g = self.rng, self.g
+        a, b = self.e(2), self.e(2)
+        name = self.new("h")
+        kind = rng.choice(["op", "op", "lane", "noelse"])
+        if kind == "lane":  # a shuffle from the thread's own lane: its own value
+            e = g.bounded(a, 1e15)
+            src = rng.choice(["threadIdx.x & 31", "threadIdx.x % 32"])
+            dev = Tmpl("__shfl_sync(0xffffffffu, {0}, %s)" % src, [e], e.mag)
+            if rng.random() < 0.5:
+                dev = Tmpl("__shfl_xor_sync(0xffffffffu, __shfl_xor_sync(0xffffffffu, "
+                           "{0}, %d), %d)" % ((rng.choice([1, 4, 16]),) * 2), [e], e.mag)
+            host, mag = e, e.mag
+        else:
+            fn = rng.choice(["__fmul_rn", "__fadd_rn", "__fsub_rn"])
+            if fn == "__fmul_rn" and a.mag * b.mag > 1e15:
+                fn = "__fadd_rn"
+            op = {"__fmul_rn": "*", "__fadd_rn": "+", "__fsub_rn": "-"}[fn]
+            host = Bin(op, a, b)
+            dev = Call(fn, [a, b], host.mag)
+            mag = host.mag
+        ty = g.ty()
+        if kind == "noelse":  # the host's value first, the device overwrites it
+            self.stmts.append(Stmt(ty + " %s = {0};" % name, [host]))
+            self.stmts += arch_block(rng, [Stmt("%s = {0};" % name, [dev])], [], False)
+        elif rng.random() < 0.5:  # declared on each side
+            self.stmts += arch_block(rng, [Stmt(ty + " %s = {0};" % name, [dev])],
+                                     [Stmt(ty + " %s = {0};" % name, [host])])
+        else:
+            self.stmts.append(Stmt(ty + " %s;" % name))
+            self.stmts += arch_block(rng, [Stmt("%s = {0};" % name, [dev])],
+                                     [Stmt("%s = {0};" % name, [host])])
+        self.env.append((name, mag))
+        self.derived.append(name)
+
+
+class RefHelper:
+    """__device__ void interpK(float a, [const float &]b, float &o1, float &o2)."""
+
+    def __init__(self, gen, idx, annotated):
+        rng = gen.rng
+        self.name = "interp%d" % idx
+        self.annotated = annotated
+        self.bref = rng.random() < 0.5  # b is a const float &
+        self.inout = rng.random() < 0.3  # o1 += ...: the caller's value goes in
+        self.chain = rng.random() < 0.5  # o2 reads o1 back through its reference
+        self.inline = rng.random() < 0.3
+        self.ty = [gen.ty() for _ in range(4)]
+        env = [("a", 1.0), ("b", 1.0)]
+        self.e1 = gen.expr(env, 1)
+        self.e2 = gen.expr(env, 1)
+        self.c = dyadic(rng)
+        self.scale = max(self.e1.mag, self.e2.mag, 1.0)
+
+    def mags(self, a, b, init):
+        m = max(a.mag, b.mag, 1.0)
+        base = self.scale * m ** 2
+        m1 = base + init.mag
+        return m1, base + (abs(self.c) * m1 if self.chain else 0)
+
+    def lines(self, t):
+        out = ["#pragma cp composite"] if self.annotated and not t.double else []
+        ta, tb, t1, t2 = self.ty
+        sig = "__device__ %svoid %s(%s a, %s b, %s &o1, %s &o2) {{" % (
+            "__forceinline__ " if self.inline else "", self.name, ta,
+            ("const %s &" % tb) if self.bref else tb, t1, t2)
+        out.append(Tmpl(sig, [], 0).r(t).replace("& b", "&b"))
+        out.append("  o1 %s %s;" % ("+=" if self.inout else "=", self.e1.r(t)))
+        if self.chain:
+            out.append("  o2 = %s + o1 * %s;" % (self.e2.r(t), Lit(self.c).r(t)))
+        else:
+            out.append("  o2 = %s;" % self.e2.r(t))
+        return out + ["}", ""]
+
 
 class Helper:
     def __init__(self, gen, idx, annotated):
@@ -411,15 +652,20 @@ THREADS = 64
 
 
 class Kernel:
-    def __init__(self, name, params, stmts, pragma):
+    def __init__(self, name, params, stmts, pragma, real=()):
         self.name, self.params, self.stmts, self.pragma = name, params, stmts, pragma
+        self.real = set(real)  # parameters spelled with REAL/REAL4 (type_macro)
 
     def lines(self, t):
         out = [] if t.double or self.pragma is None else [self.pragma]
         ps = []
         for kind, p in self.params:
-            ps.append({"in": "const {f} *%s", "in4": "const {v4} *%s", "out": "{f} *%s",
-                       "scalar": "{f} %s", "int": "int %s"}[kind] % p)
+            text = {"in": "const {f} *%s", "in4": "const {v4} *%s", "out": "{f} *%s",
+                    "scalar": "{f} %s", "int": "int %s", "State": "State %s",
+                    "Sim": "Sim %s"}[kind] % p
+            if p in self.real:
+                text = text.replace("{f}", "{R}").replace("{v4}", "{R4}")
+            ps.append(text)
         sig = "__global__ void %s(%s) {{" % (self.name, ", ".join(ps))
         out.append(Tmpl(sig, [], 0).r(t))
         for s in self.stmts:
@@ -443,13 +689,27 @@ class Program:
                 ann = not ("unannotated_helpers" in self.f and rng.random() < 0.5)
                 self.helpers.append(Helper(self.g, k, ann))
                 self.strict &= ann
+        # the new features draw only when present (see FEATURES)
+        self.cg = False  # cooperative groups included (fixed_shuffle)
+        self.structs = None  # (struct variable, prefix of State) when struct_by_value
+        self.host_real = "type_macro" in self.f and rng.random() < 0.5
+        if "mixed_compound" in self.f:
+            # a double constant: used only in double arithmetic (x *= DT computes in
+            # double in the float program too), so every build uses the same value
+            self.g.dt = rng.choice([0.001, 0.002, 0.0625, 0.125])
+        if "ref_param" in self.f:
+            for k in range(rng.randint(1, 2)):
+                # unannotated ones (converted automatically) as with unannotated_helpers
+                ann = not ("unannotated_helpers" in self.f and rng.random() < 0.5)
+                self.g.ref_helpers.append(RefHelper(self.g, k, ann))
+                self.strict &= ann
         self.kernels, self.outputs, self.launches, self.printed = [], [], [], []
         self.blocks = rng.choice([2, 4])
         self.steps = rng.randint(1, 3)
         self.integrator = "integrator" in self.f
         self.vec = "vector_buffer" in self.f
         kinds = ["map"] * rng.randint(1, 3)
-        for feat in ("shared_reduction", "shuffle"):
+        for feat in ("shared_reduction", "shuffle", "struct_by_value", "fixed_shuffle"):
             if feat in self.f:
                 kinds.append(feat)
         rng.shuffle(kinds)
@@ -485,13 +745,20 @@ class Program:
             self.strict = False
         return " ".join(parts)
 
+    def kernel(self, name, params, stmts, pragma):
+        real = ()
+        if "type_macro" in self.f:
+            real = [p for k, p in params
+                    if k in ("in", "in4", "out", "scalar") and self.rng.random() < 0.5]
+        self.kernels.append(Kernel(name, params, stmts, pragma, real))
+
     def inputs_env(self, body_stmts, index):
         """Loads of the inputs at index: these may steer branches (same in every build)."""
         env = [("a0", 2e6), ("a1", 2e6)]
         body_stmts.append(Stmt("{f} a0 = in0[%s];" % index))
         body_stmts.append(Stmt("{f} a1 = in1[(%s * 5 + 3) %% n];" % index))
         if self.vec:
-            body_stmts.append(Stmt("{v4} p = pos[%s];" % index))
+            body_stmts.append(Stmt(self.g.ty(True) + " p = pos[%s];" % index))
             env += [("p.x", 2e6), ("p.y", 2e6), ("p.w", 2e6)]
         return env
 
@@ -506,6 +773,8 @@ class Program:
         grid = "grid_stride" in self.f and self.rng.random() < 0.6
         env = self.inputs_env(stmts, "i")
         body = Body(self.g, env, env, self.helpers)
+        if "mixed_compound" in self.f:
+            body.outbuf = out
         if prev:
             body.decl(Var("%s[i]" % prev, 1e17))
         for _ in range(self.rng.randint(2, 6)):
@@ -513,6 +782,8 @@ class Program:
         body.stmts = stmts + body.stmts
         res = body.e(3)
         body.stmts.append(Stmt("%s[i] = {0};" % out, [res]))
+        if "mixed_compound" in self.f and self.rng.random() < 0.6:
+            self.element_compounds(body, "%s[i]" % out, res.mag)
         params = self.in_params() + ([("in", prev)] if prev else []) + [("out", out),
                                                                           ("int", "n")]
         if grid:
@@ -524,11 +795,39 @@ class Program:
                      Stmt("if (i < n)", [], body.stmts)]
         ptrs = [p for k, p in params if k in ("in", "out")]
         pragma = self.pragma(body.derived, ptrs, [out])
-        self.kernels.append(Kernel(name, params, stmts, pragma))
+        self.kernel(name, params, stmts, pragma)
         self.outputs.append(out)
         self.printed.append((out, "n"))
         blocks = self.blocks // 2 if grid else self.blocks
         self.launches.append((name, blocks, [p for _, p in params]))
+
+    def element_compounds(self, body, elem, mag):
+        """mixed_compound on a buffer element: double literals and #define constants."""
+        rng, g = self.rng, self.g
+        for _ in range(rng.randint(1, 3)):
+            e = g.bounded(body.e(2), 1e13)
+            c = dyadic(rng)
+            form = rng.choice(["+=c", "-=half", "*=dt", "/=dt", "+=lit", "*=q"])
+            if form == "/=dt" and mag / g.dt > 1e15:
+                form = "*=dt"
+            if form == "+=c":
+                body.stmts.append(Stmt("%s += {0} * {1};" % elem, [DLit(c), e]))
+                mag += abs(c) * e.mag
+            elif form == "-=half":
+                body.stmts.append(Stmt("%s -= HALF * {0};" % elem, [e]))
+                mag += e.mag / 2
+            elif form == "*=dt":
+                body.stmts.append(Stmt("%s *= DT;" % elem))
+            elif form == "/=dt":
+                body.stmts.append(Stmt("%s /= DT;" % elem))
+                mag /= g.dt
+            elif form == "+=lit":
+                body.stmts.append(Stmt("%s %s {0};" % (elem, rng.choice(["+=", "-="])),
+                                       [DLit(c)]))
+                mag += abs(c)
+            else:
+                body.stmts.append(Stmt("%s *= QUARTER;" % elem))
+        return mag
 
     def term(self, stmts):
         """Per-thread term of a reduction: a few statements over the loaded inputs."""
@@ -550,7 +849,8 @@ class Program:
         tree = "for (int k = blockDim.x / 2; k > 0; k >>= 1)"
         store = ("if (threadIdx.x == 0) atomicAdd(&%s[0], tree[0]);" if atomic else
                  "if (threadIdx.x == 0) %s[blockIdx.x] = tree[0];") % out
-        stmts = [Stmt("__shared__ {f} tree[%d];" % THREADS), Stmt("{f} s = {0};", [Lit(0.0)]),
+        stmts = [Stmt("__shared__ %s tree[%d];" % (self.g.ty(), THREADS)),
+                 Stmt(self.g.ty() + " s = {0};", [Lit(0.0)]),
                  Stmt(head, [], inner), Stmt("tree[threadIdx.x] = s;"),
                  Stmt("__syncthreads();"),
                  Stmt(tree, [], [Stmt("if (threadIdx.x < k) tree[threadIdx.x] += "
@@ -559,7 +859,7 @@ class Program:
         params = self.in_params() + [("out", out), ("int", "n")]
         ptrs = [p for k, p in params if k in ("in", "out")]
         pragma = self.pragma(["s"] + body.derived, ptrs, [out])
-        self.kernels.append(Kernel(name, params, stmts, pragma))
+        self.kernel(name, params, stmts, pragma)
         self.launches.append((name, self.blocks // 2, [p for _, p in params]))
         self.printed.append((out, "1" if atomic else str(self.blocks // 2)))
 
@@ -568,18 +868,146 @@ class Program:
         atomic = "atomic" in self.f and self.rng.random() < 0.5
         stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;")]
         body, term = self.term(stmts)
-        stmts.append(Stmt("{f} w = {0};", [term]))
-        stmts.append(Stmt("for (int o = 16; o > 0; o >>= 1)", [],
-                          [Stmt("w += __shfl_down_sync(0xffffffffu, w, o);")]))
+        stmts.append(Stmt(self.g.ty() + " w = {0};", [term]))
+        loop = [Stmt("for (int o = 16; o > 0; o >>= 1)", [],
+                     [Stmt("w += __shfl_down_sync(0xffffffffu, w, o);")])]
+        if "arch_branch" in self.f and self.rng.random() < 0.5:
+            # the host view (never run): the same shuffle tree through shared memory,
+            # __shfl_down_sync's own value where the source lane is outside the warp
+            host = [Stmt("__shared__ %s lanes[%d];" % (self.g.ty(), THREADS)),
+                    Stmt("for (int o = 16; o > 0; o >>= 1)", [],
+                         [Stmt("lanes[threadIdx.x] = w;"), Stmt("__syncthreads();"),
+                          Stmt("w += (threadIdx.x & 31) + o < 32 ? lanes[threadIdx.x + o] "
+                               ": w;"),
+                          Stmt("__syncthreads();")])]
+            loop = arch_block(self.rng, loop, host)
+        stmts += loop
         store = ("if ((threadIdx.x & 31) == 0) atomicAdd(&%s[0], w);" if atomic else
                  "if ((threadIdx.x & 31) == 0) %s[i / 32] = w;") % out
         stmts.append(Stmt(store))
         params = self.in_params() + [("out", out), ("int", "n")]
         ptrs = [p for k, p in params if k in ("in", "out")]
         pragma = self.pragma(["w"] + body.derived, ptrs, [out])
-        self.kernels.append(Kernel(name, params, stmts, pragma))
+        self.kernel(name, params, stmts, pragma)
         self.launches.append((name, self.blocks, [p for _, p in params]))
         self.printed.append((out, "1" if atomic else "n / 32"))
+
+    def k_struct_by_value(self, idx):
+        """Device pointers in a struct passed by value, nested two (State) or three (Sim)
+        deep: one kernel writes fields through the struct, another pairs one of the same
+        buffers as a plain float * parameter."""
+        rng, g = self.rng, self.g
+        if self.structs is None:
+            deep = rng.random() < 0.4
+            self.structs = ("sim", "sim.st") if deep else ("s", "s")
+        var, st = self.structs
+        # kernel 1: reads r.x, v.x (inputs, never written), writes r.y, adds into v.y
+        name = "fields%d" % idx
+        inner = [Stmt(g.ty() + " a0 = %s.r.x[i];" % st),
+                 Stmt(g.ty() + " a1 = %s.v.x[(i * 5 + 3) %% %s.n];" % (st, st))]
+        env = [("a0", 2e6), ("a1", 2e6)]
+        body = Body(g, env, env, self.helpers)
+        body.loops = False
+        for _ in range(rng.randint(1, 4)):
+            body.step()
+        body.stmts = inner + body.stmts
+        res = body.e(3)
+        body.stmts.append(Stmt("%s.r.y[i] = {0};" % st, [res]))
+        e2 = g.bounded(body.e(2), 1e12)
+        if var == "sim":
+            body.stmts.append(Stmt("%s.v.y[i] += {0} * sim.dt;" % st, [e2]))
+        elif "mixed_compound" in self.f and rng.random() < 0.5:
+            body.stmts.append(Stmt("%s.v.y[i] += 0.25 * {0};" % st, [e2]))
+        else:
+            body.stmts.append(Stmt("%s.v.y[i] += {0};" % st, [e2]))
+        stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;"),
+                 Stmt("if (i < %s.n)" % st, [], body.stmts)]
+        kind = "Sim" if var == "sim" else "State"
+        self.kernel(name, [(kind, var)], stmts, self.pragma(body.derived, [], []))
+        self.launches.append((name, self.blocks, [var]))
+        # kernel 2: the same r.y buffer as a plain float * (updated in place, or read)
+        name2 = "plain%d" % idx
+        inplace = rng.random() < 0.6
+        inner = [Stmt(g.ty() + " u = ry[i];"), Stmt(g.ty() + " w = vx[i];")]
+        env = [("u", res.mag), ("w", 2e6)]
+        body = Body(g, env, [("w", 2e6)], self.helpers)
+        body.loops = False
+        for _ in range(rng.randint(1, 3)):
+            body.step()
+        body.stmts = inner + body.stmts
+        out = None
+        if inplace:
+            c = dyadic(rng)
+            body.stmts.append(Stmt("ry[i] = u * {0} + {1};", [Lit(c), body.e(2)]))
+            params = [("out", "ry"), ("in", "vx"), ("int", "n")]
+        else:
+            out = "sout%d" % idx
+            body.stmts.append(Stmt("%s[i] = {0};" % out, [body.e(3)]))
+            params = [("in", "ry"), ("in", "vx"), ("out", out), ("int", "n")]
+        stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;"),
+                 Stmt("if (i < n)", [], body.stmts)]
+        ptrs = [p for k, p in params if k in ("in", "out")]
+        self.kernel(name2, params, stmts,
+                    self.pragma(body.derived, ptrs, ["ry"] if inplace else [out]))
+        args = ["%s.r.y" % st, "%s.v.x" % st] + ([out] if out else []) + ["n"]
+        self.launches.append((name2, self.blocks, args))
+        self.printed += [("%s.r.y" % st, "n"), ("%s.v.y" % st, "n")]
+        if out:
+            self.printed.append((out, "n"))
+
+    def k_fixed_shuffle(self, idx):
+        """accumulate(fixed): the accumulator summed over the warp by __shfl_*_sync and
+        cooperative-groups tile shuffles, then lane 0 adds it into a buffer atomically."""
+        rng, g = self.rng, self.g
+        name, out = "fsum%d" % idx, "fsum%d_out" % idx
+        tile = rng.random() < 0.6
+        self.cg |= tile
+        way = rng.choice(["tile", "mixed", "warp"]) if tile else "warp"
+        xor = rng.random() < 0.3
+        stmts = []
+        if tile:
+            stmts.append(Stmt("cg::thread_block_tile<32> g = "
+                              "cg::tiled_partition<32>(cg::this_thread_block());"))
+        stmts.append(Stmt(g.ty() + " y = {0};", [Lit(0.0)]))
+        inner = []
+        env = self.inputs_env(inner, "i")
+        body = Body(g, env, env, self.helpers)
+        for _ in range(rng.randint(1, 3)):
+            body.step()
+        inner += body.stmts
+        # |term| <= 1 + 2e6 and at most 2 terms a thread: the warp's sum stays far
+        # inside cp_fixed's range (2^31)
+        e = body.e(2)
+        inner.append(Stmt("y += {0} / ({1} + {fabs}({0})) + a0;", [e, Lit(1.0)]))
+        head = "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; " \
+               "i += blockDim.x * gridDim.x)"
+        stmts.append(Stmt(head, [], inner))
+        warp = "y += __shfl_%s_sync(0xffffffffu, y, o);" % ("xor" if xor else "down")
+        grp = "y += g.shfl_%s(y, o);" % ("xor" if xor else "down")
+        if way == "warp":
+            stmts.append(Stmt("for (int o = 16; o > 0; o >>= 1)", [], [Stmt(warp)]))
+        elif way == "tile":
+            head = rng.choice(["for (int o = 16; o > 0; o /= 2)",
+                               "for (int o = g.size() / 2; o > 0; o /= 2)"])
+            stmts.append(Stmt(head, [], [Stmt(grp)]))
+        else:
+            stmts.append(Stmt("for (int o = 16; o >= 4; o >>= 1)", [], [Stmt(grp)]))
+            stmts.append(Stmt("for (int o = 2; o > 0; o >>= 1)", [], [Stmt(warp)]))
+        lane0 = "g.thread_rank() == 0" if tile and rng.random() < 0.5 else \
+            "(threadIdx.x & 31) == 0"
+        target = rng.choice(["&%s[0]" % out, out])
+        stmts.append(Stmt("if (%s) atomicAdd(%s, y);" % (lane0, target)))
+        parts = ["#pragma cp composite"]
+        if "scope_accumulators" in self.f and rng.random() < 0.4:
+            parts.append("scope(accumulators)")
+        elif rng.random() < 0.3:
+            parts.append("scope(all)")
+        parts.append("accumulate(fixed)")
+        self.strict = False  # fixed point: 2^-32 absolute, coarse for the 1e-6 inputs
+        params = self.in_params() + [("out", out), ("int", "n")]
+        self.kernel(name, params, stmts, " ".join(parts))
+        self.launches.append((name, max(self.blocks // 2, 1), [p for _, p in params]))
+        self.printed.append((out, "1"))
 
     def k_integrator(self):
         """force(x) -> f, then v += f*dt, x += v*dt: state shared across steps."""
@@ -598,13 +1026,11 @@ class Program:
         body.stmts.append(Stmt("f[i] = {0};", [bounded]))
         stmts.append(Stmt("if (i < n)", [], body.stmts))
         params = [("in", "x"), ("out", "f"), ("int", "n")]
-        self.kernels.append(Kernel("force", params, stmts,
-                                   self.pragma(body.derived, ["x", "f"], ["f"])))
+        self.kernel("force", params, stmts, self.pragma(body.derived, ["x", "f"], ["f"]))
         upd = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;"),
                Stmt("if (i < n)", [], [Stmt("v[i] += f[i] * dt;"), Stmt("x[i] += v[i] * dt;")])]
         params2 = [("out", "x"), ("out", "v"), ("in", "f"), ("scalar", "dt"), ("int", "n")]
-        self.kernels.append(Kernel("update", params2, upd,
-                                   self.pragma([], ["x", "v", "f"], ["x", "v"])))
+        self.kernel("update", params2, upd, self.pragma([], ["x", "v", "f"], ["x", "v"]))
         for k in range(rng.randint(2, 8)):
             self.launches.append(("force", self.blocks, ["x", "f", "n"]))
             self.launches.append(("update", self.blocks, ["x", "v", "f", "dt", "n"]))
@@ -613,7 +1039,7 @@ class Program:
     # -- rendering --
     def buffers(self):
         bufs = ["in0", "in1"] + (["pos"] if self.vec else [])
-        bufs += [o for o, _ in self.printed]
+        bufs += [o for o, _ in self.printed if "." not in o]  # not struct fields
         if self.integrator:
             bufs.append("f")
         return bufs
@@ -634,29 +1060,44 @@ class Program:
              "int main() {",
              "  const int n = %d;" % n]
         bufs = self.buffers()
+        # type_macro: the host spells the buffers' types with REAL, REAL4 too
+        f, v4 = ("REAL", "REAL4") if self.host_real else (t.f, t.v4)
         for b in bufs:
-            typ = t.v4 if b == "pos" else t.f
+            typ = v4 if b == "pos" else f
             L.append("  static %s h_%s[%d];" % (typ, b, n))
             L.append("  %s *%s = nullptr;" % (typ, b))
             L.append("  cudaMalloc(&%s, n * sizeof(%s));" % (b, typ))
         init = {"in0": 1, "in1": 2, "x": 3, "v": 4}
+        fields = []
+        if self.structs:  # struct_by_value: allocated through the fields
+            var, st = self.structs
+            L.append("  %s %s;" % ("Sim" if var == "sim" else "State", var))
+            L.append("  %s.n = n;" % st)
+            if var == "sim":
+                L.append("  sim.dt = %s;" % t.lit(0.0625))
+            for fld in ("r.x", "v.x", "r.y", "v.y"):
+                dev = "%s.%s" % (st, fld)
+                fields.append(dev)
+                L.append("  static %s h_%s[%d];" % (f, host_name(dev), n))
+                L.append("  cudaMalloc(&%s, n * sizeof(%s));" % (dev, f))
+            init.update({fields[0]: 9, fields[1]: 10})
         L.append("  for (int i = 0; i < n; i++) {")
         for b, salt in init.items():
-            if b in bufs:
-                L.append("    h_%s[i] = input_value(i, %d);" % (b, salt))
+            if b in bufs or b in fields:
+                L.append("    h_%s[i] = input_value(i, %d);" % (host_name(b), salt))
         if self.vec:
             L.append("    h_pos[i] = %s(input_value(i, 5), input_value(i, 6), "
                      "input_value(i, 7), input_value(i, 8));" % t.make4)
         L.append("  }")
-        for b in bufs:
-            typ = t.v4 if b == "pos" else t.f
+        for b in bufs + fields:
+            typ = v4 if b == "pos" else f
             if b in init or b == "pos":
                 L.append("  cudaMemcpy(%s, h_%s, n * sizeof(%s), cudaMemcpyHostToDevice);"
-                         % (b, b, typ))
+                         % (b, host_name(b), typ))
             else:
                 L.append("  cudaMemset(%s, 0, n * sizeof(%s));" % (b, typ))
         if self.integrator:
-            L.append("  %s dt = %s;" % (t.f, t.lit(0.0625)))
+            L.append("  %s dt = %s;" % (f, t.lit(0.0625)))
         L.append("  for (int step = 0; step < %d; step++) {" % self.steps)
         for name, blocks, args in self.launches:
             L.append("    %s<<<%d, %d>>>(%s);" % (name, max(blocks, 1), THREADS, ", ".join(args)))
@@ -668,10 +1109,10 @@ class Program:
         L.append("  }")
         for b, count in self.printed:
             L.append("  cudaMemcpy(h_%s, %s, n * sizeof(%s), cudaMemcpyDeviceToHost);"
-                     % (b, b, t.f))
+                     % (host_name(b), b, f))
             L.append("  for (int i = 0; i < %s; i++) printf(\"%%.17g\\n\", (double)h_%s[i]);"
-                     % (count, b))
-        for b in bufs:
+                     % (count, host_name(b)))
+        for b in bufs + fields:
             L.append("  cudaFree(%s);" % b)
         return L + ["  return 0;", "}"]
 
@@ -680,18 +1121,43 @@ class Program:
         L = ["// difftest program, seed %d (%s); features: %s" % (
                  self.seed, "double reference" if double else "float, annotated",
                  " ".join(self.used)),
-             "#include <cstdio>", ""]
+             "#include <cstdio>"]
+        if self.cg:
+            L += ["#include <cooperative_groups.h>", "namespace cg = cooperative_groups;"]
+        L.append("")
         if double:
             L += ["struct ref4 { double x, y, z, w; };",
                   "__host__ __device__ inline ref4 make_ref4(double x, double y, double z, "
                   "double w) {",
                   "  ref4 r = {x, y, z, w};", "  return r;", "}", ""]
+        if "type_macro" in self.f:
+            L.append("#define REAL %s" % t.f)
+            if "vector" in self.f or "vector_buffer" in self.f:
+                L.append("#define REAL4 %s" % t.v4)
+            L.append("")
+        if "mixed_compound" in self.f:
+            L += ["#define DT %r" % self.g.dt, "#define HALF 0.5",
+                  "#define QUARTER %s" % t.lit(0.25), ""]
+        if self.structs:
+            ty = "REAL" if self.host_real else t.f
+            L += ["struct Vec { %s *x; %s *y; };" % (ty, ty),
+                  "struct State { Vec r; Vec v; int n; };"]
+            if self.structs[0] == "sim":
+                L.append("struct Sim { State st; %s dt; };" % ty)
+            L.append("")
         for h in self.helpers:
+            L += h.lines(t)
+        for h in self.g.ref_helpers:
             L += h.lines(t)
         for k in self.kernels:
             L += k.lines(t)
         L += self.host(t)
         return "\n".join(L) + "\n"
+
+
+def host_name(buf):
+    """The host array of a device buffer: h_out0, h_s_r_y for the field s.r.y."""
+    return re.sub(r"\W", "_", buf)
 
 
 def main():
