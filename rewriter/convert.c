@@ -212,18 +212,29 @@ static void check_header_inputs(cp_run *run) {
                   "files too", run->units[i]->opt.input);
 }
 
-/* Whether offset `at` lies in a range the device parse of unit `u` skipped. */
-static int in_skipped(cp_unit *u, size_t at) {
-  CXSourceRangeList *sk = clang_getSkippedRanges(u->p.tu, u->p.main_file);
-  int in = 0;
-  for (unsigned i = 0; sk && i < sk->count && !in; i++) {
+/* Whether offset `at` lies in one of the ranges a parse skipped. */
+static int in_skipped(const CXSourceRangeList *sk, size_t at) {
+  for (unsigned i = 0; sk && i < sk->count; i++) {
     unsigned b, e;
     clang_getExpansionLocation(clang_getRangeStart(sk->ranges[i]), NULL, NULL, NULL, &b);
     clang_getExpansionLocation(clang_getRangeEnd(sk->ranges[i]), NULL, NULL, NULL, &e);
-    in = at >= b && at < e;
+    if (at >= b && at < e)
+      return 1;
   }
-  clang_disposeSourceRangeList(sk);
-  return in;
+  return 0;
+}
+
+/* A copy of the run's options for a second run: in device or host mode, without the
+ * host-mode PCH (it does not fit a device parse, and a host-view run is a side run). */
+static cp_options *rerun_options(const cp_options *opts, int n, int device, int host_view) {
+  cp_options *o = malloc(((size_t)n + 1) * sizeof *o);
+  for (int i = 0; o && i < n; i++) {
+    o[i] = opts[i];
+    o[i].device_parse = device;
+    o[i].host_view = host_view;
+    o[i].pch = NULL;
+  }
+  return o;
 }
 
 /* A run in device mode converts what the device compilation sees; the branches only the
@@ -232,28 +243,25 @@ static int in_skipped(cp_unit *u, size_t at) {
  * views of the result are verified (verify.c), so a disagreement is an error, never
  * silent; the host view of device code is compiled by nvcc's host pass but never run. */
 static void add_host_view(cp_run *run, const cp_options *opts, int n) {
-  cp_options *host = malloc(((size_t)n + 1) * sizeof *host);
+  cp_options *host = rerun_options(opts, n, 0, 1);
   if (!host)
     return;
-  for (int i = 0; i < n; i++) {
-    host[i] = opts[i];
-    host[i].device_parse = 0;
-    host[i].host_view = 1;
-    host[i].pch = NULL;
-  }
   cp_result *h = cp_convert_files(host, n);
-  for (size_t k = 0; h->n_errors == 0 && k < h->n_files; k++)
-    for (unsigned u = 0; u < run->n_inputs; u++) {
-      cp_unit *unit = run->units[u];
+  for (unsigned u = 0; h->n_errors == 0 && u < run->n_inputs; u++) {
+    cp_unit *unit = run->units[u];
+    CXSourceRangeList *sk = clang_getSkippedRanges(unit->p.tu, unit->p.main_file);
+    for (size_t k = 0; k < h->n_files; k++) {
       if (strcmp(unit->opt.input, h->files[k].path) != 0)
         continue;
       for (size_t e = 0; e < h->files[k].edits.count; e++) {
         const cp_edit *ed = &h->files[k].edits.items[e];
-        if (ed->rule != CP_RULE_HEADER && in_skipped(unit, ed->offset))
+        if (ed->rule != CP_RULE_HEADER && in_skipped(sk, ed->offset))
           cp_edit_add(run->r->arena, &unit->edits, ed->offset, ed->length,
                       cp_arena_strdup(run->r->arena, ed->text), ed->rule);
       }
     }
+    clang_disposeSourceRangeList(sk);
+  }
   cp_result_free(h);
   free(host);
 }
@@ -263,14 +271,9 @@ static void add_host_view(cp_run *run, const cp_options *opts, int n) {
  * that code converts (the host compilation's view is checked by verify.c too). The
  * host-mode PCH does not fit that parse. */
 static cp_result *convert_for_device(cp_result *first, const cp_options *opts, int n) {
-  cp_options *dev = malloc(((size_t)n + 1) * sizeof *dev);
+  cp_options *dev = rerun_options(opts, n, 1, 0);
   if (!dev)
     return first;
-  for (int i = 0; i < n; i++) {
-    dev[i] = opts[i];
-    dev[i].device_parse = 1;
-    dev[i].pch = NULL;
-  }
   cp_result_free(first);
   cp_result *r = cp_convert_files(dev, n);
   free(dev);
