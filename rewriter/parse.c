@@ -217,25 +217,53 @@ int cp_pch_build(const cp_options *opt, const char *path) {
   return rc;
 }
 
+/* Appends n bytes of s to the identity being built (in pieces, then joined once: the
+ * runtime's text alone is ~100 KB, and printf-appending it piece by piece is quadratic). */
+typedef struct {
+  const char **s;
+  size_t *n;
+  unsigned k;
+} id_parts;
+
+static void id_add(id_parts *p, const char *s, size_t n) {
+  p->s[p->k] = s;
+  p->n[p->k++] = n;
+}
+
 const char *cp_pch_identity(cp_arena *a, const cp_options *opt) {
   int nargs = 0;
   const char **args = build_args(a, opt, NULL, opt->pch_output, &nargs);
   CXString v = clang_getClangVersion();
-  char *s = cp_arena_printf(a, "%s\n", clang_getCString(v));
+  const char *head = cp_arena_printf(a, "%s\n", clang_getCString(v));
   clang_disposeString(v);
+  unsigned cap = 5 + 2 * cp_runtime_headers_count;
+  id_parts p = {cp_arena_alloc(a, cap * sizeof *p.s), cp_arena_alloc(a, cap * sizeof *p.n), 0};
+  id_add(&p, head, strlen(head));
   if (opt->pch_output) { /* the runtime, as this build embeds it, and its configuration */
-    s = cp_arena_printf(a, "%s%s", s, cp_runtime_prologue(a, opt, "\n"));
-    for (unsigned i = 0; i < cp_runtime_headers_count; i++)
-      s = cp_arena_printf(a, "%s%s\n%.*s", s, cp_runtime_headers[i].path,
-                          (int)cp_runtime_headers[i].len, cp_runtime_headers[i].text);
+    const char *pro = cp_runtime_prologue(a, opt, "\n");
+    id_add(&p, pro, strlen(pro));
+    for (unsigned i = 0; i < cp_runtime_headers_count; i++) {
+      const char *name = cp_arena_printf(a, "%s\n", cp_runtime_headers[i].path);
+      id_add(&p, name, strlen(name));
+      id_add(&p, cp_runtime_headers[i].text, cp_runtime_headers[i].len);
+    }
   }
+  const char *s = "";
   for (int i = 0; i < nargs; i++)
     s = cp_arena_printf(a, "%s%s\n", s, args[i]);
-  if (!opt->cuda_path) /* the prelude is part of the PCH; it changes with the build */
-    s = cp_arena_printf(a, "%s%.*s%.*s", s, (int)cp_prelude_cuda_runtime_h_len,
-                        cp_prelude_cuda_runtime_h, (int)cp_prelude_cooperative_groups_h_len,
-                        cp_prelude_cooperative_groups_h);
-  return s;
+  id_add(&p, s, strlen(s));
+  if (!opt->cuda_path) { /* the prelude is part of the PCH; it changes with the build */
+    id_add(&p, cp_prelude_cuda_runtime_h, cp_prelude_cuda_runtime_h_len);
+    id_add(&p, cp_prelude_cooperative_groups_h, cp_prelude_cooperative_groups_h_len);
+  }
+  size_t len = 0;
+  for (unsigned i = 0; i < p.k; i++)
+    len += p.n[i];
+  char *out = cp_arena_alloc(a, len + 1), *o = out;
+  for (unsigned i = 0; i < p.k; i++, o += p.n[i - 1])
+    memcpy(o, p.s[i], p.n[i]);
+  *o = 0;
+  return out;
 }
 
 int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
