@@ -41,6 +41,27 @@ const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset)
   return cp_arena_strndup(a, text + b, e - b);
 }
 
+void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor c,
+                    const char *fmt, ...) {
+  CXFile file;
+  unsigned line, col, off;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+  CXString fn = clang_getFileName(file);
+  size_t size = 0;
+  const char *contents = clang_getFileContents(tu, file, &size);
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const char *name = clang_getCString(fn);
+  while (name[0] == '.' && name[1] == '/') /* as the header's output is named */
+    name += 2;
+  cp_diag_add(run->r, sev, cp_arena_strdup(run->r->arena, name), line, col,
+              cp_line_at(run->r->arena, contents, size, off), "%s", msg);
+  clang_disposeString(fn);
+}
+
 void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col_out) {
   const char *text = run->opt->input_text;
   unsigned line = 1, col = 1, i = 0;

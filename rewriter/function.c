@@ -187,7 +187,7 @@ static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
       continue;
     if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
       retype(run, f, clang_getCursorType(pd), v->width, b, e, CP_RULE_SIGNATURE, NULL);
-    } else if (v->role == CP_VAR_PAIRED) {
+    } else if (v->role == CP_VAR_PAIRED && !retyped_once(run, e, CP_RULE_PAIR_PARAM)) {
       CXString pn = clang_getCursorSpelling(pd);
       const char *pname = clang_getCString(pn);
       unsigned at = *pname ? name_offset(pd) : e;
@@ -200,20 +200,51 @@ static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
   }
 }
 
+/* A prototype in a user header (a host wrapper's, a kernel's declared for other files)
+ * is edited in that header's unit, once however many inputs include it; without
+ * --o-dir the header is not written, and the other files that see it would call the old
+ * signature: a located error. */
+static void header_prototype(cp_run *run, cp_func *f, CXCursor proto) {
+  if (!cp_signature_changes(f))
+    return;
+  CXFile file = NULL;
+  clang_getExpansionLocation(clang_getCursorLocation(proto), &file, NULL, NULL, NULL);
+  cp_unit *u = file ? cp_unit_for_file(run, run->p->tu, file) : NULL;
+  if (!u || u == run->unit) {
+    if (!u)
+      cp_diag_cursor(run, CP_ERROR, run->p->tu, proto,
+                     "'%s' changes its signature when converted (it gains companion "
+                     "parameters or composite types), and this declaration of it is in a "
+                     "header the run does not write: convert with --o-dir DIR, which writes "
+                     "the header converted beside the other outputs [%s]",
+                     f->name, cp_rule_name(CP_RULE_PAIR_PARAM));
+    return;
+  }
+  cp_unit *back = run->unit;
+  cp_use_unit(run, u);
+  prototype(run, f, proto);
+  cp_use_unit(run, back);
+}
+
 /* One walk per file over its top-level declarations (one per converted function made
  * a file of n kernels cost n^2). A twin's prototypes are its float original's: left. */
 static enum CXChildVisitResult find_prototypes(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   cp_run *run = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  CXSourceLocation loc = clang_getCursorLocation(c);
+  if (clang_Location_isInSystemHeader(loc))
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
     return CXChildVisit_Recurse;
   cp_func *f;
-  if (k == CXCursor_FunctionDecl && !clang_isCursorDefinition(c) && (f = cp_func_of(run, c)) &&
-      !f->twin && !f->is_host)
+  if (k != CXCursor_FunctionDecl || clang_isCursorDefinition(c) || !(f = cp_func_of(run, c)) ||
+      f->twin)
+    return CXChildVisit_Continue;
+  if (clang_Location_isFromMainFile(loc))
     prototype(run, f, c);
+  else
+    header_prototype(run, f, c);
   return CXChildVisit_Continue;
 }
 

@@ -707,21 +707,13 @@ static void site_error(cp_run *run, const cp_site *site, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void site_error(cp_run *run, const cp_site *site, const char *fmt, ...) {
-  CXFile file;
-  unsigned line, col, off;
-  clang_getExpansionLocation(clang_getCursorLocation(site->decl), &file, &line, &col, &off);
-  CXString fn = clang_getFileName(file);
-  size_t size = 0;
-  const char *contents = clang_getFileContents(site->unit->p.tu, file, &size);
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(fn)), line, col,
-              cp_line_at(run->r->arena, contents, size, off), "%s [%s]", msg,
-              cp_rule_name(CP_RULE_HOST_PAIR));
-  clang_disposeString(fn);
+  cp_diag_cursor(run, CP_ERROR, site->unit->p.tu, site->decl, "%s [%s]", msg,
+                 cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
 /* The companion declared at one site: the next line after the declaration, in its unit. */

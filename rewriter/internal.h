@@ -312,6 +312,11 @@ void cp_position(cp_run *run, unsigned offset, unsigned *line, unsigned *col);
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* diag.c: a diagnostic at a cursor of translation unit `tu`, in whichever file it is (an
+ * input or a header, editable or not). */
+void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor c,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* run.c: the tables. Makes `u` the current unit: opt, p, macros and edits of the run are
  * its own. */
 void cp_use_unit(cp_run *run, cp_unit *u);
