@@ -310,16 +310,69 @@ static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXCl
   return CXChildVisit_Recurse;
 }
 
+/* Whether a function takes a float or double pointer (a device buffer it may copy,
+ * clear or free). Buffers in structs are found by their fields (outside_buffer). */
+static int takes_buffer(CXCursor fn) {
+  int n = clang_Cursor_getNumArguments(fn);
+  for (int i = 0; i < n; i++) {
+    CXType t = clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i));
+    if (cp_pointee_width(t, 0) || cp_pointee_width(t, 1))
+      return 1;
+  }
+  return 0;
+}
+
+/* The USRs of the unconverted host functions that converted host code calls with a
+ * buffer parameter (`copy_back(d_x, n)`, defined in this file or another input): they
+ * join the analysis too, so that their copies, clears and frees follow the companions. */
+typedef struct {
+  cp_run *run;
+  const char **usr;
+  unsigned n, cap;
+} callee_set;
+
+static enum CXChildVisitResult note_callee(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  callee_set *s = data;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return CXChildVisit_Recurse;
+  CXCursor ref = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(ref) != CXCursor_FunctionDecl || cp_cuda_kind(ref) != 0 ||
+      clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) || cp_func_of(s->run, ref) ||
+      !takes_buffer(ref))
+    return CXChildVisit_Recurse;
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 16;
+    s->usr = cp_arena_grow(s->run->r->arena, s->usr, s->n, s->cap, sizeof *s->usr);
+  }
+  s->usr[s->n++] = cp_usr(s->run, ref);
+  return CXChildVisit_Recurse;
+}
+
+static int called_from_host(const callee_set *s, cp_run *run, CXCursor d) {
+  if (!s->n)
+    return 0;
+  const char *usr = cp_usr(run, d);
+  for (unsigned i = 0; i < s->n; i++)
+    if (strcmp(s->usr[i], usr) == 0)
+      return 1;
+  return 0;
+}
+
 static void add_host_functions(cp_run *run, const decl_list *l) {
   for (int added = 1; added;) {
     added = 0;
+    callee_set callees = {run, NULL, 0, 0};
+    for (unsigned i = 0; i < run->n_funcs; i++)
+      if (run->funcs[i].is_host)
+        clang_visitChildren(run->funcs[i].cursor, note_callee, &callees);
     for (unsigned i = 0; i < l->n; i++) {
       CXCursor d = l->decls[i];
       if (!is_function_definition(d) || cp_cuda_kind(d) != 0 || cp_func_of(run, d))
         continue;
       host_ctx ctx = {run, 0};
       clang_visitChildren(d, calls_converted, &ctx);
-      if (ctx.found) {
+      if (ctx.found || called_from_host(&callees, run, d)) {
         cp_func *f = add_func(run, d, NULL);
         if (f)
           f->is_host = 1;

@@ -117,9 +117,12 @@ static void run_stages(cp_run *run) {
     cp_use_unit(run, run->units[i]);
     cp_find_helpers(run);
   }
-  for (unsigned i = 0; i < run->n_inputs && !run->opt->suggest; i++) {
-    cp_use_unit(run, run->units[i]);
-    cp_find_host_functions(run);
+  for (unsigned before = ~0u; before != run->n_funcs && !run->opt->suggest;) {
+    before = run->n_funcs; /* again while one input's host code reaches another's */
+    for (unsigned i = 0; i < run->n_inputs; i++) {
+      cp_use_unit(run, run->units[i]);
+      cp_find_host_functions(run);
+    }
   }
   size_t first_diag = r->n_diags;
   if (r->n_errors == 0)

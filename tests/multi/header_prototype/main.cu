@@ -16,11 +16,8 @@ int main()
   cudaMemcpy(d_x, h, n * sizeof(float), cudaMemcpyHostToDevice);
   for (int s = 0; s < 10000; s++)
     drift(d_x, d_v, 0.01f, n);
-  cudaMemcpy(h, d_x, n * sizeof(float), cudaMemcpyDeviceToHost);
-  double sum = 0;
-  for (int i = 0; i < n; i++)
-    sum += h[i];
-  printf("%.9g\n", sum);
+  printf("%.9g\n", total(d_x, n));
+  reset(d_v, n);
   cudaFree(d_x);
   cudaFree(d_v);
   return 0;

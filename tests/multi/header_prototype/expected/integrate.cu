@@ -15,8 +15,19 @@ void drift(float *x, float *x_err, const float *v, float dt, int n)
   drift_kernel<<<(n + 127) / 128, 128>>>(x, x_err, v, dt, n);
 }
 
-// takes no paired buffer through a converted kernel: its prototype stays as it is
+// called with no paired buffer: its prototype stays as it is
 void reset(float *x, int n)
 {
   cudaMemset(x, 0, n * sizeof(float));
+}
+
+double total(const float *x, const float *x_err, int n)
+{
+  float h[1000];
+  cudaMemcpy(h, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cp_recombine(h, x_err, n * sizeof(float));
+  double sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += h[i];
+  return sum;
 }

@@ -22,12 +22,8 @@ int main()
   cudaMemset(d_x_err, 0, n * sizeof(float));
   for (int s = 0; s < 10000; s++)
     drift(d_x, d_x_err, d_v, 0.01f, n);
-  cudaMemcpy(h, d_x, n * sizeof(float), cudaMemcpyDeviceToHost);
-  cp_recombine(h, d_x_err, n * sizeof(float));
-  double sum = 0;
-  for (int i = 0; i < n; i++)
-    sum += h[i];
-  printf("%.9g\n", sum);
+  printf("%.9g\n", total(d_x, d_x_err, n));
+  reset(d_v, n);
   cudaFree(d_x);
   cudaFree(d_x_err);
   cudaFree(d_v);
