@@ -144,6 +144,50 @@ static void run_stages(cp_run *run) {
     memcpy(r->funcs[i].applied, run->funcs[i].applied, sizeof run->funcs[i].applied);
 }
 
+/* Rule `header` with --o-dir: a user header between an input and a header the run
+ * writes converted (main.cu includes sim.h, which includes atom.h) is written too, as it
+ * is, so that the output tree holds the whole chain; else sim.h, found in the input
+ * tree, would include the unconverted atom.h beside it. */
+typedef struct {
+  cp_run *run;
+  CXTranslationUnit tu;
+} chain_ctx;
+
+static int converted_header(cp_run *run, CXFile file) {
+  CXFileUniqueID id, other;
+  if (clang_getFileUniqueID(file, &id) != 0)
+    return 0;
+  for (unsigned i = run->n_inputs; i < run->n_units; i++) {
+    cp_unit *u = run->units[i]; /* reached first through another input, perhaps */
+    if (u->is_header && u->edits.count && u->p.main_file &&
+        clang_getFileUniqueID(u->p.main_file, &other) == 0 && memcmp(&id, &other, sizeof id) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static void chain_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth,
+                            CXClientData data) {
+  chain_ctx *c = data;
+  if (depth < 2 || !converted_header(c->run, file))
+    return;
+  for (unsigned i = 0; i + 1 < depth; i++) { /* stack[depth - 1] is in the input itself */
+    CXFile via = NULL;
+    clang_getExpansionLocation(stack[i], &via, NULL, NULL, NULL);
+    if (via && !clang_Location_isInSystemHeader(stack[i]))
+      cp_unit_for_file(c->run, c->tu, via);
+  }
+}
+
+static void add_include_chains(cp_run *run) {
+  if (!run->units[0]->opt.edit_headers)
+    return;
+  for (unsigned i = 0; i < run->n_inputs; i++) {
+    chain_ctx c = {run, run->units[i]->p.tu};
+    clang_getInclusions(c.tu, chain_inclusion, &c);
+  }
+}
+
 /* Applies each unit's edits; the outputs go to result->files. */
 static void finish_files(cp_run *run) {
   cp_result *r = run->r;
@@ -315,6 +359,7 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   if (r->n_errors == 0 && !opts[0].suggest && !retry) {
     if (opts[0].device_parse)
       add_host_view(&run, opts, n);
+    add_include_chains(&run);
     finish_files(&run);
     if (!opts[0].host_view)
       cp_verify_outputs(&run);

@@ -5,7 +5,7 @@
  * found, and writes the output atomically when the run had no error. Exit status: 0
  * converted, 1 errors (in the input or with files), 2 usage.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -97,28 +97,56 @@ static int write_depfiles(const cli *c, const cp_result *r, char **paths) {
   return 0;
 }
 
-/* Where a file of the run is written: -o FILE for the one input, or under --o-dir: the
- * inputs by their base name, headers by their path relative to the working directory.
- * NULL (with a message) for a header that would land outside the directory. */
-static char *output_path(const cli *c, const cp_file_result *f) {
+/* The directory whose layout --o-dir reproduces: the deepest one holding every file of
+ * the run (with `src/main.cu src/move.cu` and the header src/inc/atom.h, src/: the
+ * outputs are out/main.cu, out/move.cu, out/inc/atom.h, and the includes still find each
+ * other). NULL if a path cannot be resolved. */
+static char *layout_base(const cp_result *r) {
+  char *base = NULL;
+  for (size_t i = 0; i < r->n_files; i++) {
+    char *real = realpath(r->files[i].path, NULL);
+    if (!real) {
+      free(base);
+      return NULL;
+    }
+    *strrchr(real, '/') = '\0'; /* its directory ("" for the root) */
+    if (!base) {
+      base = real;
+      continue;
+    }
+    size_t k = 0, keep = 0; /* the longest common prefix that ends a path component */
+    while (base[k] && base[k] == real[k]) {
+      k++;
+      if (base[k] == '/' || base[k] == '\0')
+        keep = (real[k] == '/' || real[k] == '\0') ? k : keep;
+    }
+    base[keep] = '\0';
+    free(real);
+  }
+  return base;
+}
+
+/* Where a file of the run is written: -o FILE for the one input, or under --o-dir at its
+ * place relative to layout_base(). */
+static char *output_path(const cli *c, const cp_result *r, const cp_file_result *f) {
   if (!c->o_dir)
     return strdup(c->output);
-  const char *name = f->path;
-  if (!f->is_header) {
-    const char *slash = strrchr(name, '/');
-    name = slash ? slash + 1 : name;
-  } else if (name[0] == '/' || strncmp(name, "../", 3) == 0 || strstr(name, "/../")) {
-    cp_tool_error("header '%s' needs companions but lies outside the working directory, so it "
-                  "has no place under '%s': add them by hand (see the error it reports without "
-                  "--o-dir)", name, c->o_dir);
+  char *base = layout_base(r), *real = realpath(f->path, NULL);
+  if (!base || !real) {
+    cp_tool_error("cannot resolve the path of '%s': %s", f->path, strerror(errno));
+    free(base);
+    free(real);
     return NULL;
   }
+  const char *name = real + strlen(base) + 1;
   int dir = (int)strlen(c->o_dir); /* out/ and out name one file out/k.cu, as make sees it */
   while (dir > 1 && c->o_dir[dir - 1] == '/')
     dir--;
   size_t n = (size_t)dir + strlen(name) + 2;
   char *p = malloc(n);
   snprintf(p, n, "%.*s/%s", dir, c->o_dir, name);
+  free(base);
+  free(real);
   return p;
 }
 
@@ -143,7 +171,7 @@ static int check_outputs(const cli *c, const cp_result *r) {
   int status = CP_EXIT_OK;
   for (size_t i = 0; i < r->n_files; i++) {
     const cp_file_result *f = &r->files[i];
-    char *path = output_path(c, f);
+    char *path = output_path(c, r, f);
     if (!path)
       return CP_EXIT_ERRORS;
     size_t len = 0;
@@ -165,7 +193,7 @@ static int write_outputs(const cli *c, const cp_result *r) {
   char **paths = calloc(r->n_files + 1, sizeof *paths);
   int status = CP_EXIT_OK;
   for (size_t i = 0; i < r->n_files && status == CP_EXIT_OK; i++) {
-    if (!(paths[i] = output_path(c, &r->files[i])))
+    if (!(paths[i] = output_path(c, r, &r->files[i])))
       status = CP_EXIT_ERRORS;
     else if (c->o_dir && cp_same_file(r->files[i].path, paths[i])) {
       cp_tool_error("'%s' would be written over its input", paths[i]);
@@ -199,7 +227,7 @@ static int deliver(const cli *c, const cp_result *r) {
         printf("# %s\n", f->path);
       cp_dump_edits(&f->edits);
     } else if (c->diff) {
-      char *path = c->o_dir || c->output ? output_path(c, f) : strdup(f->path);
+      char *path = c->o_dir || c->output ? output_path(c, r, f) : strdup(f->path);
       cp_print_diff(stdout, f->path, path ? path : f->path, f->input_text, f->input_len,
                     f->output, f->output_len);
       free(path);

@@ -21,8 +21,8 @@ const char cp_usage_text[] =
     "\n"
     "Options:\n"
     "  -o FILE               write the output to FILE (atomically; never over the input)\n"
-    "  --o-dir DIR           write the outputs to DIR: inputs by their name, headers that\n"
-    "                        gain companion declarations by their relative path\n"
+    "  --o-dir DIR           write the outputs to DIR, in the layout the inputs and the\n"
+    "                        headers they change have below their deepest common directory\n"
     "  -p BUILD_DIR          take each input's -I, -D, -U, -isystem, -include and -std\n"
     "                        from BUILD_DIR/compile_commands.json (CMake, bear)\n"
     "  -I DIR                add DIR to the include search path of the parser\n"
@@ -301,9 +301,8 @@ int cp_check_usage(const cli *c) {
     if (c->stats_csv && cp_same_file(c->inputs[i], c->stats_csv))
       return usage_error("--stats-csv '%s' is an input file; choose another file", c->stats_csv);
     for (int k = 0; k < i && c->o_dir; k++) {
-      const char *a = strrchr(c->inputs[i], '/'), *b = strrchr(c->inputs[k], '/');
-      if (strcmp(a ? a + 1 : c->inputs[i], b ? b + 1 : c->inputs[k]) == 0)
-        return usage_error("two inputs named '%s' would have the same output", a ? a + 1 : c->inputs[i]);
+      if (cp_same_file(c->inputs[i], c->inputs[k]))
+        return usage_error("'%s' is given twice", c->inputs[i]);
     }
   }
   return -1;

@@ -149,9 +149,14 @@ def usage_several_inputs(c):
     r = c.run("a.cu", "-o", "out.cu", "--o-dir", "out")
     expect_exit(r, 2)
     expect("not both" in r[2], r[2])
+    # --o-dir keeps the inputs' layout: two a.cu in different directories are two outputs
     r = c.run("a.cu", "sub/a.cu", "--o-dir", "out")
+    expect_exit(r, 0)
+    expect(os.path.exists(os.path.join(c.d, "out/a.cu")) and
+           os.path.exists(os.path.join(c.d, "out/sub/a.cu")), r[2])
+    r = c.run("a.cu", "./a.cu", "--o-dir", "out")
     expect_exit(r, 2)
-    expect("two inputs named 'a.cu' would have the same output" in r[2], r[2])
+    expect("'./a.cu' is given twice" in r[2], r[2])
     r = c.run("a.cu", "b.cu", "--o-dir", "out/nested")
     expect_exit(r, 0)
     expect(sorted(os.listdir(os.path.join(c.d, "out/nested"))) == ["a.cu", "b.cu"],
@@ -831,6 +836,26 @@ def header_function_converted_once(c):
     expect("'lonely.h' is a header that none of the .cu files converted with it includes"
            in r[2], r[2])
     expect(not os.path.exists(os.path.join(c.d, "out3")), "out3 written after an error")
+
+
+@case
+def o_dir_keeps_layout(c):
+    # --o-dir reproduces the layout of the run's files below the deepest directory that
+    # holds them all, so that the outputs' includes find each other as the inputs' did
+    os.makedirs(os.path.join(c.d, "src/inc"))
+    c.write("src/inc/mic.h", HEADER_FN)
+    c.write("src/a.cu", USES_HEADER)
+    expect_exit(c.run("src/a.cu", "--o-dir", "out"), 0)
+    expect(sorted(os.listdir(os.path.join(c.d, "out"))) == ["a.cu", "inc"],
+           os.listdir(os.path.join(c.d, "out")))
+    expect(b"cp_float *d" in c.read("out/inc/mic.h"), c.read("out/inc/mic.h"))
+    # a header in a sibling directory, found through -I: both keep their directories
+    os.makedirs(os.path.join(c.d, "include"))
+    c.write("include/mic.h", HEADER_FN)
+    c.write("src/b.cu", USES_HEADER.replace(b'"inc/mic.h"', b'"mic.h"'))
+    expect_exit(c.run("src/b.cu", "--o-dir", "out2", "-Iinclude"), 0)
+    expect(os.path.exists(os.path.join(c.d, "out2/src/b.cu")) and
+           b"cp_float *d" in c.read("out2/include/mic.h"), os.listdir(os.path.join(c.d, "out2")))
 
 
 @case

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """One multi-file golden test: every .cu of tests/multi/NAME converts in one run with
---o-dir; the outputs must equal NAME/expected/ file for file (nothing more, nothing less),
+--o-dir; the output tree must equal NAME/expected/ file for file (nothing more, nothing less),
 --check must find them current, and nvcc (when given) must build the converted program.
 An optional NAME/warnings file is the whole expected standard error of the conversion."""
 import argparse, os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from testlib import fail, nvcc_build, show_diff  # noqa: E402
+
+
+def tree(d):
+    """The files under d, as sorted paths relative to it (headers keep their directories)."""
+    return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
 
 
 def main():
@@ -29,8 +34,8 @@ def main():
         show_diff(open(warnings, "rb").read(), p.stderr, "warnings (expected)", "stderr")
         fail("standard error differs from warnings")
     expected_dir = os.path.join(a.dir, "expected")
-    want = sorted(os.listdir(expected_dir))
-    got = sorted(os.listdir(out))
+    want = tree(expected_dir)
+    got = tree(out)
     if want != got:
         fail("outputs %s, expected %s" % (got, want))
     for name in want:
