@@ -250,7 +250,33 @@ static unsigned header_inputs(const cp_options *opts, int n, const cp_options **
 
 /* A header named on the command line that no input includes has nothing to be
  * converted through: say so, rather than write it unchanged. */
+typedef struct {
+  CXFileUniqueID id;
+  CXFile found;
+} find_ctx;
+
+static void find_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth,
+                           CXClientData data) {
+  (void)stack;
+  find_ctx *c = data;
+  CXFileUniqueID id;
+  if (depth > 0 && !c->found && clang_getFileUniqueID(file, &id) == 0 &&
+      memcmp(&id, &c->id, sizeof id) == 0)
+    c->found = file;
+}
+
 static void check_header_inputs(cp_run *run) {
+  for (unsigned i = run->n_inputs; i < run->n_units; i++)
+    for (unsigned k = 0; k < run->n_inputs && run->units[i]->is_header && !run->units[i]->p.tu;
+         k++) { /* included, with nothing to convert: written as it is (with --o-dir) */
+      CXTranslationUnit tu = run->units[k]->p.tu;
+      CXFile file = tu ? clang_getFile(tu, run->units[i]->opt.input) : NULL;
+      find_ctx c = {.found = NULL};
+      if (file && clang_getFileUniqueID(file, &c.id) == 0)
+        clang_getInclusions(tu, find_inclusion, &c);
+      if (c.found)
+        cp_unit_for_file(run, tu, c.found);
+    }
   for (unsigned i = run->n_inputs; i < run->n_units; i++)
     if (run->units[i]->is_header && !run->units[i]->p.tu)
       cp_diag_add(run->r, CP_ERROR, run->units[i]->opt.input, 0, 0, NULL,

@@ -859,6 +859,19 @@ def o_dir_keeps_layout(c):
 
 
 @case
+def header_named_unchanged(c):
+    # a header named on the command line that the inputs include but the run does not
+    # change is written as it is (it was "a header that none of the .cu files includes")
+    multi = os.path.join(TESTS, "multi", "header_chain")
+    out = os.path.join(c.d, "out")
+    r = subprocess.run([c.tool, "main.cu", "move.cu", "inc/sim.h", "--o-dir", out], cwd=multi,
+                       capture_output=True)
+    expect(r.returncode == 0, r.stderr.decode())
+    want = open(os.path.join(multi, "expected", "inc", "sim.h"), "rb").read()
+    expect(c.read("out/inc/sim.h") == want, c.read("out/inc/sim.h"))
+
+
+@case
 def device_symbol_companions(c):
     # an extern declaration of a paired __device__ symbol gets an extern companion (nvcc
     # builds such files with -rdc, so this is checked here and not by the golden tests);
