@@ -10,7 +10,7 @@
 # builds and converts, and the nvcc compile checks are skipped.
 set -euo pipefail
 
-packages=(cmake gcc g++ make pkg-config libclang-16-dev check libmpfr-dev libgmp-dev python3)
+packages=(cmake gcc g++ make ninja-build pkg-config libclang-16-dev check libmpfr-dev libgmp-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

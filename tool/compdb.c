@@ -8,8 +8,10 @@
  * relative paths made absolute against the command's directory. Code generation flags
  * (-O, -g, -arch, -gencode, -Xcompiler ...), the compiler, the source, the output and the
  * --driver-mode= libclang adds to every command are dropped silently; any other flag is
- * dropped with a warning, since cpconvert cannot tell whether it matters (so is a response
- * file, @FILE, which is not read).
+ * dropped with a warning, since cpconvert cannot tell whether it matters. Response files
+ * (@FILE, nvcc's --options-file/-optf FILE, which CMake's Makefile generator uses for the
+ * include directories) are read and their flags sorted the same way. A C standard
+ * (-std=c99 of a host .c file) is dropped: cpconvert parses CUDA C++.
  */
 #define _XOPEN_SOURCE 700
 #include <clang-c/CXCompilationDatabase.h>
@@ -110,7 +112,8 @@ static int keep_flag(strings *out, const char *dir, const char *a, const char *n
     if (!*v)
       return used;
     if (strcmp(kept[k].clang, "-std") == 0) {
-      push(out, concat("-std=", v, ""));
+      if (strstr(v, "++")) /* c99, gnu11: a C standard, which a CUDA C++ parse rejects */
+        push(out, concat("-std=", v, ""));
       return used;
     }
     push(out, strdup(kept[k].clang));
@@ -120,7 +123,73 @@ static int keep_flag(strings *out, const char *dir, const char *a, const char *n
   return 0;
 }
 
-/* Sorts the arguments of one compile command into `out`; warns about the others. */
+/* The arguments in response file `path` (relative to `dir`): separated by white space,
+ * quoted with '...' or "...", a backslash escaping the next character, as gcc, clang
+ * and nvcc read them. Returns -1 if it cannot be read. */
+static int read_response_file(strings *args, const char *dir, const char *path) {
+  char *full = path[0] == '/' ? strdup(path) : concat(dir, "/", path);
+  size_t len = 0;
+  char *text = cp_read_file(full, &len);
+  free(full);
+  if (!text)
+    return -1;
+  for (size_t i = 0; i < len;) {
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+      i++;
+    if (i == len)
+      break;
+    char *word = malloc(len - i + 1), quote = 0;
+    size_t w = 0;
+    for (; i < len && (quote || !(text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+                                  text[i] == '\r')); i++) {
+      if (quote && text[i] == quote)
+        quote = 0;
+      else if (!quote && (text[i] == '"' || text[i] == '\''))
+        quote = text[i];
+      else if (text[i] == '\\' && i + 1 < len && quote != '\'')
+        word[w++] = text[++i];
+      else
+        word[w++] = text[i];
+    }
+    word[w] = '\0';
+    push(args, word);
+  }
+  free(text);
+  return 0;
+}
+
+/* Sorts `args` (from `first` on) into `out`; warns about the others. Response files are
+ * read and sorted in place, `depth` deep at most (one may name another). */
+static void filter_args(strings *out, const char *dir, char **args, int n, int first,
+                        const char *input, int depth) {
+  for (int i = first; i < n; i++) {
+    int used, has_value;
+    const char *rsp = args[i][0] == '@' ? args[i] + 1
+                      : (strcmp(args[i], "--options-file") == 0 || strcmp(args[i], "-optf") == 0) &&
+                              i + 1 < n ? args[++i]
+                      : NULL;
+    strings more = {NULL, 0};
+    if (rsp && depth < 8 && read_response_file(&more, dir, rsp) == 0) {
+      filter_args(out, dir, more.s, more.n, 0, input, depth + 1);
+    } else if (rsp) {
+      cp_tool_warning("%s: cannot read the response file '%s' of its compile command in "
+                      "compile_commands.json; its flags are not passed to the parser", input, rsp);
+    } else if ((used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
+      i += used - 1;
+    } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
+               in_list(args[i], dropped_alone, &has_value, 0)) {
+      i += has_value && i + 1 < n;
+    } else if (args[i][0] == '-') {
+      cp_tool_warning("%s: ignoring '%s' of its compile command in compile_commands.json "
+                      "(not a flag cpconvert passes to the parser)", input, args[i]);
+    }
+    for (int k = 0; k < more.n; k++)
+      free(more.s[k]);
+    free(more.s);
+  }
+}
+
+/* Sorts the arguments of one compile command into `out` (args[0] is the compiler). */
 static void filter_command(strings *out, CXCompileCommand cmd, const char *input) {
   CXString dir_s = clang_CompileCommand_getDirectory(cmd);
   char *dir = strdup(clang_getCString(dir_s));
@@ -132,18 +201,7 @@ static void filter_command(strings *out, CXCompileCommand cmd, const char *input
     args[i] = strdup(clang_getCString(s));
     clang_disposeString(s);
   }
-  for (unsigned i = 1; i < n; i++) { /* args[0] is the compiler */
-    int used, has_value;
-    if ((used = keep_flag(out, dir, args[i], args[i + 1])) > 0) {
-      i += (unsigned)used - 1;
-    } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
-               in_list(args[i], dropped_alone, &has_value, 0)) {
-      i += has_value && args[i + 1];
-    } else if (args[i][0] == '-' || args[i][0] == '@') {
-      cp_tool_warning("%s: ignoring '%s' of its compile command in compile_commands.json "
-                      "(not a flag cpconvert passes to the parser)", input, args[i]);
-    }
-  }
+  filter_args(out, dir, args, (int)n, 1, input, 0);
   for (unsigned i = 0; i < n; i++)
     free(args[i]);
   free(args);
