@@ -3,7 +3,7 @@
 # Included by the top-level CMakeLists.txt of cpconvert itself and installed with the tool
 # (find_package(CPConvert) loads it). It defines:
 #
-#   cpconvert_sources(<out_var> SOURCES a.cu [b.cu ...] [OPTIONS opt ...]
+#   cpconvert_sources(<out_var> SOURCES a.cu [b.cu ...] [TARGET tgt] [OPTIONS opt ...]
 #                     [SUFFIX _cp] [OUTPUT_DIR dir])
 #       For each source, a custom command that writes <OUTPUT_DIR>/<name><SUFFIX>.cu with
 #       `cpconvert SRC -o OUT -MD -MF OUT.d OPTIONS...`; <out_var> receives the list of
@@ -15,8 +15,11 @@
 #       the #includes themselves). The generated files get the source's own directory on
 #       their include path, so `#include "local.h"` still finds the header beside it (a
 #       source-file property: add the files to a target of the same directory).
-#       OPTIONS are passed to cpconvert unchanged: give -I with absolute paths (the command
-#       runs in the build directory).
+#       The parser sees the include directories and compile definitions the build uses:
+#       those of TARGET (the target the generated files are added to; it may be defined
+#       after this call), else those of the current directory as they are at this call.
+#       OPTIONS are passed to cpconvert after them, unchanged: give -I with absolute paths
+#       (the command runs in the build directory).
 #       Output names are unique in a build, because the folder of converted files below is
 #       flat: converting one source twice (say with other OPTIONS) needs another SUFFIX, and
 #       two equal names stop configuring.
@@ -97,6 +100,30 @@ function(_cpconvert_tool out_cmd out_dep)
   endif()
 endfunction()
 
+# The -I and -D flags the build compiles with: TARGET's, through generator expressions
+# (evaluated when the build is generated, so the target may come later), else the current
+# directory's properties now. Without them the parser could take another #if branch than
+# the compiler does.
+function(_cpconvert_build_flags out_var tgt)
+  if(tgt)
+    set(inc "$<TARGET_PROPERTY:${tgt},INCLUDE_DIRECTORIES>")
+    set(def "$<TARGET_PROPERTY:${tgt},COMPILE_DEFINITIONS>")
+    set(${out_var} "$<$<BOOL:${inc}>:-I$<JOIN:${inc},$<SEMICOLON>-I>>"
+                   "$<$<BOOL:${def}>:-D$<JOIN:${def},$<SEMICOLON>-D>>" PARENT_SCOPE)
+    return()
+  endif()
+  get_directory_property(incs INCLUDE_DIRECTORIES)
+  get_directory_property(defs COMPILE_DEFINITIONS)
+  set(flags)
+  foreach(i IN LISTS incs)
+    list(APPEND flags "-I${i}")
+  endforeach()
+  foreach(d IN LISTS defs)
+    list(APPEND flags "-D${d}")
+  endforeach()
+  set(${out_var} ${flags} PARENT_SCOPE)
+endfunction()
+
 # The custom command's dependency on the headers a source includes.
 function(_cpconvert_depends_args out_var depfile src)
   if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 OR CMAKE_GENERATOR MATCHES "Ninja")
@@ -139,7 +166,7 @@ function(_cpconvert_export_target outs)
 endfunction()
 
 function(cpconvert_sources out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SUFFIX;OUTPUT_DIR" "SOURCES;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SUFFIX;OUTPUT_DIR;TARGET" "SOURCES;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "cpconvert_sources: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -169,6 +196,7 @@ function(cpconvert_sources out_var)
   if(tool)
     file(MAKE_DIRECTORY "${dir}") # -MF needs the folder to exist
   endif()
+  _cpconvert_build_flags(build_flags "${arg_TARGET}")
   set(outs)
   foreach(src IN LISTS arg_SOURCES)
     get_filename_component(src "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -185,7 +213,7 @@ function(cpconvert_sources out_var)
       _cpconvert_register("${out}")
       _cpconvert_depends_args(dep_args "${out}.d" "${src}")
       add_custom_command(OUTPUT "${out}"
-        COMMAND ${tool} "${src}" -o "${out}" -MD -MF "${out}.d" ${arg_OPTIONS}
+        COMMAND ${tool} "${src}" -o "${out}" -MD -MF "${out}.d" ${build_flags} ${arg_OPTIONS}
         DEPENDS "${src}" ${tool_dep}
         ${dep_args}
         COMMENT "cpconvert ${name}${arg_SUFFIX}.cu"

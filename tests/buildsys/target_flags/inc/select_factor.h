@@ -1,0 +1,1 @@
+#define SELECT_FACTOR 0.75f
