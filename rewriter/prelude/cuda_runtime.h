@@ -252,5 +252,11 @@ __device__ double __longlong_as_double(long long);
 __device__ long long __double_as_longlong(double);
 __device__ int min(int, int);
 __device__ int max(int, int);
+__device__ unsigned min(unsigned, unsigned);
+__device__ unsigned max(unsigned, unsigned);
+__device__ float min(float, float);
+__device__ float max(float, float);
+__device__ double min(double, double);
+__device__ double max(double, double);
 
 #endif
