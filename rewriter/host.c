@@ -395,6 +395,15 @@ static void double_shared_bytes(host *h, const cp_node *call, const cp_node *fir
   }
 }
 
+/* Whether `a` is `ptrs[k]`, an element of an array (or pointer) of pointers. */
+static int pointer_element(const cp_node *a) {
+  const cp_node *n = cp_node_strip(a);
+  if (n->kind != CXCursor_ArraySubscriptExpr || n->nkids < 1)
+    return 0;
+  CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+  return t.kind == CXType_Pointer;
+}
+
 /* A launch of a converted kernel, or a call of a host function that passes buffers on:
  * each paired parameter's argument is followed by its companion. */
 static void on_call(host *h, cp_node *call, cp_func *g) {
@@ -411,6 +420,12 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
     if (a->macro || call->macro) {
       error(h, a, "the launch of '%s' is inside a macro; its companion argument cannot be "
                   "added: write the launch out", g->name);
+    } else if (!is_paired(v) && pointer_element(a)) {
+      error(h, a, "parameter '%s' of '%s' is paired, but this argument is an element of an array "
+                  "of device pointers, which cpconvert does not pair (double buffering): keep "
+                  "the buffers in pointer variables, allocated through them, and swap the "
+                  "variables (`float *tmp = cur; cur = next; next = tmp;`); their companions "
+                  "are declared, allocated and swapped with them", p->name, g->name);
     } else if (!is_paired(v)) {
       error(h, a, "parameter '%s' of '%s' is paired, but this argument is not a buffer variable "
                   "of this function that cpconvert can follow: pass a pointer variable, or add "
