@@ -158,6 +158,27 @@ static int composite_lvalue(const cp_node *an) {
           s->kind == CXCursor_ArraySubscriptExpr);
 }
 
+/* A composite local of a scope(accumulators) function (an accumulator: `acc = step(acc,
+ * pi, pj)`) passed to a helper whose parameter stays float: its error term is dropped at
+ * every such call, which the user must hear about. */
+static void demoted_accumulator(cp_rw *c, const cp_node *an, const cp_func *callee) {
+  const cp_node *a = cp_node_strip(an);
+  while (a->nkids == 1 && a->kind != CXCursor_DeclRefExpr) /* the copy of a float4 */
+    a = cp_node_strip(a->kids[0]);
+  cp_var *v = a->kind == CXCursor_DeclRefExpr ? cp_var_of(c->f, clang_getCursorReferenced(a->cur))
+                                               : NULL;
+  if (!v || v->role != CP_VAR_COMPOSITE || v->is_param || !c->f->pragma ||
+      c->f->pragma->scope != CP_SCOPE_ACCUMULATORS)
+    return;
+  cp_diag_at(c->run, CP_WARNING, an->begin,
+             "accumulator '%s' is passed to '%s', whose parameter stays float (it converts with "
+             "scope(accumulators), its signature unchanged): the error term of '%s' is dropped "
+             "at this call; annotate '%s' with '#pragma cp composite scope(all)' to pass it "
+             "whole [%s]", v->name, callee->name, v->name, callee->name,
+             cp_rule_name(CP_RULE_FLOAT_CALL));
+  c->run->r->applied[CP_RULE_FLOAT_CALL]++;
+}
+
 /* A call to another converted function. */
 static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) {
   const char **over = overrides(c, n);
@@ -186,9 +207,10 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
     }
     if (p->role == CP_VAR_COMPOSITE && p->is_param && p->group < 0 && composite_sig)
       over[k] = cp_promote(c, an->val);
-    else if (p->group < 0 && cp_is_composite(an->val))
+    else if (p->group < 0 && cp_is_composite(an->val)) {
       over[k] = cp_demote(c, an->val);
-    else if (p->role == CP_VAR_PAIRED) {
+      demoted_accumulator(c, an, callee);
+    } else if (p->role == CP_VAR_PAIRED) {
       const cp_node *root;
       cp_var *buf = root_var(c, an, &root);
       if (!buf || buf->role != CP_VAR_PAIRED) {

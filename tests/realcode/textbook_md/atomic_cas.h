@@ -1,11 +1,12 @@
 // A float atomicAdd written with atomicCAS on the bits of the value, as MD codes did
 // before native float atomics existed (and as some still do for portability). It is the
 // idiom cpconvert must recognise or refuse; the program uses it for the total virial.
+// scope(all) whatever the kernels' scope: it adds their accumulators whole.
 #pragma once
 
 #include "common.h"
 
-#pragma cp composite
+#pragma cp composite scope(all)
 static __device__ real atomicAddCAS(real *addr, real val)
 {
 #ifdef DOUBLE_PRECISION

@@ -14,8 +14,9 @@ namespace cg = cooperative_groups;
 __device__ real static_y[NUM_BLOCKS];
 
 // Shared-memory tree down to 32 values, then shuffles within the first warp; returns
-// the block's sum in thread 0.
-#pragma cp composite
+// the block's sum in thread 0. Composite whatever the kernels' scope: it sums their
+// accumulators, whose error terms would be dropped at its float parameter.
+#pragma cp composite scope(all)
 static __device__ real block_sum(real y)
 {
   extern __shared__ real s_y[];
