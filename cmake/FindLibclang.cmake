@@ -1,7 +1,7 @@
 # FindLibclang: locates libclang and its C headers (clang-c/Index.h).
 #
 # The releases cpconvert is tested with, newest first (Libclang_MAJORS): 22, the newest
-# Debian 12 ships (bookworm-security) and the one that parses CUDA 13's CCCL; 16, Debian
+# Debian 12 ships (bookworm-security), which parses CUDA 13 without workarounds; 16, Debian
 # 12's default, kept as a fallback where only it is installed. The first of them found wins,
 # so a machine with both builds against 22. Libclang_ROOT / LLVM_ROOT, if given, is taken as
 # it is (any release from 16 on; others are untested). For each release it looks at
