@@ -75,7 +75,8 @@ int cp_symbol_width(CXCursor c);
 /* The node with implicit casts (UnexposedExpr wrappers) and parentheses removed. */
 const cp_node *cp_node_strip(const cp_node *n);
 /* The spelling of a unary, binary or compound-assignment operator, read from the text
- * between its operands (libclang 16 has no call for an operator's kind); "" if none. */
+ * between its operands (libclang 16 has no call for an operator's kind, 17 on do: the
+ * text serves both releases supported); "" if none. */
 const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]);
 /* Whether `n` assigns (x = y, x op= y, or a struct's operator= call); sets the operands
  * and the operator's spelling. */

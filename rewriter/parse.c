@@ -5,14 +5,18 @@
  * and host code all appear in one AST, with __CUDA_ARCH__ undefined, as a host
  * compiler sees the file. Two header set-ups:
  *
- *  - Installed CUDA (opt->cuda_path): clang 16 knows CUDA up to 11.8, and its CUDA
- *    wrapper includes texture_fetch_functions.h, which CUDA 12 removed. An empty
- *    stand-in, given to clang as an in-memory file in a virtual directory searched with
- *    -idirafter, lets the CUDA 13 headers parse; -Wunknown-cuda-version is silenced.
- *    CUDA 13 moved CCCL (cuda/std/..., used by cooperative_groups.h) to include/cccl,
- *    which nvcc searches implicitly; so does this parse. CCCL also declares variadic
- *    __host__ __device__ helpers, which clang 16 refuses unless told
- *    -fcuda-allow-variadic-functions (nvcc accepts them).
+ *  - Installed CUDA (opt->cuda_path): CUDA 13 moved CCCL (cuda/std/..., thrust/, cub/)
+ *    to include/cccl, which nvcc searches implicitly; so does this parse. libclang hands
+ *    its resource directory to the compiler but not to the driver, which builds the CUDA
+ *    include path from it: unless it is named (-resource-dir, opt->clang_resources), the
+ *    driver leaves out clang's cuda_wrappers/ (the device placement new, among others),
+ *    and thrust and CUB do not parse. Clang 22 knows CUDA up to 12.9:
+ *    -Wunknown-cuda-version is silenced. Where the parser is clang 16 (CP_CUDA_STANDIN),
+ *    two more things: its CUDA wrapper includes texture_fetch_functions.h, which CUDA 13
+ *    no longer ships, so an empty stand-in, given to clang as an in-memory file in a
+ *    virtual directory searched with -idirafter, takes its place; and it refuses CCCL's
+ *    variadic __host__ __device__ helpers unless told -fcuda-allow-variadic-functions
+ *    (nvcc accepts them). Clang 22 needs neither.
  *  - No CUDA (cuda_path NULL): -nocudainc, and the built-in prelude (prelude/
  *    cuda_runtime.h, embedded at build time) is included implicitly, as nvcc includes
  *    cuda_runtime.h.
@@ -45,9 +49,17 @@ typedef struct {
 } cp_embedded;
 #include "runtime_headers.inc"
 
+#ifndef CP_LIBCLANG_MAJOR
+#error "CP_LIBCLANG_MAJOR: the libclang release this is built with (cmake/FindLibclang.cmake)"
+#endif
+/* Tested with 16 and 22: what clang 16 needs for CUDA 13, and 22 does not (see above). */
+#define CP_CUDA_STANDIN (CP_LIBCLANG_MAJOR < 22)
+
 #define CP_VIRTUAL_DIR "/cpconvert-builtin"
 
+#if CP_CUDA_STANDIN
 static const char standin_path[] = CP_VIRTUAL_DIR "/cuda-standin/texture_fetch_functions.h";
+#endif
 static const char prelude_dir[] = CP_VIRTUAL_DIR "/prelude";
 static const char prelude_path[] = CP_VIRTUAL_DIR "/prelude/cuda_runtime.h";
 static const char prelude_cuda_h[] = CP_VIRTUAL_DIR "/prelude/cuda.h";
@@ -99,13 +111,19 @@ static const char **build_args(cp_arena *a, const cp_options *opt, const char *p
   args[k++] = "-std=c++17";
   if (opt->cuda_path) {
     args[k++] = cp_arena_printf(a, "--cuda-path=%s", opt->cuda_path);
-    args[k++] = "-isystem"; /* CUDA 13 keeps CCCL (cuda/std/...) there; nvcc adds it too */
+    args[k++] = "-isystem"; /* CUDA 13 keeps CCCL (cuda/std, thrust, cub) there; as nvcc */
     args[k++] = cp_arena_printf(a, "%s/include/cccl", opt->cuda_path);
-    args[k++] = "-Xclang"; /* CCCL declares variadic __host__ __device__ helpers */
-    args[k++] = "-fcuda-allow-variadic-functions";
-    args[k++] = "-idirafter";
-    args[k++] = CP_VIRTUAL_DIR "/cuda-standin";
+    if (opt->clang_resources) { /* the driver's CUDA include path starts there */
+      args[k++] = "-resource-dir";
+      args[k++] = opt->clang_resources;
+    }
     args[k++] = "-Wno-unknown-cuda-version";
+    if (CP_CUDA_STANDIN) {
+      args[k++] = "-Xclang"; /* CCCL declares variadic __host__ __device__ helpers */
+      args[k++] = "-fcuda-allow-variadic-functions";
+      args[k++] = "-idirafter";
+      args[k++] = CP_VIRTUAL_DIR "/cuda-standin";
+    }
   } else {
     args[k++] = "-nocudainc";
     args[k++] = "-nocudalib";
@@ -164,7 +182,9 @@ static enum CXErrorCode parse_tu(CXIndex index, const cp_options *opt, cp_arena 
   const char **args = build_args(a, opt, pch, runtime, &nargs);
   const struct CXUnsavedFile fixed[] = {
       {main, text, len},
+#if CP_CUDA_STANDIN
       {standin_path, "", 0},
+#endif
       {prelude_path, cp_prelude_cuda_runtime_h, cp_prelude_cuda_runtime_h_len},
       {prelude_cuda_h, include_prelude, sizeof include_prelude - 1},
       {prelude_dlp_h, include_prelude, sizeof include_prelude - 1},

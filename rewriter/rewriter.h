@@ -100,6 +100,8 @@ typedef struct {
   const char *const *clang_args; /* -I, -D and the flags given after `--` */
   int n_clang_args;
   const char *cuda_path;         /* CUDA installation to parse against; NULL: prelude */
+  const char *clang_resources;   /* clang's resource directory, named to the driver with
+                                    the CUDA headers (parse.c); NULL: libclang's guess */
   cp_algo algo;
   cp_backend backend;            /* --backend: ff or dp forced in the output; auto: per GPU */
   int all;                       /* --all: convert every kernel, annotated or not */

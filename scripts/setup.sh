@@ -2,7 +2,8 @@
 # Installs what cpconvert needs to build and test on Debian 12 (bookworm), as root.
 # It only installs missing packages; it changes nothing else on the machine.
 #   cmake, gcc, make          build
-#   libclang-16-dev            the parser (libclang from LLVM 16)
+#   libclang-22-dev            the parser: libclang from LLVM 22, the newest Debian 12
+#                              ships (bookworm-security); it parses CUDA 13's CCCL
 #   check, pkg-config          unit-test framework
 #   libmpfr-dev, libgmp-dev    high-precision reference in the runtime tests
 #   python3                    golden-test and benchmark helpers
@@ -10,7 +11,7 @@
 # builds and converts, and the nvcc compile checks are skipped.
 set -euo pipefail
 
-packages=(cmake gcc g++ make ninja-build pkg-config libclang-16-dev check libmpfr-dev libgmp-dev python3)
+packages=(cmake gcc g++ make ninja-build pkg-config libclang-22-dev check libmpfr-dev libgmp-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -183,3 +183,11 @@ const char *cp_find_cuda(const char *given) {
       return candidates[i];
   return NULL;
 }
+
+/* For the parser's CUDA driver (rewriter/parse.c says why): checked, because a resource
+ * directory named but missing would hide clang's own headers, where libclang's guess
+ * misses only cuda_wrappers/. */
+const char *cp_find_clang_resources(void) {
+  static const char dir[] = CP_LIBCLANG_RESOURCE_DIR;
+  return access(CP_LIBCLANG_RESOURCE_DIR "/include/cuda_wrappers", R_OK) == 0 ? dir : NULL;
+}

@@ -382,7 +382,8 @@ static int run(cli *c) {
     }
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
-        .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda, .algo = c->algo,
+        .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda,
+        .clang_resources = cuda ? cp_find_clang_resources() : NULL, .algo = c->algo,
         .backend = c->backend,
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
         .line_directives = c->line_directives, .suggest = c->suggest, .header_options = header,

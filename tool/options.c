@@ -3,6 +3,7 @@
  * the checks of which combinations make sense. Every usage error exits with status 2
  * before anything is read or written.
  */
+#include <clang-c/Index.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,12 +70,20 @@ const char cp_usage_text[] =
     "                        an output that would not compile is an internal error)\n"
     "  --list-rules          print the rewrite rules and exit\n"
     "  --markdown            with --list-rules: print docs/rules.md\n"
-    "  --version             print the version and exit\n"
+    "  --version             print the version (and libclang's) and exit\n"
     "  --help                print this help and exit\n"
     "  -- FLAGS              pass the remaining flags to the parser (clang) unchanged\n"
     "\n"
     "Exit status: 0 converted, 1 errors in the input or with files, 2 usage errors.\n";
 
+
+/* The tool's version, and the parser's: the libclang release decides which CUDA headers
+ * parse and the wording of clang's own errors. */
+static void print_version(void) {
+  CXString v = clang_getClangVersion();
+  printf("cpconvert %s\nlibclang: %s\n", CPCONVERT_VERSION, clang_getCString(v));
+  clang_disposeString(v);
+}
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("cpconvert: error: ", stderr);
@@ -254,7 +263,7 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       fputs(cp_usage_text, stdout);
       return CP_EXIT_OK;
     } else if (strcmp(a, "--version") == 0) {
-      printf("cpconvert %s\n", CPCONVERT_VERSION);
+      print_version();
       return CP_EXIT_OK;
     } else if (flag_of(c, a)) {
       *flag_of(c, a) = 1;

@@ -89,6 +89,9 @@ int cp_write_atomic(const char *path, const char *data, size_t len, char *err, s
  * `nvcc` on PATH and /usr/local/cuda that holds it; NULL if none does. The returned
  * string is static or from the environment. */
 const char *cp_find_cuda(const char *given);
+/* The resource directory of the libclang this tool is built with, as the build found it
+ * (static); NULL if it is gone. */
+const char *cp_find_clang_resources(void);
 
 /* stack.c: cp_convert_files on a thread with a stack deep enough for deeply nested
  * expressions (clang and the rewriter recurse once per level). */

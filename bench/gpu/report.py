@@ -287,7 +287,7 @@ def main():
     head = ["# Results on the GPU", "",
             "Measured on an %s (driver %s, CUDA %s) on %s, sources at commit %s%s. Every "
             "figure on this page comes from one GPU batch, on a machine with nvcc, a GPU "
-            "and libclang 16; a second command writes the page:" %
+            "and libclang; a second command writes the page:" %
             (mach["gpu"], mach["driver"], mach["cuda"], mach["date"], mach.get("commit", "?"),
              " (quick sizes: not the evaluation)" if r.get("quick") else ""), "",
             "```", r.get("command") or "bench/gpu/run.sh  # builds every variant, runs the "

@@ -48,8 +48,8 @@ class Ctx:
         extra = [] if cache else ["--no-cache"]
         if out and os.path.exists(out):
             os.remove(out)
-        p = subprocess.run([self.tool] + args + extra, cwd=cwd, env=env, capture_output=True,
-                           timeout=600)
+        p = subprocess.run([self.tool] + extra + args, cwd=cwd, env=env, capture_output=True,
+                           timeout=600)  # first: args may end with `-- clang flags`
         data = open(out, "rb").read() if out and os.path.exists(out) else None
         return p.returncode, p.stdout, p.stderr.replace(b" --no-cache", b""), data
 
@@ -97,7 +97,7 @@ def golden_runs(c, mode, use_pch=True):
     for name in names:
         flags_file = os.path.join(gdir, name + ".flags")
         flags = shlex.split(open(flags_file).read()) if os.path.exists(flags_file) else []
-        args = [name + ".cu", "-o", out] + flags + mode
+        args = [name + ".cu", "-o", out] + mode + flags
         plain = c.run(None, args, gdir, out)
         same(name + " (cold)", c.run(cache, args, gdir, out), plain)
         pch = [p for p in c.pchs(cache) if p.endswith(".pch")]

@@ -4,7 +4,7 @@
 Each case runs the tool in a fresh temporary directory and asserts exit status, messages
 and what is (and is not) on disk afterwards.
 """
-import argparse, hashlib, os, subprocess, sys, tempfile
+import argparse, hashlib, os, re, subprocess, sys, tempfile
 
 KERNEL = b"""__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
 """
@@ -232,7 +232,9 @@ def success_replaces_output(c):
 def version(c):
     r = c.run("--version")
     expect_exit(r, 0)
-    expect(r[1] == "cpconvert %s\n" % c.version, r[1])
+    lines = r[1].splitlines()
+    expect(lines[0] == "cpconvert %s" % c.version and len(lines) == 2, r[1])
+    expect(re.match(r"libclang: .*clang version (16|22)\.", lines[1]), r[1])
 
 
 @case
