@@ -12,6 +12,8 @@ typedef struct {
   CXIndex index;
   CXTranslationUnit tu;
   CXFile main_file;
+  const char *const *pch_deps; /* opt->pch_deps when the parse used opt->pch */
+  size_t n_pch_deps;
 } cp_parse;
 
 /* Parses opt->input (its bytes taken from opt->input_text) and records clang's errors

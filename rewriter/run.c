@@ -66,7 +66,7 @@ static int header_is(const cp_unit *u, CXTranslationUnit tu, CXFile file) {
  * unnamed, however the user spelled it. */
 static cp_unit *claim_header(cp_run *run, cp_unit *u, CXTranslationUnit tu, CXFile file) {
   if (!u->p.tu) {
-    u->p = (cp_parse){NULL, tu, file};
+    u->p = (cp_parse){.tu = tu, .main_file = file};
     u->opt.input = header_path(run, file);
   }
   return u;
@@ -84,7 +84,7 @@ cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
   if (!run->units[0]->opt.edit_headers)
     return NULL;
   cp_unit *u = cp_unit_new(run);
-  u->p = (cp_parse){NULL, tu, file};
+  u->p = (cp_parse){.tu = tu, .main_file = file};
   size_t size = 0;
   const char *text = clang_getFileContents(tu, file, &size);
   u->opt = run->units[0]->opt;

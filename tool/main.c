@@ -298,28 +298,63 @@ static void build_missing(const cp_options *opt, char **paths, int n, int i, int
     *later = 1; /* else another process is building it, or the cache is read-only */
 }
 
+/* 1 when the input's own flags load a precompiled header (-include-pch): clang takes
+ * one, so the cache's would take its place. */
+static int own_pch(const cp_options *o) {
+  for (int i = 0; i < o->n_clang_args; i++)
+    if (strncmp(o->clang_args[i], "-include-pch", 12) == 0)
+      return 1;
+  return 0;
+}
+
+/* Gives input i the PCH at paths[i] (for its outputs with `output`) when it passes its
+ * check, building a missing or damaged one first where that pays (build_missing). An
+ * earlier input with the same PCH has checked it already. The headers the PCH holds go
+ * with it (cp_options.pch_deps), allocated in `a`. */
+static void give_pch(cp_options *opts, int output, char **paths, int n, int i, cp_arena *a,
+                     int *later) {
+  cp_options o = opts[i];
+  const char **deps = NULL;
+  size_t n_deps = 0;
+  o.pch_output = output;
+  int j = 0;
+  while (j < i && !(paths[j] && strcmp(paths[j], paths[i]) == 0))
+    j++;
+  const char *had = j < i ? (output ? opts[j].output_pch : opts[j].pch) : NULL;
+  int st = j < i ? (had ? 1 : 0) : cp_cache_check(paths[i], a, &deps, &n_deps);
+  if (j == i && st != 1) {
+    build_missing(&o, paths, n, i, later);
+    st = cp_cache_check(paths[i], a, &deps, &n_deps);
+  }
+  if (st != 1)
+    return;
+  if (output) {
+    opts[i].output_pch = strdup(paths[i]);
+  } else {
+    opts[i].pch = strdup(paths[i]);
+    opts[i].pch_deps = j < i ? opts[j].pch_deps : deps;
+    opts[i].n_pch_deps = j < i ? opts[j].n_pch_deps : n_deps;
+  }
+}
+
 /* Gives each input the cached PCHs for its flags, when there are (the file then parses
  * on top of one, and its output, parsed again by verify.c, on top of the other, which
- * holds the runtime too); a missing one is built now or later (build_missing). Inputs
- * with the same flags share them. Without a usable cache an input simply parses without
- * one. Returns 1 when a background build should follow the conversion. */
-static int use_cache(const cli *c, cp_options *opts) {
+ * holds the runtime too); a missing or damaged one is built now or later
+ * (build_missing). Inputs with the same flags share them. Without a usable cache an
+ * input simply parses without one. Returns 1 when a background build should follow the
+ * conversion. */
+static int use_cache(const cli *c, cp_options *opts, cp_arena *a) {
   int n = c->n_inputs, later = 0;
   char **paths = calloc((size_t)n, sizeof *paths);
   for (int output = 0; output <= !c->no_verify; output++) {
     for (int i = 0; i < n; i++) { /* the built-in prelude parses in ~0.01 s: never cached */
       cp_options o = opts[i];
       o.pch_output = output;
-      paths[i] = o.cuda_path ? cp_cache_path(&o) : NULL;
+      paths[i] = o.cuda_path && !own_pch(&o) ? cp_cache_path(&o) : NULL;
     }
-    for (int i = 0; i < n; i++) {
-      cp_options o = opts[i];
-      o.pch_output = output;
-      if (paths[i] && !cp_cache_ready(paths[i]))
-        build_missing(&o, paths, n, i, &later);
-      if (paths[i] && cp_cache_ready(paths[i]))
-        *(output ? &opts[i].output_pch : &opts[i].pch) = strdup(paths[i]);
-    }
+    for (int i = 0; i < n; i++)
+      if (paths[i])
+        give_pch(opts, output, paths, n, i, a, &later);
     for (int i = 0; i < n; i++)
       free(paths[i]);
   }
@@ -349,9 +384,9 @@ static int run(cli *c) {
     else if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
       cp_tool_error("cannot read '%s': %s", c->inputs[i], strerror(errno));
       status = CP_EXIT_ERRORS;
-    } else if (!(flags[i] = input_flags(c, i, &n_flags))) {
-      status = CP_EXIT_ERRORS;
     }
+    if (status == CP_EXIT_OK && !(flags[i] = input_flags(c, i, &n_flags)))
+      status = CP_EXIT_ERRORS; /* a builder too: its PCH is the one these flags need */
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
         .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda, .algo = c->algo,
@@ -363,7 +398,8 @@ static int run(cli *c) {
         .no_verify = c->no_verify,
     };
   }
-  int later = status == CP_EXIT_OK && !c->no_cache && use_cache(c, opts);
+  cp_arena *pch_arena = cp_arena_new();
+  int later = status == CP_EXIT_OK && !c->no_cache && use_cache(c, opts, pch_arena);
   if (status == CP_EXIT_OK && !g_pch_builder)
     status = convert(c, opts);
   if (later) /* after the output is written and the status decided */
@@ -375,6 +411,7 @@ static int run(cli *c) {
     if (flags[i] != c->clang_args)
       free((void *)flags[i]);
   }
+  cp_arena_free(pch_arena);
   free(texts);
   free(flags);
   free(opts);

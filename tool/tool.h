@@ -98,11 +98,15 @@ cp_result *cp_convert_deep(const cp_options *opts, int n);
  * in the cache directory (created if missing; the caller frees the path), or NULL when
  * there is no cache directory. */
 char *cp_cache_path(const cp_options *opt);
-/* 1 when the cache holds a PCH at `path`. */
-int cp_cache_ready(const char *path);
-/* Builds the PCH for `opt` and renames it into place at `path`: 0, or -1 (nothing is
- * left behind; the run then parses without it). Only one process builds at a time: with
- * `wait` the others wait for it, without they return -1 at once. */
+/* Checks the PCH at `path` against the record written with it (size and checksum), so
+ * that clang never reads a damaged one: 1 when it is whole (*deps, allocated in `a` when
+ * `a` is not NULL, are the user headers it holds, for cp_options.pch_deps), 0 when there
+ * is none, -1 when it is damaged or has no record (cp_cache_build replaces it). */
+int cp_cache_check(const char *path, cp_arena *a, const char ***deps, size_t *n_deps);
+/* Builds the PCH for `opt` and renames it into place at `path` (replacing a damaged
+ * one), with its record: 0, or -1 (nothing is left behind; the run then parses without
+ * it). Only one process builds at a time: with `wait` the others wait for it (20 s at
+ * most, less when the builder is stopped), without they return -1 at once. */
 int cp_cache_build(const cp_options *opt, const char *path, int wait);
 /* 1 when a PCH could be built at `path` now: its lock file can be created (the cache is
  * writable) and no other process holds it (none is building that PCH). */
@@ -115,7 +119,8 @@ void cp_cache_build_later(int argc, char **argv);
 #define CP_PCH_BUILDER_ARG "--internal-pch-builder"
 /* Called first in a builder: lowers its priority. */
 void cp_cache_builder_start(void);
-/* Removes a cached PCH that clang refused, so that the next run builds it again. */
+/* Removes a cached PCH that clang refused, so that the next run builds it again (unless
+ * another process is building it now). */
 void cp_cache_forget(const char *pch);
 
 #endif
