@@ -55,46 +55,58 @@ static void put_header_rules(FILE *f, const cp_result *r) {
   }
 }
 
-/* Writes the rules of outputs [first, last) (paths[i] built from r->files[i]) to `path`,
- * atomically like the outputs. */
-static int write_rules(const char *path, const cli *c, const cp_result *r, char **paths,
-                       size_t first, size_t last) {
+/* The rules of outputs [first, last) (paths[i] built from r->files[i]), as one text. */
+static char *rules_text(const cli *c, const cp_result *r, char **paths, size_t first,
+                        size_t last, size_t *len) {
   char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
+  FILE *f = open_memstream(&text, len);
   if (!f)
-    return -1;
+    return NULL;
   for (size_t i = first; i < last; i++)
     put_rule(f, paths[i], c->o_dir ? r->files[i].path : c->input, c, r);
   put_header_rules(f, r);
   fclose(f);
-  char err[4096 + 256];
-  int rc = cp_write_atomic(path, text, len, err, sizeof err);
-  if (rc != 0)
-    cp_tool_error("%s", err);
-  free(text);
-  return rc;
+  return text;
+}
+
+/* Everything a run writes, collected first, so that all of it is written or none
+ * (cp_write_files) and none of it lands on a file the run reads or on another of its
+ * files. `owned` holds what is freed after writing. */
+typedef struct {
+  cp_output *out;
+  cp_named_file *named;
+  char **owned;
+  size_t n, n_owned;
+} write_plan;
+
+static void plan_add(write_plan *p, const char *role, char *path, char *data, size_t len,
+                     int owns_data) {
+  p->out[p->n] = (cp_output){path, data, len};
+  p->named[p->n++] = (cp_named_file){role, path};
+  p->owned[p->n_owned++] = path;
+  if (owns_data)
+    p->owned[p->n_owned++] = data;
 }
 
 /* -MD: with -o, OUTPUT's stem with .d (or the -MF FILE), as a compiler names it; with
  * --o-dir, OUTPUT.d beside each output (OUTPUT.d, not the stem, since a converted header
  * k.h and an input k.cu may share the directory), or one rule per output in the -MF FILE. */
-static int write_depfiles(const cli *c, const cp_result *r, char **paths) {
-  char path[4096];
-  if (c->mf)
-    return write_rules(c->mf, c, r, paths, 0, c->o_dir ? r->n_files : 1);
-  if (!c->o_dir) {
-    const char *slash = strrchr(c->output, '/'), *dot = strrchr(c->output, '.');
-    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->output) : strlen(c->output);
-    snprintf(path, sizeof path, "%.*s.d", (int)stem, c->output);
-    return write_rules(path, c, r, paths, 0, 1);
+static void plan_depfiles(write_plan *p, const cli *c, const cp_result *r, char **paths) {
+  size_t len = 0;
+  char *text;
+  if (c->mf || !c->o_dir) {
+    text = rules_text(c, r, paths, 0, c->o_dir ? r->n_files : 1, &len);
+    plan_add(p, c->mf ? "-MF" : "the dependency file",
+             c->mf ? strdup(c->mf) : cp_depfile_path(c->output), text, len, 1);
+    return;
   }
   for (size_t i = 0; i < r->n_files; i++) {
-    snprintf(path, sizeof path, "%s.d", paths[i]);
-    if (write_rules(path, c, r, paths, i, i + 1) != 0)
-      return -1;
+    size_t n = strlen(paths[i]) + 3;
+    char *path = malloc(n);
+    snprintf(path, n, "%s.d", paths[i]);
+    text = rules_text(c, r, paths, i, i + 1, &len);
+    plan_add(p, "the dependency file", path, text, len, 1);
   }
-  return 0;
 }
 
 /* Where a file of the run is written: -o FILE for the one input, or under --o-dir: the
@@ -159,35 +171,71 @@ static int check_outputs(const cli *c, const cp_result *r) {
   return status;
 }
 
-/* Writes every output (after a run without errors), each atomically; every path is
- * checked before the first is written. */
-static int write_outputs(const cli *c, const cp_result *r) {
+/* The files the run read: its inputs and every header they include, none of which it
+ * may write over (an input named k.d with -o k.cu -MD, -MF naming an input). */
+static cp_named_file *files_read(const cli *c, const cp_result *r, size_t *n) {
+  cp_named_file *reads = calloc((size_t)c->n_inputs + r->n_deps + r->n_files + 1, sizeof *reads);
+  *n = 0;
+  for (int i = 0; i < c->n_inputs; i++)
+    reads[(*n)++] = (cp_named_file){"the input", c->inputs[i]};
+  for (size_t i = 0; i < r->n_files; i++)
+    if (r->files[i].is_header)
+      reads[(*n)++] = (cp_named_file){"the header", r->files[i].path};
+  for (size_t i = 0; i < r->n_deps; i++)
+    reads[(*n)++] = (cp_named_file){"the header", r->deps[i]};
+  return reads;
+}
+
+/* --stats-csv: the CSV text. */
+static char *stats_csv_text(const cp_result *r, size_t *len) {
+  char *text = NULL;
+  FILE *f = open_memstream(&text, len);
+  if (!f)
+    return NULL;
+  cp_write_stats_csv(f, r);
+  fclose(f);
+  return text;
+}
+
+/* The files of a run without errors: its outputs (with `outputs`; not for --diff,
+ * --dump-edits, --check), their dependency files (-MD) and the --stats-csv file. */
+static int plan_files(write_plan *p, const cli *c, const cp_result *r, int outputs) {
   char **paths = calloc(r->n_files + 1, sizeof *paths);
-  int status = CP_EXIT_OK;
-  for (size_t i = 0; i < r->n_files && status == CP_EXIT_OK; i++) {
-    if (!(paths[i] = output_path(c, &r->files[i])))
-      status = CP_EXIT_ERRORS;
-    else if (c->o_dir && cp_same_file(r->files[i].path, paths[i])) {
-      cp_tool_error("'%s' would be written over its input", paths[i]);
-      status = CP_EXIT_ERRORS;
-    }
-  }
-  for (size_t i = 0; i < r->n_files && status == CP_EXIT_OK; i++) {
-    char err[4096 + 256];
-    if (c->o_dir && make_parents(paths[i]) != 0)
-      status = CP_EXIT_ERRORS;
-    else if (cp_write_atomic(paths[i], r->files[i].output, r->files[i].output_len, err,
-                             sizeof err) != 0) {
-      cp_tool_error("%s", err);
-      status = CP_EXIT_ERRORS;
-    }
-  }
-  if (status == CP_EXIT_OK && c->md && write_depfiles(c, r, paths) != 0)
-    status = CP_EXIT_ERRORS;
+  int ok = 1;
+  for (size_t i = 0; outputs && i < r->n_files && ok; i++)
+    ok = (paths[i] = output_path(c, &r->files[i])) != NULL;
+  for (size_t i = 0; outputs && ok && i < r->n_files; i++)
+    plan_add(p, "the output", strdup(paths[i]), r->files[i].output, r->files[i].output_len, 0);
+  if (outputs && ok && c->md)
+    plan_depfiles(p, c, r, paths);
+  size_t len = 0;
+  char *csv = ok && c->stats_csv ? stats_csv_text(r, &len) : NULL;
+  if (csv)
+    plan_add(p, "--stats-csv", strdup(c->stats_csv), csv, len, 1);
   for (size_t i = 0; i < r->n_files; i++)
     free(paths[i]);
   free(paths);
-  return status;
+  return ok ? 0 : -1;
+}
+
+/* Writes what a run without errors writes (plan_files), all of it or nothing: every
+ * path is checked against the files the run read and against the others first. */
+static int write_files(const cli *c, const cp_result *r, int outputs) {
+  size_t cap = 2 * r->n_files + 4, n_reads = 0;
+  write_plan p = {calloc(cap, sizeof *p.out), calloc(cap, sizeof *p.named),
+                  calloc(2 * cap, sizeof *p.owned), 0, 0};
+  cp_named_file *reads = files_read(c, r, &n_reads);
+  int ok = plan_files(&p, c, r, outputs) == 0 && !cp_clash(p.named, p.n, reads, n_reads);
+  for (size_t i = 0; ok && c->o_dir && i < p.n; i++)
+    ok = make_parents(p.out[i].path) == 0;
+  ok = ok && cp_write_files(p.out, p.n) == 0;
+  for (size_t i = 0; i < p.n_owned; i++)
+    free(p.owned[i]);
+  free(p.owned);
+  free(p.named);
+  free(p.out);
+  free(reads);
+  return ok ? CP_EXIT_OK : CP_EXIT_ERRORS;
 }
 
 /* What the run does with a result without errors. */
@@ -205,29 +253,12 @@ static int deliver(const cli *c, const cp_result *r) {
       free(path);
     }
   }
-  if (c->dump_edits || c->diff)
-    return CP_EXIT_OK;
-  if (c->check)
-    return check_outputs(c, r);
-  if (c->stats)
-    cp_print_stats(stdout, r);
-  return write_outputs(c, r);
-}
-
-/* --stats-csv FILE, written atomically like the outputs. */
-static int write_stats_csv(const cli *c, const cp_result *r) {
-  char *text = NULL, err[4096 + 256];
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f)
+  int outputs = !c->dump_edits && !c->diff && !c->check;
+  if (c->check && !c->dump_edits && !c->diff && check_outputs(c, r) != CP_EXIT_OK)
     return CP_EXIT_ERRORS;
-  cp_write_stats_csv(f, r);
-  fclose(f);
-  int rc = cp_write_atomic(c->stats_csv, text, len, err, sizeof err);
-  if (rc != 0)
-    cp_tool_error("%s", err);
-  free(text);
-  return rc == 0 ? CP_EXIT_OK : CP_EXIT_ERRORS;
+  if (outputs && c->stats)
+    cp_print_stats(stdout, r);
+  return write_files(c, r, outputs);
 }
 
 /* Converts (or, with --suggest, analyses), prints the diagnostics, and delivers what a
@@ -252,8 +283,6 @@ static int convert(const cli *c, const cp_options *opts) {
     status = CP_EXIT_ERRORS;
   } else {
     status = deliver(c, r);
-    if (status == CP_EXIT_OK && c->stats_csv)
-      status = write_stats_csv(c, r);
   }
   cp_result_free(r);
   return status;

@@ -20,9 +20,11 @@ const char cp_usage_text[] =
     "headers that gain companion declarations.\n"
     "\n"
     "Options:\n"
-    "  -o FILE               write the output to FILE (atomically; never over the input)\n"
+    "  -o FILE               write the output to FILE (atomically; never over the input;\n"
+    "                        a device or pipe such as /dev/null is written through)\n"
     "  --o-dir DIR           write the outputs to DIR: inputs by their name, headers that\n"
-    "                        gain companion declarations by their relative path\n"
+    "                        gain companion declarations by their relative path (all of\n"
+    "                        them or, when one cannot be written, none)\n"
     "  -p BUILD_DIR          take each input's -I, -D, -U, -isystem, -include and -std\n"
     "                        from BUILD_DIR/compile_commands.json (CMake, bear)\n"
     "  -I DIR                add DIR to the include search path of the parser\n"
@@ -276,6 +278,30 @@ int cp_parse_args(int argc, char **argv, cli *c) {
   return -1;
 }
 
+/* The files a run with -o writes (the output, the dependency file, --stats-csv) that are
+ * an input or another of them: known before anything is read. (--o-dir's paths depend on
+ * the headers, checked before writing: main.c.) 1 after a message. */
+static int output_clash(const cli *c) {
+  cp_named_file writes[3], *reads = calloc((size_t)c->n_inputs + 1, sizeof *reads);
+  size_t n = 0;
+  char *dep = c->md && c->output && !c->mf ? cp_depfile_path(c->output) : NULL;
+  int outputs = !c->check && !c->diff && !c->dump_edits;
+  if (c->output && outputs)
+    writes[n++] = (cp_named_file){"the output", c->output};
+  if (c->mf && outputs)
+    writes[n++] = (cp_named_file){"-MF", c->mf};
+  else if (dep && outputs)
+    writes[n++] = (cp_named_file){"the dependency file", dep};
+  if (c->stats_csv)
+    writes[n++] = (cp_named_file){"--stats-csv", c->stats_csv};
+  for (int i = 0; i < c->n_inputs; i++)
+    reads[i] = (cp_named_file){"the input", c->inputs[i]};
+  int clash = cp_clash(writes, n, reads, (size_t)c->n_inputs);
+  free(dep);
+  free(reads);
+  return clash;
+}
+
 int cp_check_usage(const cli *c) {
   if (c->markdown)
     return usage_error("%s goes with --list-rules", "--markdown");
@@ -305,6 +331,10 @@ int cp_check_usage(const cli *c) {
       if (strcmp(a ? a + 1 : c->inputs[i], b ? b + 1 : c->inputs[k]) == 0)
         return usage_error("two inputs named '%s' would have the same output", a ? a + 1 : c->inputs[i]);
     }
+  }
+  if (output_clash(c)) {
+    fputs("Try 'cpconvert --help' for more information.\n", stderr);
+    return CP_EXIT_USAGE;
   }
   return -1;
 }

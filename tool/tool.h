@@ -80,10 +80,31 @@ void cp_print_diff(FILE *out, const char *old_label, const char *new_label, cons
 char *cp_read_file(const char *path, size_t *len);
 /* 1 when both paths name the same existing file. */
 int cp_same_file(const char *a, const char *b);
-/* Writes `len` bytes to `path` through a temporary file in the same directory and a
- * rename, so `path` holds either its old contents or all of the new ones. Returns 0,
- * or -1 with a message in `err` (size `errsz`). */
-int cp_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz);
+/* 1 when both paths name the same place: the same existing file, or the same name in the
+ * same directory (for files that do not exist yet: `out.cu` and `./out.cu`). */
+int cp_same_target(const char *a, const char *b);
+/* A file the run writes or reads, with what it is for messages ("the output"). */
+typedef struct {
+  const char *role, *path;
+} cp_named_file;
+/* 1 after an error message when one of `writes` is one of `reads` or another of
+ * `writes` (cp_same_target). */
+int cp_clash(const cp_named_file *writes, size_t n_writes, const cp_named_file *reads,
+             size_t n_reads);
+/* -MD's file for -o OUTPUT: OUTPUT with its extension replaced by .d. The caller frees. */
+char *cp_depfile_path(const char *output);
+/* One file to write. */
+typedef struct {
+  const char *path, *data;
+  size_t len;
+} cp_output;
+/* Writes every file or none: each to a temporary file beside it first, then all renamed
+ * into place, so that each path holds its old contents or all of the new ones, and a run
+ * that cannot write one replaces none. A symbolic link to a regular file stays, and the
+ * file it names is replaced; a character device or a pipe (/dev/null, /dev/stdout on a
+ * terminal) is written through, not replaced; a directory or another kind of file is an
+ * error. Returns 0, or -1 after a message, with the temporary files removed. */
+int cp_write_files(const cp_output *files, size_t n);
 /* The CUDA installation to parse against: `given` if set (NULL if it holds no
  * include/cuda_runtime.h), else the first of $CUDA_PATH, $CUDA_HOME, the prefix of
  * `nvcc` on PATH and /usr/local/cuda that holds it; NULL if none does. The returned

@@ -4,7 +4,7 @@
 Each case runs the tool in a fresh temporary directory and asserts exit status, messages
 and what is (and is not) on disk afterwards.
 """
-import argparse, hashlib, os, subprocess, sys, tempfile
+import argparse, hashlib, os, re, socket, stat, subprocess, sys, tempfile, threading
 
 KERNEL = b"""__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
 """
@@ -158,7 +158,7 @@ def usage_several_inputs(c):
            os.listdir(os.path.join(c.d, "out/nested")))
     r = c.run("a.cu", "b.cu", "--o-dir", ".")
     expect_exit(r, 1)
-    expect("would be written over its input" in r[2], r[2])
+    expect("the output './a.cu' would be written over the input 'a.cu'" in r[2], r[2])
     expect(c.read("a.cu") == KERNEL, "an input was overwritten")
 
 
@@ -192,7 +192,7 @@ def output_is_directory(c):
     os.mkdir(os.path.join(c.d, "outdir"))
     r = c.run("k.cu", "-o", "outdir")
     expect_exit(r, 1)
-    expect("cannot rename into place 'outdir'" in r[2], r[2])
+    expect("cannot write 'outdir': Is a directory" in r[2], r[2])
     expect(sorted(os.listdir(c.d)) == ["k.cu", "outdir"], "temporary file left behind")
 
 
@@ -656,7 +656,8 @@ TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 def split_diff(text):
     """cpconvert --diff output as [(old label, new label, hunks)], each hunk a list of
     lines (its header first); the hunk headers' counts say where each hunk ends."""
-    lines, files, i = text.splitlines(True), [], 0
+    # lines end at '\n' only, as for diff (splitlines would also split at a lone '\r')
+    lines, files, i = [l for l in re.split(b"(?<=\n)", text) if l], [], 0
     while i < len(lines):
         expect(lines[i].startswith(b"--- ") and lines[i + 1].startswith(b"+++ "),
                "bad file header %r" % lines[i:i + 2])
@@ -902,6 +903,110 @@ def prelude_without_cuda(c):
         p = subprocess.run([c.tool, "k.cu", "-o", "out.cu", "-nocudainc"], cwd=c.d,
                            capture_output=True, env={"PATH": "/nonexistent"})
     expect(p.returncode == 0, p.stderr.decode())
+
+
+def listing(c):
+    """Every file under the test directory with its bytes (directories as None)."""
+    out = {}
+    for root, dirs, files in os.walk(c.d):
+        for name in dirs + files:
+            p = os.path.join(root, name)
+            out[os.path.relpath(p, c.d)] = None if os.path.isdir(p) else open(p, "rb").read()
+    return out
+
+
+@case
+def outputs_never_over_inputs(c):
+    # A dependency file or the --stats-csv file that names an input or another output is a
+    # usage error: nothing is read or written (it overwrote the input, exit 0).
+    c.write("k.cu", KERNEL)
+    c.write("k.d", KERNEL)
+    c.write("out.cu", b"previous\n")
+    before = listing(c)
+    for args, what in ((["k.cu", "-o", "out.cu", "-MF", "k.cu"], "-MF 'k.cu' would be written over the input 'k.cu'"),
+                       (["k.cu", "-o", "out.cu", "-MF", "./k.cu"], "-MF './k.cu' would be written over the input 'k.cu'"),
+                       (["k.d", "-o", "k.cu", "-MD"], "the dependency file 'k.d' would be written over the input 'k.d'"),
+                       (["k.cu", "-o", "out.cu", "-MF", "out.cu"], "-MF 'out.cu' would be written over the output 'out.cu'"),
+                       (["k.cu", "-o", "out.cu", "--stats-csv", "out.cu"], "--stats-csv 'out.cu' would be written over the output 'out.cu'"),
+                       (["k.cu", "-o", "new.cu", "-MF", "x.d", "--stats-csv", "./x.d"], "--stats-csv './x.d' would be written over -MF 'x.d'"),
+                       (["k.cu", "--o-dir", "o", "-MF", "k.cu"], "-MF 'k.cu' would be written over the input 'k.cu'")):
+        r = c.run(*args)
+        expect_exit(r, 2)
+        expect(what in r[2], "%s: %s" % (args, r[2]))
+        expect(listing(c) == before, "%s changed the files: %s" % (args, listing(c)))
+    # --o-dir: an output's dependency file that is an input is found before writing
+    os.mkdir(os.path.join(c.d, "o"))
+    c.write("o/k.cu.d", KERNEL)
+    before = listing(c)
+    r = c.run("k.cu", "o/k.cu.d", "--o-dir", "o", "-MD")
+    expect_exit(r, 1)
+    expect("would be written over the input 'o/k.cu.d'" in r[2], r[2])
+    expect(listing(c) == before, "files changed: %s" % listing(c))
+
+
+@case
+def output_not_a_regular_file(c):
+    # An output that is a character device or a pipe is written through, not replaced by
+    # a regular file (as root, -o /dev/null replaced the device node); a symbolic link to
+    # a file stays a link and the file it names is replaced.
+    c.write("k.cu", KERNEL)
+    expect_exit(c.run("k.cu", "-o", "want.cu"), 0)
+    want = c.read("want.cu").replace(b"want.cu", b"OUT")
+    if os.geteuid() == 0:  # a /dev/null of our own: a bug must not replace the real one
+        os.mknod(os.path.join(c.d, "null"), 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        expect_exit(c.run("k.cu", "-o", "null"), 0)
+        expect(stat.S_ISCHR(os.stat(os.path.join(c.d, "null")).st_mode), "the device was replaced")
+    fifo = os.path.join(c.d, "pipe")
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    r = c.run("k.cu", "-o", "pipe")
+    reader.join(60)
+    expect_exit(r, 0)
+    expect(stat.S_ISFIFO(os.stat(fifo).st_mode), "the pipe was replaced")
+    expect(got and got[0].replace(b"pipe", b"OUT") == want, got)
+    os.mkdir(os.path.join(c.d, "real"))
+    c.write("real/out.cu", b"old\n")
+    os.symlink("real/out.cu", os.path.join(c.d, "link.cu"))
+    expect_exit(c.run("k.cu", "-o", "link.cu"), 0)
+    expect(os.path.islink(os.path.join(c.d, "link.cu")), "the link was replaced")
+    expect(c.read("real/out.cu").replace(b"link.cu", b"OUT") == want, c.read("real/out.cu"))
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(os.path.join(c.d, "sock"))
+    r = c.run("k.cu", "-o", "sock")
+    expect_exit(r, 1)
+    expect("cannot write 'sock': not a regular file, character device or pipe" in r[2], r[2])
+    sock.close()
+
+
+@case
+def o_dir_all_or_nothing(c):
+    # --o-dir with one output that cannot be written (a directory in its place, or in the
+    # place of its dependency file) replaces none of the others and leaves no temporary
+    # file (it replaced the outputs written before the blocked one).
+    for f in ("a.cu", "b.cu", "c.cu"):
+        c.write(f, KERNEL.replace(b"scale", f[0].encode() + b"scale"))
+    os.mkdir(os.path.join(c.d, "out"))
+    for f in ("a.cu", "c.cu"):
+        c.write("out/" + f, b"old " + f.encode() + b"\n")
+    os.mkdir(os.path.join(c.d, "out", "b.cu"))
+    before = listing(c)
+    r = c.run("a.cu", "b.cu", "c.cu", "--o-dir", "out")
+    expect_exit(r, 1)
+    expect("cannot write 'out/b.cu': Is a directory" in r[2], r[2])
+    expect(listing(c) == before, "files changed: %s" % sorted(set(listing(c).items()) ^ set(before.items())))
+    os.rmdir(os.path.join(c.d, "out", "b.cu"))
+    os.mkdir(os.path.join(c.d, "out", "c.cu.d"))
+    before = listing(c)
+    r = c.run("a.cu", "b.cu", "c.cu", "--o-dir", "out", "-MD")
+    expect_exit(r, 1)
+    expect("cannot write 'out/c.cu.d': Is a directory" in r[2], r[2])
+    expect(listing(c) == before, "files changed: %s" % sorted(set(listing(c)) ^ set(before)))
+    os.rmdir(os.path.join(c.d, "out", "c.cu.d"))
+    expect_exit(c.run("a.cu", "b.cu", "c.cu", "--o-dir", "out", "-MD"), 0)
+    expect(sorted(os.listdir(os.path.join(c.d, "out"))) ==
+           ["a.cu", "a.cu.d", "b.cu", "b.cu.d", "c.cu", "c.cu.d"], os.listdir(os.path.join(c.d, "out")))
 
 
 def main():

@@ -309,7 +309,8 @@ def disk_full(c):
 @case
 def disk_full_depfile(c):
     # The output fits, its dependency file (every header named twice) does not: the error
-    # names the .d file and no part of it is left.
+    # names the .d file, no part of it is left, and the output is not written either (a
+    # run writes all its files or none).
     names = [("h%02d_" % i + "x" * 200 + ".h") for i in range(20)]
     for n in names:
         c.write(n, b"// a header\n")
@@ -318,9 +319,10 @@ def disk_full_depfile(c):
                 preexec_fn=lambda: (signal.signal(signal.SIGXFSZ, signal.SIG_IGN),
                                     resource.setrlimit(resource.RLIMIT_FSIZE, (6500, 6500))))
     expect_exit(res, 1)
-    expect(len(c.read("out.cu")) < 6500, "the output did not fit: the test needs a larger limit")
     expect("cpconvert: error: cannot write 'out.d': File too large" in res[2], res[2])
+    expect("'out.cu'" not in res[2], "the output did not fit: the test needs a larger limit")
     expect(not c.exists("out.d"), "a half-written dependency file")
+    expect(not c.exists("out.cu"), "the output was written without its dependency file")
 
 
 @case
