@@ -101,6 +101,11 @@ static uint64_t hash_paths(uint64_t h, const cp_options *opt) {
   int cwd_done = 0;
   for (int i = 0; i < opt->n_clang_args; i++) {
     const char *a = opt->clang_args[i], *v = NULL;
+    if (strcmp(a, "-Xclang") == 0)
+      continue; /* `-Xclang -include -Xclang H`: read as `-include H` */
+    while (i + 1 < opt->n_clang_args && strcmp(opt->clang_args[i + 1], "-Xclang") == 0 &&
+           path_option(a, &v) && !v)
+      i++;
     if ((strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) && i + 1 < opt->n_clang_args) {
       i++;
     } else if (path_option(a, &v)) {

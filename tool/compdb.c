@@ -9,7 +9,11 @@
  * (-O, -g, -arch, -gencode, -Xcompiler ...), the compiler, the source, the output and the
  * --driver-mode= libclang adds to every command are dropped silently; any other flag is
  * dropped with a warning, since cpconvert cannot tell whether it matters (so is a response
- * file, @FILE, which is not read).
+ * file, @FILE, which is not read). `-Xclang X` is read as X. `-include-pch F` (the build
+ * compiler's PCH, which libclang cannot load) is dropped: the headers it stands for are
+ * force-included by the same command in CMake's form; without them, with a warning. An
+ * -include is passed as `-Xclang -include -Xclang H`, past clang's driver, which would
+ * otherwise load the build's H.pch or H.gch found beside H instead of parsing H.
  */
 #define _XOPEN_SOURCE 700
 #include <clang-c/CXCompilationDatabase.h>
@@ -113,11 +117,53 @@ static int keep_flag(strings *out, const char *dir, const char *a, const char *n
       push(out, concat("-std=", v, ""));
       return used;
     }
+    int cc1 = strcmp(kept[k].clang, "-include") == 0;
+    if (cc1) /* past the driver, which would load H.pch or H.gch beside H in its place */
+      push(out, strdup("-Xclang"));
     push(out, strdup(kept[k].clang));
+    if (cc1)
+      push(out, strdup("-Xclang"));
     push(out, kept[k].path && v[0] != '/' ? concat(dir, "/", v) : strdup(v));
     return used;
   }
   return 0;
+}
+
+/* The arguments of a compile command with clang's `-Xclang X` wrappers taken off (CMake
+ * writes `-Xclang -include-pch -Xclang F -Xclang -include -Xclang H` for clang): X is a
+ * flag of clang's, read as one. The caller frees the array and its strings. */
+static char **command_args(CXCompileCommand cmd, unsigned *count) {
+  unsigned n = clang_CompileCommand_getNumArgs(cmd), k = 0;
+  char **args = calloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    CXString s = clang_CompileCommand_getArg(cmd, i);
+    const char *a = clang_getCString(s);
+    if (!(strcmp(a, "-Xclang") == 0 && i + 1 < n))
+      args[k++] = strdup(a);
+    clang_disposeString(s);
+  }
+  *count = k;
+  return args;
+}
+
+/* -include-pch F: a precompiled header of the build's compiler, which libclang cannot
+ * load (another version, other flags); it only stands for headers the command also
+ * force-includes (`-include H`, as CMake writes it), which cpconvert then parses. Without
+ * such an -include the declarations are missing: a warning names the flag. Returns how
+ * many arguments it took, 0 if `args[i]` is no -include-pch. */
+static unsigned drop_include_pch(char **args, unsigned n, unsigned i, const char *input) {
+  const char *v;
+  if (!spelled(args[i], "-include-pch", 0, &v))
+    return 0;
+  unsigned used = !*v && i + 1 < n ? 2 : 1;
+  int forced = 0;
+  for (unsigned k = 1; k < n; k++)
+    forced |= strncmp(args[k], "-include", 8) == 0 && strncmp(args[k], "-include-pch", 12) != 0;
+  if (!forced)
+    cp_tool_warning("%s: ignoring '-include-pch %s' of its compile command (a precompiled "
+                    "header of the build's compiler); give the header it was made from with "
+                    "'-- -include HEADER'", input, *v ? v : used == 2 ? args[i + 1] : "");
+  return used;
 }
 
 /* Sorts the arguments of one compile command into `out`; warns about the others. */
@@ -125,16 +171,12 @@ static void filter_command(strings *out, CXCompileCommand cmd, const char *input
   CXString dir_s = clang_CompileCommand_getDirectory(cmd);
   char *dir = strdup(clang_getCString(dir_s));
   clang_disposeString(dir_s);
-  unsigned n = clang_CompileCommand_getNumArgs(cmd);
-  char **args = calloc(n + 1, sizeof *args);
-  for (unsigned i = 0; i < n; i++) {
-    CXString s = clang_CompileCommand_getArg(cmd, i);
-    args[i] = strdup(clang_getCString(s));
-    clang_disposeString(s);
-  }
+  unsigned n = 0;
+  char **args = command_args(cmd, &n);
   for (unsigned i = 1; i < n; i++) { /* args[0] is the compiler */
     int used, has_value;
-    if ((used = keep_flag(out, dir, args[i], args[i + 1])) > 0) {
+    if ((used = (int)drop_include_pch(args, n, i, input)) > 0 ||
+        (used = keep_flag(out, dir, args[i], args[i + 1])) > 0) {
       i += (unsigned)used - 1;
     } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
                in_list(args[i], dropped_alone, &has_value, 0)) {

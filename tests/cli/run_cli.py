@@ -378,6 +378,32 @@ def compdb_errors(c):
     expect("-p needs a build directory" in r[2], r[2])
 
 
+@case
+def compdb_include_pch(c):
+    # CMake's precompiled headers for clang: `-Xclang -include-pch -Xclang F -Xclang
+    # -include -Xclang H`. The build's PCH (which libclang cannot load) is dropped and the
+    # header it stands for is parsed (it was read as `-include DIR/-pch`, and the
+    # -Xclang values as files); an -include-pch without the header is warned about.
+    os.makedirs(os.path.join(c.d, "src/inc"))
+    c.write("src/inc/params.h", b"#define SCALE 2.0f\n")
+    c.write("src/pch.hxx", b"#define WIDTH 4\n")
+    c.write("src/pch.hxx.pch", b"not a PCH libclang can load\n")
+    c.write("src/a.cu", NEEDS_BUILD_FLAGS)
+    cmake = ["clang++", "-x", "cuda", "-Iinc", "-Xclang", "-include-pch", "-Xclang",
+             "pch.hxx.pch", "-Xclang", "-include", "-Xclang", "pch.hxx", "-c", "a.cu"]
+    write_compdb(c, [{"directory": os.path.join(c.d, "src"), "file": "a.cu", "arguments": cmake}])
+    r = c.run("-p", "build", "src/a.cu", "-o", "a_cp.cu")
+    expect_exit(r, 0)
+    expect(r[2] == "", r[2])
+    expect(b"float *x_err" in c.read("a_cp.cu"), "not converted")
+    alone = ["clang++", "-x", "cuda", "-Iinc", "-DWIDTH=2", "-include-pch", "pch.hxx.pch", "-c", "a.cu"]
+    write_compdb(c, [{"directory": os.path.join(c.d, "src"), "file": "a.cu", "arguments": alone}])
+    r = c.run("-p", "build", "src/a.cu", "-o", "a_cp.cu")
+    expect_exit(r, 0)
+    expect("src/a.cu: ignoring '-include-pch pch.hxx.pch' of its compile command" in r[2], r[2])
+    expect("-pch" not in r[2].replace("-include-pch", ""), r[2])
+
+
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
 # Compiles under nvcc only (cpconvert's parser never sees the error) at input line 14, after
 # the lines host conversion adds.
