@@ -150,8 +150,31 @@ static int make_parents(const char *path) {
   return 0;
 }
 
-/* --check: 0 when every output on disk is what this run would write. */
-static int check_outputs(const cli *c, const cp_result *r) {
+/* A path as git labels it in a diff: `a/` or `b/` before it, without its leading `./`
+ * or `/` (as `git diff --no-index` writes an absolute path). The caller frees. */
+static char *git_label(const char *side, const char *path) {
+  while (path[0] == '.' && path[1] == '/')
+    path += 2;
+  while (path[0] == '/')
+    path++;
+  size_t n = strlen(side) + strlen(path) + 1;
+  char *label = malloc(n);
+  snprintf(label, n, "%s%s", side, path);
+  return label;
+}
+
+static void print_git_diff(const char *old_path, const char *new_path, const char *old,
+                           size_t old_len, const char *neu, size_t new_len) {
+  char *a = git_label("a/", old_path), *b = git_label("b/", new_path);
+  cp_print_diff(stdout, a, b, old, old_len, neu, new_len);
+  free(a);
+  free(b);
+}
+
+/* --check: 0 when every output on disk is what this run would write. Each one that is
+ * not is named on stderr, and (with `show`) what differs is printed on stdout: the diff
+ * from the file on disk to what would be written. */
+static int check_outputs(const cli *c, const cp_result *r, int show) {
   int status = CP_EXIT_OK;
   for (size_t i = 0; i < r->n_files; i++) {
     const cp_file_result *f = &r->files[i];
@@ -163,6 +186,8 @@ static int check_outputs(const cli *c, const cp_result *r) {
     if (!old || len != f->output_len || memcmp(old, f->output, len) != 0) {
       fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", path,
               old ? "out of date" : "missing", f->path);
+      if (old && show)
+        print_git_diff(path, path, old, len, f->output, f->output_len);
       status = CP_EXIT_ERRORS;
     }
     free(old);
@@ -248,14 +273,14 @@ static int deliver(const cli *c, const cp_result *r) {
       cp_dump_edits(&f->edits);
     } else if (c->diff) {
       char *path = c->o_dir || c->output ? output_path(c, f) : strdup(f->path);
-      cp_print_diff(stdout, f->path, path ? path : f->path, f->input_text, f->input_len,
-                    f->output, f->output_len);
+      print_git_diff(f->path, path ? path : f->path, f->input_text, f->input_len, f->output,
+                     f->output_len);
       free(path);
     }
   }
   int outputs = !c->dump_edits && !c->diff && !c->check;
-  if (c->check && !c->dump_edits && !c->diff && check_outputs(c, r) != CP_EXIT_OK)
-    return CP_EXIT_ERRORS;
+  if (c->check && check_outputs(c, r, !c->dump_edits && !c->diff) != CP_EXIT_OK)
+    return CP_EXIT_ERRORS; /* with --diff or --dump-edits too: they print, --check decides */
   if (outputs && c->stats)
     cp_print_stats(stdout, r);
   return write_files(c, r, outputs);
@@ -449,16 +474,21 @@ static int run(cli *c) {
 
 int main(int argc, char **argv) {
   cli c = {.algo = CP_ALGO_ACCURATE};
-  g_argc = argc;
-  g_argv = argv;
-  if (argc > 1 && strcmp(argv[1], CP_PCH_BUILDER_ARG) == 0) {
+  int builder = argc > 1 && strcmp(argv[1], CP_PCH_BUILDER_ARG) == 0;
+  if (builder) {
     g_pch_builder = 1;
     cp_cache_builder_start();
     argv[1] = argv[0];
     argc--;
     argv++;
   }
-  int status = cp_parse_args(argc, argv, &c);
+  char **args = NULL;
+  int n = 0, status = cp_expand_args(argc, argv, &n, &args);
+  g_argc = n; /* a background builder gets the arguments as read: a response file may be gone */
+  g_argv = args;
+  if (status < 0)
+    status = cp_parse_args(n, args, &c);
+  cp_set_diag_level(c.no_warnings ? CP_ERROR : c.quiet ? CP_WARNING : CP_NOTE);
   if (status < 0 && c.list_rules) {
     cp_list_rules(c.markdown);
     status = CP_EXIT_OK;
@@ -468,6 +498,8 @@ int main(int argc, char **argv) {
   free(c.clang_args);
   free(c.pair_names);
   free(c.inputs);
+  for (int i = 0; i < n; i++)
+    free(args[i]);
+  free(args);
   return status;
 }
-

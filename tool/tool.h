@@ -20,6 +20,7 @@ typedef struct {
   const char *input, *output, *cuda_path;
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
   int line_directives, suggest, no_cache, no_verify;
+  int quiet, no_warnings; /* -q: no notes; -w: no warnings or notes */
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
   cp_backend backend;
@@ -37,6 +38,10 @@ typedef struct {
 
 /* options.c */
 extern const char cp_usage_text[];
+/* argv with every @FILE replaced by the arguments FILE holds (response files, as gcc and
+ * clang read them): *out, *n_out of them, NULL-terminated; free each and the array. -1,
+ * or the exit status after a message (an unreadable FILE). */
+int cp_expand_args(int argc, char **argv, int *n_out, char ***out);
 /* Fills `c` from argv. Returns -1 to go on, or the exit status (--help, --version, a
  * usage error, which it has printed). */
 int cp_parse_args(int argc, char **argv, cli *c);
@@ -57,8 +62,11 @@ void cp_print_suggestions(FILE *out, const cp_result *r);
 /* --stats-csv: the same as CSV rows, with a header line. */
 void cp_write_stats_csv(FILE *out, const cp_result *r);
 
-/* diag.c: prints `file:line:col: severity: message`, the source line and a caret. */
+/* diag.c: prints `file:line:col: severity: message`, the source line and a caret, unless
+ * its severity is below the level cp_set_diag_level set (-q, -w). */
 void cp_print_diag(FILE *out, const cp_diag *d);
+/* The least severity printed (diagnostics and cp_tool_warning): CP_NOTE by default. */
+void cp_set_diag_level(cp_severity least);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
 void cp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -404,6 +404,52 @@ def compdb_include_pch(c):
     expect("-pch" not in r[2].replace("-include-pch", ""), r[2])
 
 
+@case
+def response_files(c):
+    # @FILE: more arguments from FILE, split as gcc and clang split them (white space,
+    # quotes, backslashes), nested @FILEs read too.
+    c.write("k.cu", KERNEL)
+    c.write("inner.rsp", b"--algo fast\n")
+    c.write("args.rsp", b"-o \"out put.cu\" -DMY_N=4 '-DMY_S=a b' -DMY_T=c\\ d\n@inner.rsp\n")
+    r = c.run("k.cu", "@args.rsp")
+    expect_exit(r, 0)
+    head = c.read("out put.cu").split(b"\n")[0]
+    expect(b"--algo fast" in head and b"-DMY_N=4" in head and b"-DMY_S=a b" in head and
+           b"-DMY_T=c d" in head, head)
+    r = c.run("k.cu", "@missing.rsp")
+    expect_exit(r, 1)
+    expect("cannot read response file 'missing.rsp': No such file or directory" in r[2], r[2])
+    c.write("loop.rsp", b"@loop.rsp\n")
+    r = c.run("k.cu", "-o", "x.cu", "@loop.rsp")
+    expect_exit(r, 2)
+    expect("response file 'loop.rsp' nests more than 16 levels deep" in r[2], r[2])
+
+
+@case
+def quiet_levels(c):
+    # -q leaves out notes, -w warnings and notes; errors are always printed, and the
+    # output is the same.
+    c.write("k.cu", b"__device__ float plain_scale(float x) { return 0.5f * x; }\n"
+            b"#pragma cp composite\n__global__ void k(const float *x, float *y) {\n"
+            b"  int i = threadIdx.x;\n  y[i] = plain_scale(__ldg(&x[i]));\n}\n")
+    outs = {}
+    for flag in (None, "-q", "-w"):
+        r = c.run("k.cu", "-o", "out.cu", *([flag] if flag else []))
+        expect_exit(r, 0)
+        outs[flag] = c.read("out.cu")
+        expect(("note:" in r[2]) == (flag is None), "%s: %s" % (flag, r[2]))
+        expect(("warning:" in r[2]) == (flag != "-w"), "%s: %s" % (flag, r[2]))
+    expect(outs["-q"] == outs["-w"] == outs[None], "the flags changed the output")
+    c.write("bad.cu", BROKEN)
+    r = c.run("bad.cu", "-o", "bad_cp.cu", "-w")
+    expect_exit(r, 1)
+    expect("error:" in r[2], r[2])
+    write_compdb(c, [{"directory": c.d, "file": "k.cu", "command": "nvcc --keep-going -c k.cu"}])
+    r = c.run("-p", "build", "k.cu", "-o", "out.cu", "-w")
+    expect_exit(r, 0)
+    expect(r[2] == "", r[2])
+
+
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
 # Compiles under nvcc only (cpconvert's parser never sees the error) at input line 14, after
 # the lines host conversion adds.
@@ -658,7 +704,7 @@ def diff_applies_to_the_output(c):
         c.write(name, text)
         r = subprocess.run([c.tool, name, "--diff"], cwd=c.d, capture_output=True)
         expect(r.returncode == 0, r.stderr.decode())
-        expect(r.stdout.startswith(b"--- %s\n+++ %s\n@@ -1," % (name.encode(), name.encode())),
+        expect(r.stdout.startswith(b"--- a/%s\n+++ b/%s\n@@ -1," % (name.encode(), name.encode())),
                r.stdout)
         expect_exit(c.run(name, "-o", "out.cu"), 0)
         expect(apply_unified_diff(text, r.stdout) == c.read("out.cu"),
@@ -670,7 +716,7 @@ def diff_applies_to_the_output(c):
         expect(b"\\ No newline at end of file\n" in r.stdout, r.stdout)
     c.write("empty.cu", b"")
     r = subprocess.run([c.tool, "empty.cu", "--diff"], cwd=c.d, capture_output=True)
-    expect(r.stdout.startswith(b"--- empty.cu\n+++ empty.cu\n@@ -0,0 +1,"), r.stdout)
+    expect(r.stdout.startswith(b"--- a/empty.cu\n+++ b/empty.cu\n@@ -0,0 +1,"), r.stdout)
     expect(sorted(os.listdir(c.d)) == ["crlf.cu", "empty.cu", "k.cu", "out.cu"],
            "--diff wrote a file")
 
@@ -738,7 +784,7 @@ def diff_matches_gnu_diff(c):
         r = subprocess.run([c.tool, f, "--diff"] + flags, cwd=golden, capture_output=True)
         expect(r.returncode == 0, r.stderr.decode())
         (old, new, hunks), = split_diff(r.stdout)
-        expect(old == new == f.encode(), "labels %r %r" % (old, new))
+        expect(old == b"a/" + f.encode() and new == b"b/" + f.encode(), "labels %r %r" % (old, new))
         ties += compare_with_gnu(f, f, name + ".expected.cu", hunks, golden)
         checked += 1
     multi = os.path.join(TESTS, "multi", "md_code")
@@ -747,7 +793,8 @@ def diff_matches_gnu_diff(c):
                        capture_output=True)
     expect(r.returncode == 0, r.stderr.decode())
     for old, new, hunks in split_diff(r.stdout):
-        expect(new == b"OUT/" + old, "labels %r %r" % (old, new))
+        expect(old[:2] == b"a/" and new == b"b/OUT/" + old[2:], "labels %r %r" % (old, new))
+        old = old[2:]
         ties += compare_with_gnu(old.decode(), old, b"expected/" + old, hunks, multi)
         checked += 1
     expect(checked >= 30, "only %d pairs compared" % checked)
@@ -823,6 +870,19 @@ def check_stale_output(c):
     expect("'out.cu' is out of date" in r[2], r[2])
     expect(not c.read("out.cu").endswith(b"// edited\n"), "--check wrote the output")
     expect_exit(c.run("k.cu", "--check"), 2)
+    # what differs, as a diff from the file on disk to what would be written
+    expect(r[1].startswith("--- a/out.cu\n+++ b/out.cu\n@@ "), r[1])
+    expect(r[1].endswith("+// edited\n"), r[1])
+    # with --diff or --dump-edits, which print what they print, --check still decides
+    before = c.read("out.cu")
+    for extra in ("--diff", "--dump-edits"):
+        r = c.run("k.cu", "-o", "out.cu", "--check", extra)
+        expect_exit(r, 1)
+        expect("'out.cu' is out of date" in r[2], r[2])
+        expect(c.read("out.cu") == before, "--check %s wrote the output" % extra)
+    expect_exit(c.run("k.cu", "-o", "out.cu"), 0)
+    for extra in ("--diff", "--dump-edits"):
+        expect_exit(c.run("k.cu", "-o", "out.cu", "--check", extra), 0)
 
 
 HEADER_FN = b"""#pragma once
