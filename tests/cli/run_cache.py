@@ -504,6 +504,59 @@ def cache_sweep(c):
     print("PASS")
 
 
+def damage(rng, data):
+    """One random damage to a file's bytes: bit flips, a truncation, or a run of random
+    bytes written over it."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        d = bytearray(data)
+        for _ in range(rng.randrange(1, 9)):
+            d[rng.randrange(len(d))] ^= 1 << rng.randrange(8)
+        return bytes(d), "bit flips"
+    if kind == 1:
+        return data[:rng.randrange(len(data))], "truncation"
+    off, k = rng.randrange(len(data)), rng.randrange(1, 4097)
+    return data[:off] + bytes(rng.randrange(256) for _ in range(k)) + data[off + k:], "overwrite"
+
+
+@case
+def fuzz_pch(c):
+    """Random damage to a real PCH (the input's or the outputs') or to its record, for
+    CPCONVERT_FUZZ_SECONDS (20 here; `scripts/fuzz.sh --cache` runs it for 30 minutes):
+    every run must give exactly what --no-cache gives, so no crash, no crash dump, no
+    other output. A damaged PCH that gets through is kept in CPCONVERT_FUZZ_ARTIFACTS."""
+    seconds = float(os.environ.get("CPCONVERT_FUZZ_SECONDS", "20"))
+    seed = int(os.environ.get("CPCONVERT_FUZZ_SEED", str(int(time.time()))))
+    rng = random.Random(seed)
+    args, out, plain = one_kernel(c)
+    cache = os.path.join(c.d, "cache")
+    same("cold", c.run(cache, args, c.d, out), plain)
+    (pch,), (opch,) = cached(c, cache), cached(c, cache, output=True)
+    good = {}
+    for p in (pch, opch, pch + ".info", opch + ".info"):
+        if os.path.exists(p):  # (a cpconvert before the records: the PCHs only)
+            good[p] = open(p, "rb").read()
+    t0, runs = time.time(), 0
+    while time.time() - t0 < seconds:
+        target = rng.choice(sorted(good))
+        for p, data in good.items():
+            open(p, "wb").write(data)
+        bad, kind = damage(rng, good[target])
+        open(target, "wb").write(bad)
+        got = c.run(cache, args, c.d, out)
+        runs += 1
+        if got != plain:
+            keep = os.environ.get("CPCONVERT_FUZZ_ARTIFACTS")
+            if keep:
+                os.makedirs(keep, exist_ok=True)
+                open(os.path.join(keep, "damaged-%d-%s" % (seed, os.path.basename(target))),
+                     "wb").write(bad)
+            same("%s of %s (seed %d, run %d)" % (kind, os.path.basename(target), seed, runs),
+                 got, plain)
+    print("PASS: %d runs on a damaged PCH or record in %.0f s (seed %d), all as --no-cache"
+          % (runs, time.time() - t0, seed))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
