@@ -251,8 +251,9 @@ static int write_files(const cli *c, const cp_result *r, int outputs) {
                   calloc(2 * cap, sizeof *p.owned), 0, 0};
   cp_named_file *reads = files_read(c, r, &n_reads);
   int ok = plan_files(&p, c, r, outputs) == 0 && !cp_clash(p.named, p.n, reads, n_reads);
-  for (size_t i = 0; ok && c->o_dir && i < p.n; i++)
-    ok = make_parents(p.out[i].path) == 0;
+  for (size_t i = 0; ok && c->o_dir && i < p.n; i++) /* DIR and its subdirectories */
+    ok = (strcmp(p.named[i].role, "the output") != 0 &&
+          strcmp(p.named[i].role, "the dependency file") != 0) || make_parents(p.out[i].path) == 0;
   ok = ok && cp_write_files(p.out, p.n) == 0;
   for (size_t i = 0; i < p.n_owned; i++)
     free(p.owned[i]);
