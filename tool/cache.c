@@ -10,10 +10,13 @@
  * (make -j) see no file or a whole one; only one process at a time builds it, under a
  * lock. A run that finds no PCH converts with a plain parse, as --no-cache does, and
  * leaves the build to a detached background process (cp_cache_build_later): building
- * first would cost the user more time than the header parse it saves. The cache only
- * ever saves time: a directory that is missing, read-only or not
- * creatable, a PCH that fails to build, or one that clang refuses means a plain parse,
- * never an error.
+ * first would cost the user more time than the header parse it saves. Each PCH has a
+ * record beside it (PCH.info: size, checksum, the user headers it holds), written before
+ * the PCH is renamed into place and checked before clang is given the PCH, since clang
+ * trusts a PCH's bytes (one flipped bit crashed it). The cache only ever saves time: a
+ * directory that is missing, read-only or not creatable, a PCH that fails to build,
+ * fails its check or that clang refuses means a plain parse, never an error; a damaged
+ * one is removed and built again under its lock, which nobody waits for long.
  */
 #define _GNU_SOURCE /* flock, posix_spawn_file_actions_addclosefrom_np */
 #include <dirent.h>
