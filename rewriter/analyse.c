@@ -43,13 +43,7 @@ static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
     dbl = 1; /* host code holds float and double buffers alike */
   if (!width && !ptr)
     return NULL;
-  if (f->n_vars == f->cap_vars) {
-    f->cap_vars = f->cap_vars ? 2 * f->cap_vars : 16;
-    f->vars = cp_arena_grow(run->r->arena, f->vars, f->n_vars, f->cap_vars, sizeof *f->vars);
-  }
-  cp_var *v = &f->vars[f->n_vars++];
-  memset(v, 0, sizeof *v);
-  v->decl = decl;
+  cp_var *v = cp_var_add(run, f, decl);
   CXString s = clang_getCursorSpelling(decl);
   v->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
   clang_disposeString(s);

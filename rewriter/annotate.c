@@ -1,11 +1,15 @@
 /*
  * annotate.c: `#pragma cp composite [clauses]` and the functions it marks.
  *
- * libclang keeps no pragma in the AST, so pragmas are read from the main file's tokens:
- * a `#` that starts a line, then `pragma`, then `cp`, up to the end of the logical line
- * (backslash-newline continues it). Pragmas inside `#if` branches the preprocessor skipped
- * are ignored. Each pragma marks the first declaration that starts after it, which must be
- * a __global__ or __device__ function definition; anything else is an error at the pragma.
+ * libclang keeps no pragma in the AST, so pragmas are read from the main file's tokens,
+ * comments left out: a `#` that starts a line (after blanks, or a UTF-8 byte order mark
+ * on the first), then `pragma`, then `cp`, up to the end of the logical line (LF, CRLF or
+ * a lone CR; backslash-newline continues it). A pragma inside an `#if` branch the
+ * preprocessor skipped marks nothing, and gets a warning; so do `_Pragma("cp ...")` and
+ * near-miss spellings (`#pragma CP composite`, `#pragma cpp composite`), which would
+ * otherwise leave a function float without a word. Each pragma marks the first
+ * declaration that starts after it, which must be a __global__ or __device__ function
+ * definition; anything else is an error at the pragma.
  *
  * Clauses: pair(p, ...) nopair(p, ...) keep(v, ...) scope(all|accumulators)
  *          accumulate(composite|fixed|kahan|double)
@@ -19,6 +23,7 @@
  */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -33,21 +38,21 @@ typedef struct {
   unsigned end_offset; /* offset just past the pragma's logical line */
 } pragma_lexer;
 
-/* Offset just past the logical line that starts at `offset`. */
+/* Offset of the end of the logical line that starts at `offset`: its '\n' (CRLF, LF) or
+ * its lone '\r' (old Mac files: clang ends lines there too), unless a backslash before
+ * it continues the line. */
 static unsigned logical_line_end(const cp_options *opt, unsigned offset) {
   const char *s = opt->input_text;
-  unsigned i = offset;
-  while (i < opt->input_len) {
-    if (s[i] == '\n') {
-      unsigned j = i;
-      if (j > 0 && s[j - 1] == '\r')
-        j--;
-      if (j == 0 || s[j - 1] != '\\')
-        return i;
-    }
-    i++;
+  for (unsigned i = offset; i < opt->input_len; i++) {
+    if (s[i] != '\n' && s[i] != '\r')
+      continue;
+    if (s[i] == '\r' && i + 1 < opt->input_len && s[i + 1] == '\n')
+      continue; /* CRLF: the line ends at its '\n' */
+    unsigned j = s[i] == '\n' && i > 0 && s[i - 1] == '\r' ? i - 1 : i;
+    if (j == 0 || s[j - 1] != '\\')
+      return i;
   }
-  return i;
+  return (unsigned)opt->input_len;
 }
 
 static const token *peek(pragma_lexer *lx) {
@@ -441,22 +446,29 @@ static token *tokenize_main(cp_run *run, unsigned *count) {
   unsigned n = 0;
   clang_tokenize(p->tu, clang_getRange(b, e), &toks, &n);
   token *out = cp_arena_alloc(run->r->arena, (n + 1) * sizeof *out);
+  unsigned k = 0;
   for (unsigned i = 0; i < n; i++) {
+    if (clang_getTokenKind(toks[i]) == CXToken_Comment)
+      continue; /* `#pragma cp composite // why`: a comment is no clause */
     CXString s = clang_getTokenSpelling(p->tu, toks[i]);
-    out[i].s = cp_arena_strdup(run->r->arena, clang_getCString(s));
+    out[k].s = cp_arena_strdup(run->r->arena, clang_getCString(s));
     clang_disposeString(s);
     clang_getSpellingLocation(clang_getTokenLocation(p->tu, toks[i]), NULL, NULL, NULL,
-                              &out[i].offset);
+                              &out[k++].offset);
   }
   clang_disposeTokens(p->tu, toks, n);
-  *count = n;
+  *count = k;
   return out;
 }
 
+/* Whether only blanks stand before `offset` on its line. A UTF-8 byte order mark before
+ * the first line is no text (clang skips it too). */
 static int starts_line(const cp_options *opt, unsigned offset) {
-  while (offset > 0 && (opt->input_text[offset - 1] == ' ' || opt->input_text[offset - 1] == '\t'))
+  const char *t = opt->input_text;
+  while (offset > 0 && (t[offset - 1] == ' ' || t[offset - 1] == '\t'))
     offset--;
-  return offset == 0 || opt->input_text[offset - 1] == '\n';
+  return offset == 0 || t[offset - 1] == '\n' || t[offset - 1] == '\r' ||
+         (offset == 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0);
 }
 
 /* --all: every kernel of the main file, and (transitively) the __device__ functions of
@@ -658,20 +670,22 @@ static int is_cp_pragma_line(const char *text, size_t b, size_t e) {
   return 1;
 }
 
-/* Whether a header's text holds a `#pragma cp` line; its line and column if so. */
+/* Whether a header's text holds a `#pragma cp` line; its line and column if so. Lines end
+ * at LF, CRLF or a lone CR; a UTF-8 byte order mark before the first is no text. */
 static int find_cp_pragma(const char *text, size_t len, unsigned *line, size_t *b_out,
                           size_t *e_out) {
   *line = 1;
-  for (size_t b = 0; text && b < len; ++*line) {
+  size_t b = text && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  for (; text && b < len; ++*line) {
     size_t e = b;
-    while (e < len && text[e] != '\n')
+    while (e < len && text[e] != '\n' && text[e] != '\r')
       e++;
     if (is_cp_pragma_line(text, b, e)) {
       *b_out = b;
-      *e_out = e > b && text[e - 1] == '\r' ? e - 1 : e;
+      *e_out = e;
       return 1;
     }
-    b = e + 1;
+    b = e + (e + 1 < len && text[e] == '\r' && text[e + 1] == '\n' ? 2 : 1);
   }
   return 0;
 }
@@ -722,6 +736,69 @@ static void scan_headers(cp_run *run) {
   }
 }
 
+/* ---- annotations cpconvert does not read ------------------------------------------ */
+
+/* Whether `s` holds `word`, in any case. */
+static int holds_word(const char *s, const char *word) {
+  size_t n = strlen(word);
+  for (; *s; s++)
+    if (strncasecmp(s, word, n) == 0)
+      return 1;
+  return 0;
+}
+
+/* `#pragma W1 W2 ...` where W1 is not `cp`: a misspelt annotation (`CP`, `cpp`,
+ * `cp_composite`, `xx composite`) would leave its function float without a word, so it
+ * gets a warning. t[i] is W1; `end` the end of the pragma's line. */
+static void warn_near_miss(cp_run *run, const token *t, unsigned nt, unsigned i, unsigned end) {
+  const char *w = t[i].s, *next = i + 1 < nt && t[i + 1].offset < end ? t[i + 1].s : "";
+  if (strcasecmp(w, "cp") != 0 && strcasecmp(w, "cpp") != 0 && strncasecmp(w, "cp_", 3) != 0 &&
+      !holds_word(w, "composite") && strcasecmp(next, "composite") != 0)
+    return;
+  cp_diag_at(run, CP_WARNING, t[i].offset,
+             "'#pragma %s%s%s' is not a cpconvert annotation, so the function after it is not "
+             "converted; did you mean '#pragma cp composite'?", w, *next ? " " : "", next);
+}
+
+/* `_Pragma("cp composite")`: the operator form reaches clang, not cpconvert, which reads
+ * `#pragma cp` lines; a warning rather than a function silently left float. */
+static void warn_operator_pragma(cp_run *run, const token *t, unsigned nt, unsigned i) {
+  if (i + 2 >= nt || strcmp(t[i + 1].s, "(") != 0 || t[i + 2].s[0] != '"')
+    return;
+  const char *s = t[i + 2].s + 1 + strspn(t[i + 2].s + 1, " \t");
+  if (strncmp(s, "cp", 2) != 0 || (s[2] != ' ' && s[2] != '\t' && s[2] != '"'))
+    return;
+  cp_diag_at(run, CP_WARNING, t[i].offset,
+             "cpconvert reads '#pragma cp' lines, not _Pragma(%s), so the function it marks is "
+             "not converted; write '#pragma cp composite' on the line before the function",
+             t[i + 2].s);
+}
+
+/* A `#pragma cp` in a preprocessor branch that was not taken marks nothing. A warning,
+ * unless the function after it is marked by another pragma (the branches of an `#ifdef`
+ * choosing between two pragmas for one kernel), or the branch is one of CUDA's two
+ * compilations that the run converts in a view of its own (convert.c: the device view,
+ * and the host view of its #else). */
+static void warn_skipped_pragma(cp_run *run, const decl_list *l,
+                                const CXSourceRangeList *skipped, unsigned at) {
+  unsigned end = logical_line_end(run->opt, at), i = 0;
+  while (i < l->n && l->offsets[i] < end)
+    i++;
+  if (i < l->n && cp_func_of(run, l->decls[i]))
+    return;
+  for (unsigned k = 0; k < skipped->count; k++) {
+    unsigned b, e;
+    clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[k]), NULL, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[k]), NULL, NULL, NULL, &e);
+    if (at >= b && at < e && (run->opt->device_parse || run->opt->host_view) &&
+        arch_branch(run->opt->input_text, b, (unsigned)run->opt->input_len))
+      return;
+  }
+  cp_diag_at(run, CP_WARNING, at,
+             "'#pragma cp' in a preprocessor branch that was not taken: the function it marks "
+             "is not converted; convert with the -D options that select the branch");
+}
+
 void cp_find_functions(cp_run *run) {
   decl_list l = {run, NULL, NULL, 0, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
@@ -730,17 +807,34 @@ void cp_find_functions(cp_run *run) {
   unsigned nt = 0;
   token *t = tokenize_main(run, &nt);
   CXSourceRangeList *skipped = clang_getSkippedRanges(run->p->tu, run->p->main_file);
+  unsigned *unread = cp_arena_alloc(run->r->arena, (nt + 1) * sizeof *unread), n_unread = 0;
   for (unsigned i = 0; i + 2 < nt; i++) {
+    if (strcmp(t[i].s, "_Pragma") == 0)
+      warn_operator_pragma(run, t, nt, i);
     if (strcmp(t[i].s, "#") != 0 || strcmp(t[i + 1].s, "pragma") != 0 ||
-        strcmp(t[i + 2].s, "cp") != 0 || !starts_line(run->opt, t[i].offset) ||
-        in_skipped_range(skipped, t[i].offset))
+        !starts_line(run->opt, t[i].offset))
       continue;
-    pragma_lexer lx = {t, nt, i, logical_line_end(run->opt, t[i].offset)};
+    unsigned end = logical_line_end(run->opt, t[i].offset);
+    if (t[i + 2].offset >= end)
+      continue; /* `#pragma` alone */
+    if (strcmp(t[i + 2].s, "cp") != 0) {
+      if (!in_skipped_range(skipped, t[i].offset))
+        warn_near_miss(run, t, nt, i + 2, end);
+      continue;
+    }
+    if (in_skipped_range(skipped, t[i].offset)) {
+      if (n_unread < nt) /* warned about once every pragma is bound */
+        unread[n_unread++] = t[i].offset;
+      continue;
+    }
+    pragma_lexer lx = {t, nt, i, end};
     cp_pragma *pr = cp_arena_alloc(run->r->arena, sizeof *pr);
     if (parse_pragma(run, &lx, pr) == 0)
       bind_pragma(run, &l, pr);
     i = lx.i > i ? lx.i - 1 : i;
   }
+  for (unsigned k = 0; k < n_unread; k++)
+    warn_skipped_pragma(run, &l, skipped, unread[k]);
   warn_skipped_branches(run, first, skipped);
   clang_disposeSourceRangeList(skipped);
   if (!run->unit->is_header) {

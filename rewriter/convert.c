@@ -18,11 +18,10 @@
 
 #include "internal.h"
 
-/* The end-of-line sequence the input uses (that of its first line), so that inserted
- * lines match the file: CRLF files stay CRLF. */
+/* The end-of-line sequence the input uses, so that inserted lines match the file: CRLF
+ * files stay CRLF, CR-only files CR-only. */
 static const char *line_ending(const char *text, size_t len) {
-  const char *nl = memchr(text, '\n', len);
-  return nl && nl > text && nl[-1] == '\r' ? "\r\n" : "\n";
+  return cp_line_ending(text, len);
 }
 
 static size_t bom_length(const char *text, size_t len) {

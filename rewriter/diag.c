@@ -34,7 +34,7 @@ const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset)
   if (!text || offset > len)
     return NULL;
   size_t b = offset, e = offset;
-  while (b > 0 && text[b - 1] != '\n')
+  while (b > 0 && text[b - 1] != '\n' && text[b - 1] != '\r') /* LF, CRLF, a lone CR */
     b--;
   while (e < len && text[e] != '\n' && text[e] != '\r')
     e++;
@@ -62,6 +62,20 @@ void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor
   clang_disposeString(fn);
 }
 
+const char *cp_line_ending(const char *text, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] == '\n')
+      return "\n";
+    if (text[i] == '\r')
+      return i + 1 < len && text[i + 1] == '\n' ? "\r\n" : "\r";
+  }
+  return "\n";
+}
+
+int cp_line_end_at(const char *text, size_t len, size_t i) {
+  return i < len && (text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n')));
+}
+
 void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col_out) {
   const char *text = run->opt->input_text;
   unsigned line = 1, col = 1, i = 0;
@@ -73,7 +87,7 @@ void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col
     col = run->pos_col;
   }
   for (; i < offset && i < run->opt->input_len; i++) {
-    if (text[i] == '\n') {
+    if (cp_line_end_at(text, run->opt->input_len, i)) { /* LF, or a lone CR */
       line++;
       col = 1;
     } else {

@@ -534,7 +534,7 @@ static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
     cp_diag_at(run, CP_ERROR, b, "internal error: %s", why);
     return;
   }
-  const char *nl = e > b && memchr(text + b, '\r', e - b) ? "\r\n" : "\n";
+  const char *nl = cp_line_ending(text + b, e - b);
   cp_apply_edit(run, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, out),
                 CP_RULE_AUTO_CONVERT);
 }

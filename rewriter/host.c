@@ -90,7 +90,7 @@ static unsigned statement_end(host *h, const cp_node *s) {
 static const char *indent_of(host *h, unsigned offset) {
   const char *t = text(h);
   unsigned b = offset;
-  while (b > 0 && t[b - 1] != '\n')
+  while (b > 0 && t[b - 1] != '\n' && t[b - 1] != '\r')
     b--;
   unsigned e = b;
   while (t[e] == ' ' || t[e] == '\t')
@@ -99,8 +99,7 @@ static const char *indent_of(host *h, unsigned offset) {
 }
 
 static const char *line_end(host *h) {
-  const char *nl = memchr(text(h), '\n', h->run->opt->input_len);
-  return nl && nl > text(h) && nl[-1] == '\r' ? "\r\n" : "\n";
+  return cp_line_ending(text(h), h->run->opt->input_len);
 }
 
 /* Where a new line goes after `offset`: the end of the line when the rest of it is blank
@@ -111,11 +110,11 @@ static unsigned line_insert_point(host *h, unsigned offset) {
   while (i < n && (t[i] == ' ' || t[i] == '\t'))
     i++;
   if (i + 1 < n && t[i] == '/' && t[i + 1] == '/')
-    while (i < n && t[i] != '\n')
+    while (i < n && !cp_line_end_at(t, n, i))
       i++;
   if (i < n && t[i] == '\n')
     return i > offset && t[i - 1] == '\r' ? i - 1 : i;
-  return offset;
+  return cp_line_end_at(t, n, i) ? i : offset; /* a lone CR */
 }
 
 /* Adds `stmts` (each a complete statement) as new lines after statement `s`. */

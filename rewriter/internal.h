@@ -181,6 +181,8 @@ typedef struct cp_func {
   cp_node *body;
   cp_var *vars;
   unsigned n_vars, cap_vars;
+  unsigned *var_slots;     /* 2 * cap_vars: index + 1 of vars by clang_hashCursor(decl),
+                              open addressing, so that cp_var_of takes constant time */
   int returns_width; /* width of a float return type, 0 if none */
   unsigned applied[CP_RULE_COUNT]; /* rules applied while converting it, for --stats */
   int auto_conv;           /* not annotated: converted because converted code calls it */
@@ -336,6 +338,8 @@ cp_func *cp_func_add(cp_run *run, CXCursor fn);
 /* The converted function a declaration (or call target) names; NULL if none. */
 cp_func *cp_func_of(cp_run *run, CXCursor decl);
 cp_var *cp_var_of(cp_func *f, CXCursor decl);
+/* A new variable of `f` for `decl`, zeroed but for its decl, and indexed for cp_var_of. */
+cp_var *cp_var_add(cp_run *run, cp_func *f, CXCursor decl);
 /* run.c: adds an edit that is itself one application of `rule` (a declaration, a signature, a
  * host statement), counted in result->applied. Expression edits are counted where the
  * expression is rewritten (cp_made) and use cp_edit_add directly. */

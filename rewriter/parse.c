@@ -216,20 +216,61 @@ static unsigned count_errors(CXTranslationUnit tu) {
   return errors;
 }
 
-int cp_pch_build(const cp_options *opt, const char *path) {
+/* The files a parse includes, for -MD: user headers only (system headers, the CUDA
+ * headers among them, and the built-in prelude are not dependencies a build tracks).
+ * Appended to *deps (n, capacity cap, in arena), once each in the order first included. */
+typedef struct {
+  CXTranslationUnit tu;
+  cp_arena *arena;
+  const char ***deps;
+  size_t *n, cap;
+} deps_ctx;
+
+static void add_dep(deps_ctx *ctx, const char *path) {
+  if (strncmp(path, CP_VIRTUAL_DIR, sizeof CP_VIRTUAL_DIR - 1) == 0)
+    return;
+  while (path[0] == '.' && path[1] == '/') /* ./local.h, found beside the input */
+    path += 2;
+  size_t i = 0; /* once each, though several inputs include it */
+  while (i < *ctx->n && strcmp((*ctx->deps)[i], path) != 0)
+    i++;
+  if (i < *ctx->n)
+    return;
+  if (*ctx->n == ctx->cap) {
+    ctx->cap = ctx->cap ? 2 * ctx->cap : 16;
+    *ctx->deps = cp_arena_grow(ctx->arena, *ctx->deps, *ctx->n, ctx->cap, sizeof **ctx->deps);
+  }
+  (*ctx->deps)[(*ctx->n)++] = cp_arena_strdup(ctx->arena, path);
+}
+
+static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  deps_ctx *ctx = data;
+  (void)stack;
+  if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(ctx->tu, file, 1, 1)))
+    return; /* the main file itself, or a system header */
+  CXString name = clang_getFileName(file);
+  add_dep(ctx, clang_getCString(name));
+  clang_disposeString(name);
+}
+
+int cp_pch_build(const cp_options *opt, const char *path, cp_arena *deps_arena,
+                 const char ***deps, size_t *n_deps) {
   cp_arena *a = cp_arena_new();
   CXIndex index = clang_createIndex(0, 0);
   CXTranslationUnit tu = NULL;
   unsigned flags = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
   const char *text = opt->pch_output ? cp_runtime_prologue(a, opt, "\n") : "";
   int rc = -1;
+  *deps = NULL;
+  *n_deps = 0;
   if (parse_tu(index, opt, a, pch_main, text, strlen(text), NULL, flags, NULL, 0,
                opt->pch_output, &tu) == CXError_Success &&
-      tu &&
-      count_errors(tu) == 0)
-    rc = clang_saveTranslationUnit(tu, path, clang_defaultSaveOptions(tu)) == CXSaveError_None
-             ? 0
-             : -1;
+      tu && count_errors(tu) == 0 &&
+      clang_saveTranslationUnit(tu, path, clang_defaultSaveOptions(tu)) == CXSaveError_None) {
+    deps_ctx ctx = {tu, deps_arena, deps, n_deps, 0};
+    clang_getInclusions(tu, add_inclusion, &ctx);
+    rc = 0;
+  }
   if (tu)
     clang_disposeTranslationUnit(tu);
   clang_disposeIndex(index);
@@ -293,8 +334,11 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
   if (opt->pch) {
     ec = parse_tu(p->index, opt, r->arena, opt->input, opt->input_text, opt->input_len,
                   opt->pch, 0, NULL, 0, 0, &p->tu);
-    if (ec == CXError_Success && p->tu && count_errors(p->tu) == 0)
+    if (ec == CXError_Success && p->tu && count_errors(p->tu) == 0) {
+      p->pch_deps = opt->pch_deps;
+      p->n_pch_deps = opt->n_pch_deps;
       return p->main_file = clang_getFile(p->tu, opt->input), 0;
+    }
     if (p->tu) /* the PCH refused, or errors: parse again as without a cache */
       clang_disposeTranslationUnit(p->tu);
     p->tu = NULL;
@@ -340,43 +384,13 @@ CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena
   return tu;
 }
 
-/* The files the input includes, for -MD: user headers only (system headers, the CUDA
- * headers among them, and the built-in prelude are not dependencies a build tracks). */
-typedef struct {
-  CXTranslationUnit tu;
-  cp_result *r;
-  size_t cap;
-} deps_ctx;
-
-static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
-  deps_ctx *ctx = data;
-  cp_result *r = ctx->r;
-  (void)stack;
-  if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(ctx->tu, file, 1, 1)))
-    return; /* the main file itself, or a system header */
-  CXString name = clang_getFileName(file);
-  const char *path = clang_getCString(name);
-  if (strncmp(path, CP_VIRTUAL_DIR, sizeof CP_VIRTUAL_DIR - 1) != 0) {
-    if (r->n_deps == ctx->cap) {
-      ctx->cap = ctx->cap ? 2 * ctx->cap : 16;
-      const char **d = cp_arena_alloc(r->arena, ctx->cap * sizeof *d);
-      if (r->n_deps)
-        memcpy(d, r->deps, r->n_deps * sizeof *d);
-      r->deps = d;
-    }
-    while (path[0] == '.' && path[1] == '/') /* ./local.h, found beside the input */
-      path += 2;
-    size_t i = 0; /* once each, though several inputs include it */
-    while (i < r->n_deps && strcmp(r->deps[i], path) != 0)
-      i++;
-    if (i == r->n_deps)
-      r->deps[r->n_deps++] = cp_arena_strdup(r->arena, path);
-  }
-  clang_disposeString(name);
-}
-
+/* A parse on top of a PCH does not see the headers the PCH holds included (a user's
+ * `-include cfg.h`): they come from what cp_pch_build reported, first, as a plain parse
+ * includes them first. */
 void cp_parse_deps(cp_parse *p, cp_result *r) {
-  deps_ctx ctx = {p->tu, r, r->n_deps}; /* full, if an earlier input added some */
+  deps_ctx ctx = {p->tu, r->arena, &r->deps, &r->n_deps, r->n_deps}; /* full: grows first */
+  for (size_t i = 0; i < p->n_pch_deps; i++)
+    add_dep(&ctx, p->pch_deps[i]);
   clang_getInclusions(p->tu, add_inclusion, &ctx);
 }
 

@@ -12,6 +12,8 @@ typedef struct {
   CXIndex index;
   CXTranslationUnit tu;
   CXFile main_file;
+  const char *const *pch_deps; /* opt->pch_deps when the parse used opt->pch */
+  size_t n_pch_deps;
 } cp_parse;
 
 /* Parses opt->input (its bytes taken from opt->input_text) and records clang's errors
@@ -42,5 +44,11 @@ void cp_parse_deps(cp_parse *p, cp_result *r);
 /* diag.c (below parse.c, which quotes the lines of clang's errors): the source line
  * containing byte `offset` of `text`, copied into the arena. */
 const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset);
+/* The end-of-line sequence of `text`, that of its first line: "\r\n", "\n", or "\r" for
+ * the lone CRs of old Mac files (clang ends lines there too), so that inserted lines
+ * match the file. */
+const char *cp_line_ending(const char *text, size_t len);
+/* Whether byte i of `text` ends a line: a '\n', or a '\r' that no '\n' follows. */
+int cp_line_end_at(const char *text, size_t len, size_t i);
 
 #endif

@@ -118,6 +118,9 @@ typedef struct {
   const char *output_pch;        /* the same for parsing the outputs again (verify.c): built
                                     with pch_output, the runtime headers included */
   int pch_output;                /* cp_pch_build, cp_pch_identity: the PCH for outputs */
+  const char *const *pch_deps;   /* the user headers `pch` holds, as cp_pch_build reported
+                                    them: listed in result->deps when the parse used it */
+  size_t n_pch_deps;
   int device_parse;              /* parse as CUDA's device compilation (__CUDA_ARCH__ set):
                                     set by the rewriter itself, see convert.c */
   int host_view;                 /* the host compilation's view of such a run, whose edits
@@ -203,9 +206,12 @@ cp_result *cp_convert_files(const cp_options *opts, int n);
  * includes (the CUDA headers or the prelude, and with opt->pch_output the runtime
  * configured as the outputs configure it; opt->input and opt->pch are not used) and
  * saves it to `path`: the one file the rewriter writes, since only libclang can
- * serialise its AST. 0 on success; on failure `path` may hold a partial file, which the
- * caller removes. */
-int cp_pch_build(const cp_options *opt, const char *path);
+ * serialise its AST. 0 on success, with *deps (n_deps, allocated in `deps_arena`) the user
+ * headers the PCH holds (a force-included `-include cfg.h`), which a parse on top of the
+ * PCH does not see included; on failure `path` may hold a partial file, which the caller
+ * removes. */
+int cp_pch_build(const cp_options *opt, const char *path, cp_arena *deps_arena,
+                 const char ***deps, size_t *n_deps);
 /* Text naming everything in such a PCH that the parser decides: libclang's version, the
  * clang command line, the prelude. The caller hashes it into the cache key. */
 const char *cp_pch_identity(cp_arena *a, const cp_options *opt);

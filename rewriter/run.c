@@ -66,7 +66,7 @@ static int header_is(const cp_unit *u, CXTranslationUnit tu, CXFile file) {
  * unnamed, however the user spelled it. */
 static cp_unit *claim_header(cp_run *run, cp_unit *u, CXTranslationUnit tu, CXFile file) {
   if (!u->p.tu) {
-    u->p = (cp_parse){NULL, tu, file};
+    u->p = (cp_parse){.tu = tu, .main_file = file};
     u->opt.input = header_path(run, file);
   }
   return u;
@@ -84,7 +84,7 @@ cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
   if (!run->units[0]->opt.edit_headers)
     return NULL;
   cp_unit *u = cp_unit_new(run);
-  u->p = (cp_parse){NULL, tu, file};
+  u->p = (cp_parse){.tu = tu, .main_file = file};
   size_t size = 0;
   const char *text = clang_getFileContents(tu, file, &size);
   u->opt = run->units[0]->opt;
@@ -154,12 +154,39 @@ cp_func *cp_func_of(cp_run *run, CXCursor decl) {
   return NULL;
 }
 
+/* Enters variable i of `f` in its hash index (as index_func does for functions): every
+ * reference to a variable looks it up, and a scan made a function with 20 000 float
+ * locals take 7 s, one with 100 000 278 s. */
+static void index_var(cp_func *f, unsigned i) {
+  unsigned mask = 2 * f->cap_vars - 1, h = clang_hashCursor(f->vars[i].decl) & mask;
+  while (f->var_slots[h])
+    h = (h + 1) & mask;
+  f->var_slots[h] = i + 1;
+}
+
+cp_var *cp_var_add(cp_run *run, cp_func *f, CXCursor decl) {
+  if (f->n_vars == f->cap_vars) {
+    f->cap_vars = f->cap_vars ? 2 * f->cap_vars : 16;
+    f->vars = cp_arena_grow(run->r->arena, f->vars, f->n_vars, f->cap_vars, sizeof *f->vars);
+    f->var_slots = cp_arena_alloc(run->r->arena, 2 * f->cap_vars * sizeof *f->var_slots);
+    memset(f->var_slots, 0, 2 * f->cap_vars * sizeof *f->var_slots);
+    for (unsigned i = 0; i < f->n_vars; i++)
+      index_var(f, i);
+  }
+  cp_var *v = &f->vars[f->n_vars++];
+  memset(v, 0, sizeof *v);
+  v->decl = decl;
+  index_var(f, f->n_vars - 1);
+  return v;
+}
+
 cp_var *cp_var_of(cp_func *f, CXCursor decl) {
-  if (clang_Cursor_isNull(decl))
+  if (clang_Cursor_isNull(decl) || !f->n_vars)
     return NULL;
-  for (unsigned i = 0; i < f->n_vars; i++)
-    if (clang_equalCursors(f->vars[i].decl, decl))
-      return &f->vars[i];
+  unsigned mask = 2 * f->cap_vars - 1;
+  for (unsigned h = clang_hashCursor(decl) & mask; f->var_slots[h]; h = (h + 1) & mask)
+    if (clang_equalCursors(f->vars[f->var_slots[h] - 1].decl, decl))
+      return &f->vars[f->var_slots[h] - 1];
   return NULL;
 }
 

@@ -74,9 +74,9 @@ static void declare_symbol_at(cp_run *run, const cp_var *v, const cp_site *site)
   size_t len = u->opt.input_len;
   unsigned semi = scan_to(t, end, (unsigned)len, ';');
   unsigned at = semi < len ? semi + 1 : (unsigned)len;
-  const char *nl = memchr(t, '\n', len) && strstr(t, "\r\n") ? "\r\n" : "\n";
+  const char *nl = cp_line_ending(t, len);
   unsigned ls = b; /* the declaration's indentation */
-  while (ls > 0 && t[ls - 1] != '\n')
+  while (ls > 0 && t[ls - 1] != '\n' && t[ls - 1] != '\r')
     ls--;
   unsigned ie = ls;
   while (ie < b && (t[ie] == ' ' || t[ie] == '\t'))

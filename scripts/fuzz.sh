@@ -6,8 +6,19 @@
 # harness at the lowest priority on a corpus in build-fuzz/corpus seeded with the golden
 # inputs, the examples and the kept regression inputs. A crash, hang or broken contract
 # lands in build-fuzz/artifacts/; keep it as fuzz/regressions/NAME (fuzz.replay.* replays it).
+#   scripts/fuzz.sh --cache [SECONDS]   damages a real cached PCH (bit flips, truncations,
+#                                       overwritten runs) and its record at random and
+#                                       checks every run against --no-cache
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--cache" ]; then
+  scripts/setup.sh
+  cmake -S . -B build >/dev/null
+  nice cmake --build build -j2 --target cpconvert
+  mkdir -p build-fuzz/artifacts
+  CPCONVERT_FUZZ_SECONDS=${2:-1800} CPCONVERT_FUZZ_ARTIFACTS=build-fuzz/artifacts \
+    exec nice -n 19 python3 tests/cli/run_cache.py --tool build/tool/cpconvert --root . fuzz_pch
+fi
 secs=${1:-1800}
 scripts/setup.sh
 

@@ -10,14 +10,19 @@
  * (make -j) see no file or a whole one; only one process at a time builds it, under a
  * lock. A run that finds no PCH converts with a plain parse, as --no-cache does, and
  * leaves the build to a detached background process (cp_cache_build_later): building
- * first would cost the user more time than the header parse it saves. The cache only
- * ever saves time: a directory that is missing, read-only or not
- * creatable, a PCH that fails to build, or one that clang refuses means a plain parse,
- * never an error.
+ * first would cost the user more time than the header parse it saves. Each PCH has a
+ * record beside it (PCH.info: size, checksum, the user headers it holds), written before
+ * the PCH is renamed into place and checked before clang is given the PCH, since clang
+ * trusts a PCH's bytes (one flipped bit crashed it). The cache only ever saves time: a
+ * directory that is missing, read-only or not creatable, a PCH that fails to build,
+ * fails its check or that clang refuses means a plain parse, never an error; a damaged
+ * one is removed and built again under its lock, which nobody waits for long.
  */
 #define _GNU_SOURCE /* flock, posix_spawn_file_actions_addclosefrom_np */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -25,8 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tool.h"
@@ -57,15 +64,76 @@ static uint64_t hash_stat(uint64_t h, const char *dir, const char *name) {
   return hash_str(hash_str(h, path), line);
 }
 
+/* Options of clang's driver whose value names a file or directory (longest first, so
+ * that -include-pch is not read as -include with "-pch" attached). */
+static const char *const path_options[] = {
+    "-include-pch", "-iwithprefixbefore", "-iwithprefix", "-iframework", "-ivfsoverlay",
+    "-working-directory", "-resource-dir", "--cuda-path", "-idirafter", "-isysroot", "--sysroot",
+    "-isystem", "-include", "-imacros", "-iprefix", "-iquote", "-I", "-F", "-B", NULL};
+
+/* A path as the key sees it: the real path of what it names, or, for a path to nothing
+ * (yet), the path made absolute against the working directory. */
+static uint64_t hash_path(uint64_t h, const char *path) {
+  char real[PATH_MAX], cwd[PATH_MAX];
+  if (realpath(path, real))
+    return hash_str(h, real);
+  if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+    h = hash_str(h, cwd);
+  return hash_str(h, path);
+}
+
+/* The option of path_options that `a` is, with its value attached (`-Iinc`,
+ * `--sysroot=/x`, *value set) or following (*value NULL); NULL if none. */
+static const char *path_option(const char *a, const char **value) {
+  for (int k = 0; path_options[k]; k++) {
+    size_t n = strlen(path_options[k]);
+    if (strncmp(a, path_options[k], n) != 0)
+      continue;
+    *value = a[n] ? a + n + (a[n] == '=') : NULL;
+    return path_options[k];
+  }
+  return NULL;
+}
+
+/* The parser's flags name files by paths, and a relative one names another file from
+ * another working directory (`-include cfg.h` of a second project): the key holds every
+ * such path resolved. An argument that is no option, and so may be the value of one
+ * this table does not know, makes the key hold the working directory when it is
+ * relative; -D and -U values are only names. */
+static uint64_t hash_paths(uint64_t h, const cp_options *opt) {
+  int cwd_done = 0;
+  for (int i = 0; i < opt->n_clang_args; i++) {
+    const char *a = opt->clang_args[i], *v = NULL;
+    if (strcmp(a, "-Xclang") == 0)
+      continue; /* `-Xclang -include -Xclang H`: read as `-include H` */
+    while (i + 1 < opt->n_clang_args && strcmp(opt->clang_args[i + 1], "-Xclang") == 0 &&
+           path_option(a, &v) && !v)
+      i++;
+    if ((strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) && i + 1 < opt->n_clang_args) {
+      i++;
+    } else if (path_option(a, &v)) {
+      if (!v && i + 1 < opt->n_clang_args)
+        v = opt->clang_args[++i];
+      h = hash_path(hash_str(h, a), v ? v : "");
+    } else if (a[0] != '-' && a[0] != '/' && !cwd_done) {
+      h = hash_path(h, ".");
+      cwd_done = 1;
+    }
+  }
+  return opt->cuda_path ? hash_path(h, opt->cuda_path) : h;
+}
+
 /* Everything a PCH depends on: the tool's version, what the parser names (libclang's
  * version, the whole clang command line with -I/-D/-U and the flags after `--`, the
- * prelude) and the installed CUDA's version and main headers. */
+ * prelude), every path in that command line resolved, and the installed CUDA's version
+ * and main headers. */
 static uint64_t cache_key(const cp_options *opt) {
   uint64_t h = 14695981039346656037ULL;
   h = hash_str(h, CPCONVERT_VERSION);
   cp_arena *a = cp_arena_new();
   h = hash_str(h, cp_pch_identity(a, opt));
   cp_arena_free(a);
+  h = hash_paths(h, opt);
   if (opt->cuda_path) {
     h = hash_stat(h, opt->cuda_path, "version.json");
     h = hash_stat(h, opt->cuda_path, "include/cuda_runtime.h");
@@ -95,53 +163,296 @@ static char *cache_dir(void) {
   return dir;
 }
 
-/* Builds the PCH into a temporary file beside `path` and renames it into place. */
-static int build_into(const cp_options *opt, const char *path) {
-  const char *slash = strrchr(path, '/');
-  size_t n = (size_t)(slash - path) + 32;
-  char *tmp = malloc(n);
-  snprintf(tmp, n, "%.*s/.pch-XXXXXX", (int)(slash - path), path);
-  int fd = mkstemp(tmp), rc = -1;
-  if (fd >= 0) {
-    close(fd);
-    if (cp_pch_build(opt, tmp) == 0 && rename(tmp, path) == 0)
-      rc = 0;
-    else
-      unlink(tmp);
+static uint64_t mix(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+  return h ^ (h >> 29);
+}
+
+/* A checksum of n bytes, to find a damaged PCH before clang reads it (clang trusts a
+ * PCH's bytes: one flipped bit made it crash). Four independent lanes of 8-byte words, so
+ * that it runs at memory speed (every warm run checks two PCHs of ~7 MB). Each step is a
+ * bijection of its lane, so a change within one word always changes the sum; it finds
+ * damage, it is no defence against forgery (the cache is the user's own). */
+static uint64_t checksum(const unsigned char *p, size_t n) {
+  uint64_t lane[4] = {1, 2, 3, 4}, w;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 4; k++) {
+      memcpy(&w, p + i + 8 * (size_t)k, 8);
+      lane[k] = mix(lane[k], w);
+    }
+  for (int k = 0; i < n; i += 8, k++) {
+    w = 0;
+    memcpy(&w, p + i, n - i < 8 ? n - i : 8);
+    lane[k] = mix(lane[k], w);
   }
-  free(tmp);
+  return mix(mix(mix(mix(n, lane[0]), lane[1]), lane[2]), lane[3]);
+}
+
+/* Size and checksum of the file at `path`: 0, or -1 when it cannot be read. */
+static int file_sum(const char *path, uint64_t *size, uint64_t *sum) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+  struct stat st;
+  if (fd < 0)
+    return -1;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m != MAP_FAILED) {
+      *size = (uint64_t)st.st_size;
+      *sum = checksum(m, (size_t)st.st_size);
+      munmap(m, (size_t)st.st_size);
+      rc = 0;
+    }
+  }
+  close(fd);
   return rc;
 }
 
+/* `path` with `suffix` appended; the caller frees. */
+static char *with_suffix(const char *path, const char *suffix) {
+  size_t n = strlen(path) + strlen(suffix) + 1;
+  char *s = malloc(n);
+  snprintf(s, n, "%s%s", path, suffix);
+  return s;
+}
+
+/* A temporary file beside `path`, named `.BASE-XXXXXX` (BASE: the name of `path`, with
+ * `suffix`), so that a sweep knows whose it is; created empty. NULL on failure. */
+static char *temp_beside(const char *path, const char *suffix) {
+  const char *slash = strrchr(path, '/');
+  size_t n = strlen(path) + strlen(suffix) + 16;
+  char *tmp = malloc(n);
+  snprintf(tmp, n, "%.*s/.%s%s-XXXXXX", (int)(slash - path), path, slash + 1, suffix);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    free(tmp);
+    return NULL;
+  }
+  close(fd);
+  return tmp;
+}
+
+static int write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  int ok = fputs(text, f) >= 0;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* The record written beside a PCH (PATH.info): a version line, its size and checksum,
+ * and one `dep PATH` line per user header it holds (what -MD lists, since a parse on top
+ * of the PCH does not see those included). */
+static char *info_text(uint64_t size, uint64_t sum, const char **deps, size_t n) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return NULL;
+  fprintf(f, "cpconvert pch 1\nsize %llu\nsum %016llx\n", (unsigned long long)size,
+          (unsigned long long)sum);
+  int ok = 1;
+  for (size_t i = 0; i < n; i++) {
+    ok &= strchr(deps[i], '\n') == NULL; /* a name the record cannot hold: no PCH */
+    fprintf(f, "dep %s\n", deps[i]);
+  }
+  fclose(f);
+  if (!ok) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* Builds the PCH into a temporary file beside `path`, then writes its record, renames
+ * the record into place and the PCH last: a PCH under its real name always has its
+ * record. Nothing is left behind on failure. */
+static int build_into(const cp_options *opt, const char *path) {
+  char *tmp = temp_beside(path, ""), *tmp_info = NULL, *info = with_suffix(path, ".info");
+  char *text = NULL;
+  cp_arena *a = cp_arena_new();
+  const char **deps = NULL;
+  size_t n = 0;
+  uint64_t size, sum;
+  int rc = -1;
+  if (tmp && cp_pch_build(opt, tmp, a, &deps, &n) == 0 && file_sum(tmp, &size, &sum) == 0 &&
+      (text = info_text(size, sum, deps, n)) && (tmp_info = temp_beside(path, ".info")) &&
+      write_text(tmp_info, text) == 0 && rename(tmp_info, info) == 0 && rename(tmp, path) == 0)
+    rc = 0;
+  if (rc != 0 && tmp)
+    unlink(tmp);
+  if (rc != 0 && tmp_info)
+    unlink(tmp_info);
+  cp_arena_free(a);
+  free(text);
+  free(tmp);
+  free(tmp_info);
+  free(info);
+  return rc;
+}
+
+/* Reads PATH.info: 0 with the size, checksum and (into `a`, when not NULL) the headers
+ * it names; -1 when it is missing or not such a record. */
+static int read_info(const char *path, uint64_t *size, uint64_t *sum, cp_arena *a,
+                     const char ***deps, size_t *n_deps) {
+  char *name = with_suffix(path, ".info");
+  size_t len = 0, n = 0;
+  char *text = cp_read_file(name, &len);
+  free(name);
+  unsigned long long sz, sm;
+  if (!text || strlen(text) != len ||
+      sscanf(text, "cpconvert pch 1\nsize %llu\nsum %16llx\n", &sz, &sm) != 2) {
+    free(text);
+    return -1;
+  }
+  *size = sz;
+  *sum = sm;
+  for (char *l = strstr(text, "\ndep "); l; l = strstr(l + 1, "\ndep "))
+    n++;
+  if (a) {
+    *deps = cp_arena_alloc(a, (n + 1) * sizeof **deps);
+    *n_deps = 0;
+    for (char *l = strstr(text, "\ndep "); l; l = strstr(l + 1, "\ndep ")) {
+      char *end = strchr(l + 5, '\n');
+      (*deps)[(*n_deps)++] = cp_arena_strndup(a, l + 5, end ? (size_t)(end - l - 5) : strlen(l + 5));
+    }
+  }
+  free(text);
+  return 0;
+}
+
+int cp_cache_check(const char *path, cp_arena *a, const char ***deps, size_t *n_deps) {
+  struct stat st;
+  uint64_t size, sum, got_size, got_sum;
+  if (stat(path, &st) != 0)
+    return 0;
+  if (!S_ISREG(st.st_mode) || read_info(path, &size, &sum, NULL, NULL, NULL) != 0 ||
+      (uint64_t)st.st_size != size || file_sum(path, &got_size, &got_sum) != 0 ||
+      got_size != size || got_sum != sum)
+    return -1;
+  if (a && read_info(path, &size, &sum, a, deps, n_deps) != 0)
+    return -1;
+  return 1;
+}
+
+/* Removes a PCH and its record (under the lock: no build is under way). */
+static void remove_entry(const char *path) {
+  char *info = with_suffix(path, ".info");
+  unlink(path);
+  unlink(info);
+  free(info);
+}
+
+/* Temporary files of builds that were interrupted (killed, the machine stopped): under
+ * the lock of `path` every temporary file of its own is such a leftover; another PCH's
+ * are left alone unless an hour old, since their builder may still be at work. */
+static void sweep(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char *dir = strndup(path, (size_t)(slash - path)), *own = with_suffix(".", slash + 1);
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  time_t now = time(NULL);
+  size_t own_len = strlen(own);
+  while (d && (e = readdir(d))) {
+    const char *name = e->d_name;
+    struct stat st;
+    char full[PATH_MAX];
+    int mine = strncmp(name, own, own_len) == 0 &&
+               (name[own_len] == '-' || strncmp(name + own_len, ".info-", 6) == 0);
+    if (!mine && strncmp(name, ".pch-", 5) != 0 && strncmp(name, ".out-", 5) != 0)
+      continue;
+    snprintf(full, sizeof full, "%s/%s", dir, name);
+    if (mine || (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > 3600))
+      unlink(full);
+  }
+  if (d)
+    closedir(d);
+  free(dir);
+  free(own);
+}
+
 /* The lock file beside `path`, opened (created if missing); -1 without one (a read-only
- * cache). The lock is flock()'s: released when its holder exits, however it ends; the
- * file itself stays, empty. */
+ * cache). The lock is flock()'s: released when its holder exits, however it ends. The
+ * file holds the process id of its last holder. */
 static int open_lock(const char *path) {
-  size_t n = strlen(path) + sizeof ".lock";
-  char *lock = malloc(n);
-  snprintf(lock, n, "%s.lock", path);
+  char *lock = with_suffix(path, ".lock");
   int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   free(lock);
   return fd;
 }
 
+/* 1 when the process that last took the lock `fd` is stopped (SIGSTOP, Ctrl-Z, a
+ * debugger): a lock it holds will not be released soon. */
+static int holder_stopped(int fd) {
+  char buf[32], proc[64], stat_line[512];
+  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  if (n <= 0)
+    return 0;
+  buf[n] = 0;
+  long pid = strtol(buf, NULL, 10);
+  snprintf(proc, sizeof proc, "/proc/%ld/stat", pid);
+  FILE *f = pid > 0 ? fopen(proc, "r") : NULL;
+  if (!f)
+    return 0;
+  size_t m = fread(stat_line, 1, sizeof stat_line - 1, f);
+  fclose(f);
+  stat_line[m] = 0;
+  const char *paren = strrchr(stat_line, ')'); /* the command name may hold any byte */
+  return paren && paren[1] == ' ' && (paren[2] == 'T' || paren[2] == 't');
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+enum { CP_LOCK_WAIT_S = 20 };
+
+/* Writes this process's id into the lock file it holds, for holder_stopped. */
+static void note_holder(int fd) {
+  char pid[32];
+  int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  if (ftruncate(fd, 0) == 0) {
+    ssize_t w = pwrite(fd, pid, (size_t)n, 0);
+    (void)w; /* without it a waiter only waits its full time, as for a hung holder */
+  }
+}
+
+/* Takes the lock: at once, or (wait) within CP_LOCK_WAIT_S seconds, giving up early when
+ * its holder is stopped. A holder that never lets go (stopped, hung) costs a waiting run
+ * that long at most; it then parses without the PCH. 0 when taken. */
+static int take_lock(int fd, int wait) {
+  double start = now_s();
+  while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if ((errno != EWOULDBLOCK && errno != EINTR) || !wait ||
+        now_s() - start > CP_LOCK_WAIT_S || holder_stopped(fd))
+      return -1;
+    nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+  }
+  note_holder(fd);
+  return 0;
+}
+
 /* Only one process builds a PCH at a time, under the lock beside it. With `wait`, a run
- * that finds the lock held waits for the holder and uses its PCH instead of spending a
- * build of its own (several inputs sharing a PCH, CPCONVERT_CACHE_SYNC); without, it
- * gives up at once (-1): the holder is building it already. Without a lock file (a
- * read-only cache) the build simply goes on, and fails like any write there. */
+ * that finds the lock held waits for the holder (bounded, take_lock) and uses its PCH
+ * instead of spending a build of its own (several inputs sharing a PCH,
+ * CPCONVERT_CACHE_SYNC); without, it gives up at once (-1): the holder is building it
+ * already. Under the lock, a PCH that fails its check is removed and built again, and
+ * the leftovers of interrupted builds are swept. Without a lock file (a read-only cache)
+ * the build simply goes on, and fails like any write there. */
 int cp_cache_build(const cp_options *opt, const char *path, int wait) {
   int fd = open_lock(path);
-  if (fd >= 0) {
-    int rc;
-    while ((rc = flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) != 0 && errno == EINTR)
-      ;
-    if (rc != 0) {
-      close(fd);
-      return -1;
-    }
+  if (fd >= 0 && take_lock(fd, wait) != 0) {
+    close(fd);
+    return -1;
   }
-  int rc = cp_cache_ready(path) ? 0 : build_into(opt, path);
+  int rc = 0;
+  if (cp_cache_check(path, NULL, NULL, NULL) != 1) {
+    sweep(path);
+    remove_entry(path);
+    rc = build_into(opt, path);
+  }
   if (fd >= 0)
     close(fd); /* releases the lock */
   return rc;
@@ -211,12 +522,10 @@ char *cp_cache_path(const cp_options *opt) {
   return path;
 }
 
-int cp_cache_ready(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
-}
-
 void cp_cache_forget(const char *pch) {
-  if (pch)
-    unlink(pch); /* clang refused it: the next run builds it again */
+  int fd = pch ? open_lock(pch) : -1;
+  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+    remove_entry(pch); /* clang refused it: the next run builds it again */
+  if (fd >= 0)
+    close(fd); /* when the lock is held, its holder is replacing the PCH anyway */
 }

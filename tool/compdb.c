@@ -11,7 +11,12 @@
  * dropped with a warning, since cpconvert cannot tell whether it matters. Response files
  * (@FILE, nvcc's --options-file/-optf FILE, which CMake's Makefile generator uses for the
  * include directories) are read and their flags sorted the same way. A C standard
- * (-std=c99 of a host .c file) is dropped: cpconvert parses CUDA C++.
+ * (-std=c99 of a host .c file) is dropped: cpconvert parses CUDA C++. `-Xclang X` is read
+ * as X. `-include-pch F` (the build compiler's PCH, which libclang cannot load) is
+ * dropped: the headers it stands for are force-included by the same command in CMake's
+ * form; without them, with a warning. An -include is passed as `-Xclang -include -Xclang
+ * H`, past clang's driver, which would otherwise load the build's H.pch or H.gch found
+ * beside H instead of parsing H.
  */
 #define _XOPEN_SOURCE 700
 #include <clang-c/CXCompilationDatabase.h>
@@ -116,11 +121,53 @@ static int keep_flag(strings *out, const char *dir, const char *a, const char *n
         push(out, concat("-std=", v, ""));
       return used;
     }
+    int cc1 = strcmp(kept[k].clang, "-include") == 0;
+    if (cc1) /* past the driver, which would load H.pch or H.gch beside H in its place */
+      push(out, strdup("-Xclang"));
     push(out, strdup(kept[k].clang));
+    if (cc1)
+      push(out, strdup("-Xclang"));
     push(out, kept[k].path && v[0] != '/' ? concat(dir, "/", v) : strdup(v));
     return used;
   }
   return 0;
+}
+
+/* The arguments of a compile command with clang's `-Xclang X` wrappers taken off (CMake
+ * writes `-Xclang -include-pch -Xclang F -Xclang -include -Xclang H` for clang): X is a
+ * flag of clang's, read as one. The caller frees the array and its strings. */
+static char **command_args(CXCompileCommand cmd, unsigned *count) {
+  unsigned n = clang_CompileCommand_getNumArgs(cmd), k = 0;
+  char **args = calloc(n + 1, sizeof *args);
+  for (unsigned i = 0; i < n; i++) {
+    CXString s = clang_CompileCommand_getArg(cmd, i);
+    const char *a = clang_getCString(s);
+    if (!(strcmp(a, "-Xclang") == 0 && i + 1 < n))
+      args[k++] = strdup(a);
+    clang_disposeString(s);
+  }
+  *count = k;
+  return args;
+}
+
+/* -include-pch F: a precompiled header of the build's compiler, which libclang cannot
+ * load (another version, other flags); it only stands for headers the command also
+ * force-includes (`-include H`, as CMake writes it), which cpconvert then parses. Without
+ * such an -include the declarations are missing: a warning names the flag. Returns how
+ * many arguments it took, 0 if `args[i]` is no -include-pch. */
+static unsigned drop_include_pch(char **args, unsigned n, unsigned i, const char *input) {
+  const char *v;
+  if (!spelled(args[i], "-include-pch", 0, &v))
+    return 0;
+  unsigned used = !*v && i + 1 < n ? 2 : 1;
+  int forced = 0;
+  for (unsigned k = 1; k < n; k++)
+    forced |= strncmp(args[k], "-include", 8) == 0 && strncmp(args[k], "-include-pch", 12) != 0;
+  if (!forced)
+    cp_tool_warning("%s: ignoring '-include-pch %s' of its compile command (a precompiled "
+                    "header of the build's compiler); give the header it was made from with "
+                    "'-- -include HEADER'", input, *v ? v : used == 2 ? args[i + 1] : "");
+  return used;
 }
 
 /* The arguments in response file `path` (relative to `dir`): separated by white space,
@@ -174,7 +221,8 @@ static void filter_args(strings *out, const char *dir, char **args, int n, int f
     } else if (rsp) {
       cp_tool_warning("%s: cannot read the response file '%s' of its compile command in "
                       "compile_commands.json; its flags are not passed to the parser", input, rsp);
-    } else if ((used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
+    } else if ((used = (int)drop_include_pch(args, (unsigned)n, (unsigned)i, input)) > 0 ||
+               (used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
       i += used - 1;
     } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
                in_list(args[i], dropped_alone, &has_value, 0)) {
@@ -194,13 +242,8 @@ static void filter_command(strings *out, CXCompileCommand cmd, const char *input
   CXString dir_s = clang_CompileCommand_getDirectory(cmd);
   char *dir = strdup(clang_getCString(dir_s));
   clang_disposeString(dir_s);
-  unsigned n = clang_CompileCommand_getNumArgs(cmd);
-  char **args = calloc(n + 1, sizeof *args);
-  for (unsigned i = 0; i < n; i++) {
-    CXString s = clang_CompileCommand_getArg(cmd, i);
-    args[i] = strdup(clang_getCString(s));
-    clang_disposeString(s);
-  }
+  unsigned n = 0;
+  char **args = command_args(cmd, &n);
   filter_args(out, dir, args, (int)n, 1, input, 0);
   for (unsigned i = 0; i < n; i++)
     free(args[i]);

@@ -29,7 +29,13 @@ static void print_caret(FILE *out, const char *text, unsigned col) {
   fputs("^\n", out);
 }
 
+static cp_severity least_printed = CP_NOTE;
+
+void cp_set_diag_level(cp_severity least) { least_printed = least; }
+
 void cp_print_diag(FILE *out, const cp_diag *d) {
+  if (d->severity < least_printed)
+    return;
   if (d->file && d->line)
     fprintf(out, "%s:%u:%u: ", d->file, d->line, d->col);
   else if (d->file)
@@ -55,6 +61,8 @@ void cp_tool_error(const char *fmt, ...) {
 }
 
 void cp_tool_warning(const char *fmt, ...) {
+  if (least_printed > CP_WARNING)
+    return;
   va_list ap;
   va_start(ap, fmt);
   fputs("cpconvert: warning: ", stderr);

@@ -55,46 +55,58 @@ static void put_header_rules(FILE *f, const cp_result *r) {
   }
 }
 
-/* Writes the rules of outputs [first, last) (paths[i] built from r->files[i]) to `path`,
- * atomically like the outputs. */
-static int write_rules(const char *path, const cli *c, const cp_result *r, char **paths,
-                       size_t first, size_t last) {
+/* The rules of outputs [first, last) (paths[i] built from r->files[i]), as one text. */
+static char *rules_text(const cli *c, const cp_result *r, char **paths, size_t first,
+                        size_t last, size_t *len) {
   char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
+  FILE *f = open_memstream(&text, len);
   if (!f)
-    return -1;
+    return NULL;
   for (size_t i = first; i < last; i++)
     put_rule(f, paths[i], c->o_dir ? r->files[i].path : c->input, c, r);
   put_header_rules(f, r);
   fclose(f);
-  char err[4096 + 256];
-  int rc = cp_write_atomic(path, text, len, err, sizeof err);
-  if (rc != 0)
-    cp_tool_error("%s", err);
-  free(text);
-  return rc;
+  return text;
+}
+
+/* Everything a run writes, collected first, so that all of it is written or none
+ * (cp_write_files) and none of it lands on a file the run reads or on another of its
+ * files. `owned` holds what is freed after writing. */
+typedef struct {
+  cp_output *out;
+  cp_named_file *named;
+  char **owned;
+  size_t n, n_owned;
+} write_plan;
+
+static void plan_add(write_plan *p, const char *role, char *path, char *data, size_t len,
+                     int owns_data) {
+  p->out[p->n] = (cp_output){path, data, len};
+  p->named[p->n++] = (cp_named_file){role, path};
+  p->owned[p->n_owned++] = path;
+  if (owns_data)
+    p->owned[p->n_owned++] = data;
 }
 
 /* -MD: with -o, OUTPUT's stem with .d (or the -MF FILE), as a compiler names it; with
  * --o-dir, OUTPUT.d beside each output (OUTPUT.d, not the stem, since a converted header
  * k.h and an input k.cu may share the directory), or one rule per output in the -MF FILE. */
-static int write_depfiles(const cli *c, const cp_result *r, char **paths) {
-  char path[4096];
-  if (c->mf)
-    return write_rules(c->mf, c, r, paths, 0, c->o_dir ? r->n_files : 1);
-  if (!c->o_dir) {
-    const char *slash = strrchr(c->output, '/'), *dot = strrchr(c->output, '.');
-    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->output) : strlen(c->output);
-    snprintf(path, sizeof path, "%.*s.d", (int)stem, c->output);
-    return write_rules(path, c, r, paths, 0, 1);
+static void plan_depfiles(write_plan *p, const cli *c, const cp_result *r, char **paths) {
+  size_t len = 0;
+  char *text;
+  if (c->mf || !c->o_dir) {
+    text = rules_text(c, r, paths, 0, c->o_dir ? r->n_files : 1, &len);
+    plan_add(p, c->mf ? "-MF" : "the dependency file",
+             c->mf ? strdup(c->mf) : cp_depfile_path(c->output), text, len, 1);
+    return;
   }
   for (size_t i = 0; i < r->n_files; i++) {
-    snprintf(path, sizeof path, "%s.d", paths[i]);
-    if (write_rules(path, c, r, paths, i, i + 1) != 0)
-      return -1;
+    size_t n = strlen(paths[i]) + 3;
+    char *path = malloc(n);
+    snprintf(path, n, "%s.d", paths[i]);
+    text = rules_text(c, r, paths, i, i + 1, &len);
+    plan_add(p, "the dependency file", path, text, len, 1);
   }
-  return 0;
 }
 
 /* The directory whose layout --o-dir reproduces: the deepest one holding every file of
@@ -166,8 +178,31 @@ static int make_parents(const char *path) {
   return 0;
 }
 
-/* --check: 0 when every output on disk is what this run would write. */
-static int check_outputs(const cli *c, const cp_result *r) {
+/* A path as git labels it in a diff: `a/` or `b/` before it, without its leading `./`
+ * or `/` (as `git diff --no-index` writes an absolute path). The caller frees. */
+static char *git_label(const char *side, const char *path) {
+  while (path[0] == '.' && path[1] == '/')
+    path += 2;
+  while (path[0] == '/')
+    path++;
+  size_t n = strlen(side) + strlen(path) + 1;
+  char *label = malloc(n);
+  snprintf(label, n, "%s%s", side, path);
+  return label;
+}
+
+static void print_git_diff(const char *old_path, const char *new_path, const char *old,
+                           size_t old_len, const char *neu, size_t new_len) {
+  char *a = git_label("a/", old_path), *b = git_label("b/", new_path);
+  cp_print_diff(stdout, a, b, old, old_len, neu, new_len);
+  free(a);
+  free(b);
+}
+
+/* --check: 0 when every output on disk is what this run would write. Each one that is
+ * not is named on stderr, and (with `show`) what differs is printed on stdout: the diff
+ * from the file on disk to what would be written. */
+static int check_outputs(const cli *c, const cp_result *r, int show) {
   int status = CP_EXIT_OK;
   for (size_t i = 0; i < r->n_files; i++) {
     const cp_file_result *f = &r->files[i];
@@ -179,6 +214,8 @@ static int check_outputs(const cli *c, const cp_result *r) {
     if (!old || len != f->output_len || memcmp(old, f->output, len) != 0) {
       fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", path,
               old ? "out of date" : "missing", f->path);
+      if (old && show)
+        print_git_diff(path, path, old, len, f->output, f->output_len);
       status = CP_EXIT_ERRORS;
     }
     free(old);
@@ -187,35 +224,72 @@ static int check_outputs(const cli *c, const cp_result *r) {
   return status;
 }
 
-/* Writes every output (after a run without errors), each atomically; every path is
- * checked before the first is written. */
-static int write_outputs(const cli *c, const cp_result *r) {
+/* The files the run read: its inputs and every header they include, none of which it
+ * may write over (an input named k.d with -o k.cu -MD, -MF naming an input). */
+static cp_named_file *files_read(const cli *c, const cp_result *r, size_t *n) {
+  cp_named_file *reads = calloc((size_t)c->n_inputs + r->n_deps + r->n_files + 1, sizeof *reads);
+  *n = 0;
+  for (int i = 0; i < c->n_inputs; i++)
+    reads[(*n)++] = (cp_named_file){"the input", c->inputs[i]};
+  for (size_t i = 0; i < r->n_files; i++)
+    if (r->files[i].is_header)
+      reads[(*n)++] = (cp_named_file){"the header", r->files[i].path};
+  for (size_t i = 0; i < r->n_deps; i++)
+    reads[(*n)++] = (cp_named_file){"the header", r->deps[i]};
+  return reads;
+}
+
+/* --stats-csv: the CSV text. */
+static char *stats_csv_text(const cp_result *r, size_t *len) {
+  char *text = NULL;
+  FILE *f = open_memstream(&text, len);
+  if (!f)
+    return NULL;
+  cp_write_stats_csv(f, r);
+  fclose(f);
+  return text;
+}
+
+/* The files of a run without errors: its outputs (with `outputs`; not for --diff,
+ * --dump-edits, --check), their dependency files (-MD) and the --stats-csv file. */
+static int plan_files(write_plan *p, const cli *c, const cp_result *r, int outputs) {
   char **paths = calloc(r->n_files + 1, sizeof *paths);
-  int status = CP_EXIT_OK;
-  for (size_t i = 0; i < r->n_files && status == CP_EXIT_OK; i++) {
-    if (!(paths[i] = output_path(c, r, &r->files[i])))
-      status = CP_EXIT_ERRORS;
-    else if (c->o_dir && cp_same_file(r->files[i].path, paths[i])) {
-      cp_tool_error("'%s' would be written over its input", paths[i]);
-      status = CP_EXIT_ERRORS;
-    }
-  }
-  for (size_t i = 0; i < r->n_files && status == CP_EXIT_OK; i++) {
-    char err[4096 + 256];
-    if (c->o_dir && make_parents(paths[i]) != 0)
-      status = CP_EXIT_ERRORS;
-    else if (cp_write_atomic(paths[i], r->files[i].output, r->files[i].output_len, err,
-                             sizeof err) != 0) {
-      cp_tool_error("%s", err);
-      status = CP_EXIT_ERRORS;
-    }
-  }
-  if (status == CP_EXIT_OK && c->md && write_depfiles(c, r, paths) != 0)
-    status = CP_EXIT_ERRORS;
+  int ok = 1;
+  for (size_t i = 0; outputs && i < r->n_files && ok; i++)
+    ok = (paths[i] = output_path(c, r, &r->files[i])) != NULL;
+  for (size_t i = 0; outputs && ok && i < r->n_files; i++)
+    plan_add(p, "the output", strdup(paths[i]), r->files[i].output, r->files[i].output_len, 0);
+  if (outputs && ok && c->md)
+    plan_depfiles(p, c, r, paths);
+  size_t len = 0;
+  char *csv = ok && c->stats_csv ? stats_csv_text(r, &len) : NULL;
+  if (csv)
+    plan_add(p, "--stats-csv", strdup(c->stats_csv), csv, len, 1);
   for (size_t i = 0; i < r->n_files; i++)
     free(paths[i]);
   free(paths);
-  return status;
+  return ok ? 0 : -1;
+}
+
+/* Writes what a run without errors writes (plan_files), all of it or nothing: every
+ * path is checked against the files the run read and against the others first. */
+static int write_files(const cli *c, const cp_result *r, int outputs) {
+  size_t cap = 2 * r->n_files + 4, n_reads = 0;
+  write_plan p = {calloc(cap, sizeof *p.out), calloc(cap, sizeof *p.named),
+                  calloc(2 * cap, sizeof *p.owned), 0, 0};
+  cp_named_file *reads = files_read(c, r, &n_reads);
+  int ok = plan_files(&p, c, r, outputs) == 0 && !cp_clash(p.named, p.n, reads, n_reads);
+  for (size_t i = 0; ok && c->o_dir && i < p.n; i++) /* DIR and its subdirectories */
+    ok = (strcmp(p.named[i].role, "the output") != 0 &&
+          strcmp(p.named[i].role, "the dependency file") != 0) || make_parents(p.out[i].path) == 0;
+  ok = ok && cp_write_files(p.out, p.n) == 0;
+  for (size_t i = 0; i < p.n_owned; i++)
+    free(p.owned[i]);
+  free(p.owned);
+  free(p.named);
+  free(p.out);
+  free(reads);
+  return ok ? CP_EXIT_OK : CP_EXIT_ERRORS;
 }
 
 /* What the run does with a result without errors. */
@@ -228,34 +302,17 @@ static int deliver(const cli *c, const cp_result *r) {
       cp_dump_edits(&f->edits);
     } else if (c->diff) {
       char *path = c->o_dir || c->output ? output_path(c, r, f) : strdup(f->path);
-      cp_print_diff(stdout, f->path, path ? path : f->path, f->input_text, f->input_len,
-                    f->output, f->output_len);
+      print_git_diff(f->path, path ? path : f->path, f->input_text, f->input_len, f->output,
+                     f->output_len);
       free(path);
     }
   }
-  if (c->dump_edits || c->diff)
-    return CP_EXIT_OK;
-  if (c->check)
-    return check_outputs(c, r);
-  if (c->stats)
+  int outputs = !c->dump_edits && !c->diff && !c->check;
+  if (c->check && check_outputs(c, r, !c->dump_edits && !c->diff) != CP_EXIT_OK)
+    return CP_EXIT_ERRORS; /* with --diff or --dump-edits too: they print, --check decides */
+  if (outputs && c->stats)
     cp_print_stats(stdout, r);
-  return write_outputs(c, r);
-}
-
-/* --stats-csv FILE, written atomically like the outputs. */
-static int write_stats_csv(const cli *c, const cp_result *r) {
-  char *text = NULL, err[4096 + 256];
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f)
-    return CP_EXIT_ERRORS;
-  cp_write_stats_csv(f, r);
-  fclose(f);
-  int rc = cp_write_atomic(c->stats_csv, text, len, err, sizeof err);
-  if (rc != 0)
-    cp_tool_error("%s", err);
-  free(text);
-  return rc == 0 ? CP_EXIT_OK : CP_EXIT_ERRORS;
+  return write_files(c, r, outputs);
 }
 
 /* Converts (or, with --suggest, analyses), prints the diagnostics, and delivers what a
@@ -280,8 +337,6 @@ static int convert(const cli *c, const cp_options *opts) {
     status = CP_EXIT_ERRORS;
   } else {
     status = deliver(c, r);
-    if (status == CP_EXIT_OK && c->stats_csv)
-      status = write_stats_csv(c, r);
   }
   cp_result_free(r);
   return status;
@@ -326,28 +381,63 @@ static void build_missing(const cp_options *opt, char **paths, int n, int i, int
     *later = 1; /* else another process is building it, or the cache is read-only */
 }
 
+/* 1 when the input's own flags load a precompiled header (-include-pch): clang takes
+ * one, so the cache's would take its place. */
+static int own_pch(const cp_options *o) {
+  for (int i = 0; i < o->n_clang_args; i++)
+    if (strncmp(o->clang_args[i], "-include-pch", 12) == 0)
+      return 1;
+  return 0;
+}
+
+/* Gives input i the PCH at paths[i] (for its outputs with `output`) when it passes its
+ * check, building a missing or damaged one first where that pays (build_missing). An
+ * earlier input with the same PCH has checked it already. The headers the PCH holds go
+ * with it (cp_options.pch_deps), allocated in `a`. */
+static void give_pch(cp_options *opts, int output, char **paths, int n, int i, cp_arena *a,
+                     int *later) {
+  cp_options o = opts[i];
+  const char **deps = NULL;
+  size_t n_deps = 0;
+  o.pch_output = output;
+  int j = 0;
+  while (j < i && !(paths[j] && strcmp(paths[j], paths[i]) == 0))
+    j++;
+  const char *had = j < i ? (output ? opts[j].output_pch : opts[j].pch) : NULL;
+  int st = j < i ? (had ? 1 : 0) : cp_cache_check(paths[i], a, &deps, &n_deps);
+  if (j == i && st != 1) {
+    build_missing(&o, paths, n, i, later);
+    st = cp_cache_check(paths[i], a, &deps, &n_deps);
+  }
+  if (st != 1)
+    return;
+  if (output) {
+    opts[i].output_pch = strdup(paths[i]);
+  } else {
+    opts[i].pch = strdup(paths[i]);
+    opts[i].pch_deps = j < i ? opts[j].pch_deps : deps;
+    opts[i].n_pch_deps = j < i ? opts[j].n_pch_deps : n_deps;
+  }
+}
+
 /* Gives each input the cached PCHs for its flags, when there are (the file then parses
  * on top of one, and its output, parsed again by verify.c, on top of the other, which
- * holds the runtime too); a missing one is built now or later (build_missing). Inputs
- * with the same flags share them. Without a usable cache an input simply parses without
- * one. Returns 1 when a background build should follow the conversion. */
-static int use_cache(const cli *c, cp_options *opts) {
+ * holds the runtime too); a missing or damaged one is built now or later
+ * (build_missing). Inputs with the same flags share them. Without a usable cache an
+ * input simply parses without one. Returns 1 when a background build should follow the
+ * conversion. */
+static int use_cache(const cli *c, cp_options *opts, cp_arena *a) {
   int n = c->n_inputs, later = 0;
   char **paths = calloc((size_t)n, sizeof *paths);
   for (int output = 0; output <= !c->no_verify; output++) {
     for (int i = 0; i < n; i++) { /* the built-in prelude parses in ~0.01 s: never cached */
       cp_options o = opts[i];
       o.pch_output = output;
-      paths[i] = o.cuda_path ? cp_cache_path(&o) : NULL;
+      paths[i] = o.cuda_path && !own_pch(&o) ? cp_cache_path(&o) : NULL;
     }
-    for (int i = 0; i < n; i++) {
-      cp_options o = opts[i];
-      o.pch_output = output;
-      if (paths[i] && !cp_cache_ready(paths[i]))
-        build_missing(&o, paths, n, i, &later);
-      if (paths[i] && cp_cache_ready(paths[i]))
-        *(output ? &opts[i].output_pch : &opts[i].pch) = strdup(paths[i]);
-    }
+    for (int i = 0; i < n; i++)
+      if (paths[i])
+        give_pch(opts, output, paths, n, i, a, &later);
     for (int i = 0; i < n; i++)
       free(paths[i]);
   }
@@ -377,9 +467,9 @@ static int run(cli *c) {
     else if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
       cp_tool_error("cannot read '%s': %s", c->inputs[i], strerror(errno));
       status = CP_EXIT_ERRORS;
-    } else if (!(flags[i] = input_flags(c, i, &n_flags))) {
-      status = CP_EXIT_ERRORS;
     }
+    if (status == CP_EXIT_OK && !(flags[i] = input_flags(c, i, &n_flags)))
+      status = CP_EXIT_ERRORS; /* a builder too: its PCH is the one these flags need */
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
         .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda,
@@ -392,7 +482,8 @@ static int run(cli *c) {
         .no_verify = c->no_verify,
     };
   }
-  int later = status == CP_EXIT_OK && !c->no_cache && use_cache(c, opts);
+  cp_arena *pch_arena = cp_arena_new();
+  int later = status == CP_EXIT_OK && !c->no_cache && use_cache(c, opts, pch_arena);
   if (status == CP_EXIT_OK && !g_pch_builder)
     status = convert(c, opts);
   if (later) /* after the output is written and the status decided */
@@ -404,6 +495,7 @@ static int run(cli *c) {
     if (flags[i] != c->clang_args)
       free((void *)flags[i]);
   }
+  cp_arena_free(pch_arena);
   free(texts);
   free(flags);
   free(opts);
@@ -412,16 +504,21 @@ static int run(cli *c) {
 
 int main(int argc, char **argv) {
   cli c = {.algo = CP_ALGO_ACCURATE};
-  g_argc = argc;
-  g_argv = argv;
-  if (argc > 1 && strcmp(argv[1], CP_PCH_BUILDER_ARG) == 0) {
+  int builder = argc > 1 && strcmp(argv[1], CP_PCH_BUILDER_ARG) == 0;
+  if (builder) {
     g_pch_builder = 1;
     cp_cache_builder_start();
     argv[1] = argv[0];
     argc--;
     argv++;
   }
-  int status = cp_parse_args(argc, argv, &c);
+  char **args = NULL;
+  int n = 0, status = cp_expand_args(argc, argv, &n, &args);
+  g_argc = n; /* a background builder gets the arguments as read: a response file may be gone */
+  g_argv = args;
+  if (status < 0)
+    status = cp_parse_args(n, args, &c);
+  cp_set_diag_level(c.no_warnings ? CP_ERROR : c.quiet ? CP_WARNING : CP_NOTE);
   if (status < 0 && c.list_rules) {
     cp_list_rules(c.markdown);
     status = CP_EXIT_OK;
@@ -431,6 +528,8 @@ int main(int argc, char **argv) {
   free(c.clang_args);
   free(c.pair_names);
   free(c.inputs);
+  for (int i = 0; i < n; i++)
+    free(args[i]);
+  free(args);
   return status;
 }
-

@@ -3,7 +3,9 @@
  * the checks of which combinations make sense. Every usage error exits with status 2
  * before anything is read or written.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <clang-c/Index.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +23,11 @@ const char cp_usage_text[] =
     "headers that gain companion declarations.\n"
     "\n"
     "Options:\n"
-    "  -o FILE               write the output to FILE (atomically; never over the input)\n"
+    "  -o FILE               write the output to FILE (atomically; never over the input;\n"
+    "                        a device or pipe such as /dev/null is written through)\n"
     "  --o-dir DIR           write the outputs to DIR, in the layout the inputs and the\n"
     "                        headers they change have below their deepest common directory\n"
+    "                        (all of them or, when one cannot be written, none)\n"
     "  -p BUILD_DIR          take each input's -I, -D, -U, -isystem, -include and -std\n"
     "                        from BUILD_DIR/compile_commands.json (CMake, bear)\n"
     "  -I DIR                add DIR to the include search path of the parser\n"
@@ -48,9 +52,11 @@ const char cp_usage_text[] =
     "  --accumulate HOW      accumulate() of the pragmas that name none: composite\n"
     "                        (default), fixed, kahan or double\n"
     "  --diff                print a unified diff of the input and the output instead of\n"
-    "                        writing it (nothing changes on disk)\n"
+    "                        writing it, labelled a/INPUT and b/OUTPUT as git does\n"
+    "                        (nothing changes on disk)\n"
     "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
-    "                        written now (nothing changes on disk)\n"
+    "                        written now, and print the difference (nothing changes on\n"
+    "                        disk; with --diff or --dump-edits, they print instead)\n"
     "  -MD                   also write a make dependency file: OUTPUT with .d (with\n"
     "                        --o-dir: OUTPUT.d beside each output)\n"
     "  -MF FILE              write the dependency file to FILE (implies -MD; with\n"
@@ -68,6 +74,10 @@ const char cp_usage_text[] =
     "                        the precompiled header cached in $XDG_CACHE_HOME/cpconvert\n"
     "  --no-verify           write the output without parsing it again first (by default\n"
     "                        an output that would not compile is an internal error)\n"
+    "  -q                    print no notes (what was converted where, as information)\n"
+    "  -w                    print no warnings and no notes; errors are always printed\n"
+    "  @FILE                 read more arguments from FILE (separated by white space;\n"
+    "                        quotes and backslashes as in a shell; @FILE nests)\n"
     "  --list-rules          print the rewrite rules and exit\n"
     "  --markdown            with --list-rules: print docs/rules.md\n"
     "  --version             print the version (and libclang's) and exit\n"
@@ -143,6 +153,7 @@ static int *flag_of(cli *c, const char *a) {
       {"--line-directives", offsetof(cli, line_directives)},
       {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
       {"--no-cache", offsetof(cli, no_cache)},     {"--no-verify", offsetof(cli, no_verify)},
+      {"-q", offsetof(cli, quiet)},                {"-w", offsetof(cli, no_warnings)},
   };
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
     if (strcmp(a, flags[i].name) == 0)
@@ -249,6 +260,75 @@ static int parse_list_option(cli *c, const char *a, int argc, char **argv, int *
   return -1;
 }
 
+/* A response file's text split into arguments as gcc and clang split it: white space
+ * separates them, '...' quotes literally, "..." quotes with backslash escapes, and a
+ * backslash outside quotes escapes the next character. Appends them to `out`. */
+static void split_response(const char *t, char ***out, int *n, int *cap) {
+  while (*t) {
+    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r' || *t == '\f' || *t == '\v')
+      t++;
+    if (!*t)
+      break;
+    char *arg = malloc(strlen(t) + 1), *o = arg;
+    for (char q = 0; *t && (q || !strchr(" \t\n\r\f\v", *t)); t++) {
+      if (q == '\'')
+        q = *t == '\'' ? 0 : (*o++ = *t, q); /* literal up to the closing quote */
+      else if (*t == '\\' && t[1])
+        *o++ = *++t;
+      else if (*t == '"' || (!q && *t == '\''))
+        q = q ? 0 : *t;
+      else
+        *o++ = *t;
+    }
+    *o = 0;
+    if (*n + 1 >= *cap)
+      *out = realloc(*out, (size_t)(*cap *= 2) * sizeof **out);
+    (*out)[(*n)++] = arg;
+  }
+}
+
+/* Appends `a` to the expanded arguments, or (an @FILE) what FILE holds, read the same way
+ * (nested @FILEs, `depth` levels deep at most). -1, or the exit status after a message. */
+static int expand_arg(const char *a, char ***out, int *n, int *cap, int depth) {
+  if (a[0] != '@' || !a[1]) {
+    if (*n + 1 >= *cap)
+      *out = realloc(*out, (size_t)(*cap *= 2) * sizeof **out);
+    (*out)[(*n)++] = strdup(a);
+    return -1;
+  }
+  if (depth > 16) {
+    cp_tool_error("response file '%s' nests more than 16 levels deep", a + 1);
+    return CP_EXIT_USAGE;
+  }
+  size_t len = 0;
+  char *text = cp_read_file(a + 1, &len);
+  if (!text) {
+    cp_tool_error("cannot read response file '%s': %s", a + 1, strerror(errno));
+    return CP_EXIT_ERRORS;
+  }
+  char **inner = malloc(8 * sizeof *inner);
+  int n_inner = 0, cap_inner = 8, status = -1;
+  split_response(text, &inner, &n_inner, &cap_inner);
+  for (int i = 0; i < n_inner && status < 0; i++)
+    status = expand_arg(inner[i], out, n, cap, depth + 1);
+  for (int i = 0; i < n_inner; i++)
+    free(inner[i]);
+  free(inner);
+  free(text);
+  return status;
+}
+
+int cp_expand_args(int argc, char **argv, int *n_out, char ***out) {
+  int cap = argc + 8, status = -1;
+  *out = malloc((size_t)cap * sizeof **out);
+  (*out)[0] = strdup(argv[0]);
+  *n_out = 1;
+  for (int i = 1; i < argc && status < 0; i++)
+    status = expand_arg(argv[i], out, n_out, &cap, 0);
+  (*out)[*n_out] = NULL;
+  return status;
+}
+
 int cp_parse_args(int argc, char **argv, cli *c) {
   c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
   c->pair_names = calloc((size_t)argc + 1, sizeof *c->pair_names);
@@ -285,6 +365,30 @@ int cp_parse_args(int argc, char **argv, cli *c) {
   return -1;
 }
 
+/* The files a run with -o writes (the output, the dependency file, --stats-csv) that are
+ * an input or another of them: known before anything is read. (--o-dir's paths depend on
+ * the headers, checked before writing: main.c.) 1 after a message. */
+static int output_clash(const cli *c) {
+  cp_named_file writes[3], *reads = calloc((size_t)c->n_inputs + 1, sizeof *reads);
+  size_t n = 0;
+  char *dep = c->md && c->output && !c->mf ? cp_depfile_path(c->output) : NULL;
+  int outputs = !c->check && !c->diff && !c->dump_edits;
+  if (c->output && outputs)
+    writes[n++] = (cp_named_file){"the output", c->output};
+  if (c->mf && outputs)
+    writes[n++] = (cp_named_file){"-MF", c->mf};
+  else if (dep && outputs)
+    writes[n++] = (cp_named_file){"the dependency file", dep};
+  if (c->stats_csv)
+    writes[n++] = (cp_named_file){"--stats-csv", c->stats_csv};
+  for (int i = 0; i < c->n_inputs; i++)
+    reads[i] = (cp_named_file){"the input", c->inputs[i]};
+  int clash = cp_clash(writes, n, reads, (size_t)c->n_inputs);
+  free(dep);
+  free(reads);
+  return clash;
+}
+
 int cp_check_usage(const cli *c) {
   if (c->markdown)
     return usage_error("%s goes with --list-rules", "--markdown");
@@ -313,6 +417,10 @@ int cp_check_usage(const cli *c) {
       if (cp_same_file(c->inputs[i], c->inputs[k]))
         return usage_error("'%s' is given twice", c->inputs[i]);
     }
+  }
+  if (output_clash(c)) {
+    fputs("Try 'cpconvert --help' for more information.\n", stderr);
+    return CP_EXIT_USAGE;
   }
   return -1;
 }

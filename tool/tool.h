@@ -20,6 +20,7 @@ typedef struct {
   const char *input, *output, *cuda_path;
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
   int line_directives, suggest, no_cache, no_verify;
+  int quiet, no_warnings; /* -q: no notes; -w: no warnings or notes */
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
   cp_backend backend;
@@ -37,6 +38,10 @@ typedef struct {
 
 /* options.c */
 extern const char cp_usage_text[];
+/* argv with every @FILE replaced by the arguments FILE holds (response files, as gcc and
+ * clang read them): *out, *n_out of them, NULL-terminated; free each and the array. -1,
+ * or the exit status after a message (an unreadable FILE). */
+int cp_expand_args(int argc, char **argv, int *n_out, char ***out);
 /* Fills `c` from argv. Returns -1 to go on, or the exit status (--help, --version, a
  * usage error, which it has printed). */
 int cp_parse_args(int argc, char **argv, cli *c);
@@ -57,8 +62,11 @@ void cp_print_suggestions(FILE *out, const cp_result *r);
 /* --stats-csv: the same as CSV rows, with a header line. */
 void cp_write_stats_csv(FILE *out, const cp_result *r);
 
-/* diag.c: prints `file:line:col: severity: message`, the source line and a caret. */
+/* diag.c: prints `file:line:col: severity: message`, the source line and a caret, unless
+ * its severity is below the level cp_set_diag_level set (-q, -w). */
 void cp_print_diag(FILE *out, const cp_diag *d);
+/* The least severity printed (diagnostics and cp_tool_warning): CP_NOTE by default. */
+void cp_set_diag_level(cp_severity least);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
 void cp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -80,10 +88,31 @@ void cp_print_diff(FILE *out, const char *old_label, const char *new_label, cons
 char *cp_read_file(const char *path, size_t *len);
 /* 1 when both paths name the same existing file. */
 int cp_same_file(const char *a, const char *b);
-/* Writes `len` bytes to `path` through a temporary file in the same directory and a
- * rename, so `path` holds either its old contents or all of the new ones. Returns 0,
- * or -1 with a message in `err` (size `errsz`). */
-int cp_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz);
+/* 1 when both paths name the same place: the same existing file, or the same name in the
+ * same directory (for files that do not exist yet: `out.cu` and `./out.cu`). */
+int cp_same_target(const char *a, const char *b);
+/* A file the run writes or reads, with what it is for messages ("the output"). */
+typedef struct {
+  const char *role, *path;
+} cp_named_file;
+/* 1 after an error message when one of `writes` is one of `reads` or another of
+ * `writes` (cp_same_target). */
+int cp_clash(const cp_named_file *writes, size_t n_writes, const cp_named_file *reads,
+             size_t n_reads);
+/* -MD's file for -o OUTPUT: OUTPUT with its extension replaced by .d. The caller frees. */
+char *cp_depfile_path(const char *output);
+/* One file to write. */
+typedef struct {
+  const char *path, *data;
+  size_t len;
+} cp_output;
+/* Writes every file or none: each to a temporary file beside it first, then all renamed
+ * into place, so that each path holds its old contents or all of the new ones, and a run
+ * that cannot write one replaces none. A symbolic link to a regular file stays, and the
+ * file it names is replaced; a character device or a pipe (/dev/null, /dev/stdout on a
+ * terminal) is written through, not replaced; a directory or another kind of file is an
+ * error. Returns 0, or -1 after a message, with the temporary files removed. */
+int cp_write_files(const cp_output *files, size_t n);
 /* The CUDA installation to parse against: `given` if set (NULL if it holds no
  * include/cuda_runtime.h), else the first of $CUDA_PATH, $CUDA_HOME, the prefix of
  * `nvcc` on PATH and /usr/local/cuda that holds it; NULL if none does. The returned
@@ -101,11 +130,15 @@ cp_result *cp_convert_deep(const cp_options *opts, int n);
  * in the cache directory (created if missing; the caller frees the path), or NULL when
  * there is no cache directory. */
 char *cp_cache_path(const cp_options *opt);
-/* 1 when the cache holds a PCH at `path`. */
-int cp_cache_ready(const char *path);
-/* Builds the PCH for `opt` and renames it into place at `path`: 0, or -1 (nothing is
- * left behind; the run then parses without it). Only one process builds at a time: with
- * `wait` the others wait for it, without they return -1 at once. */
+/* Checks the PCH at `path` against the record written with it (size and checksum), so
+ * that clang never reads a damaged one: 1 when it is whole (*deps, allocated in `a` when
+ * `a` is not NULL, are the user headers it holds, for cp_options.pch_deps), 0 when there
+ * is none, -1 when it is damaged or has no record (cp_cache_build replaces it). */
+int cp_cache_check(const char *path, cp_arena *a, const char ***deps, size_t *n_deps);
+/* Builds the PCH for `opt` and renames it into place at `path` (replacing a damaged
+ * one), with its record: 0, or -1 (nothing is left behind; the run then parses without
+ * it). Only one process builds at a time: with `wait` the others wait for it (20 s at
+ * most, less when the builder is stopped), without they return -1 at once. */
 int cp_cache_build(const cp_options *opt, const char *path, int wait);
 /* 1 when a PCH could be built at `path` now: its lock file can be created (the cache is
  * writable) and no other process holds it (none is building that PCH). */
@@ -118,7 +151,8 @@ void cp_cache_build_later(int argc, char **argv);
 #define CP_PCH_BUILDER_ARG "--internal-pch-builder"
 /* Called first in a builder: lowers its priority. */
 void cp_cache_builder_start(void);
-/* Removes a cached PCH that clang refused, so that the next run builds it again. */
+/* Removes a cached PCH that clang refused, so that the next run builds it again (unless
+ * another process is building it now). */
 void cp_cache_forget(const char *pch);
 
 #endif

@@ -11,7 +11,7 @@ and those named background_* test the background build itself.
 
   python3 run_cache.py --tool build/tool/cpconvert --root SOURCE_DIR CASE
 """
-import argparse, fcntl, glob, os, shlex, shutil, subprocess, sys, tempfile, time
+import argparse, fcntl, glob, json, os, random, shlex, shutil, signal, subprocess, sys, tempfile, time
 
 CASES = {}
 
@@ -40,16 +40,21 @@ class Ctx:
             env["XDG_CACHE_HOME"] = cache
         return env
 
-    def run(self, cache, args, cwd, out=None, sync=True):
+    def run(self, cache, args, cwd, out=None, sync=True, timeout=600):
         """Runs the tool with XDG_CACHE_HOME=cache (None: --no-cache), building a
         missing PCH before converting (sync) or in the background; returns what it did:
         exit status, stdout, stderr, and the bytes of `out` (None if not written)."""
         env = self.env(cache, sync)
-        extra = [] if cache else ["--no-cache"]
+        if not cache:  # before a `--`, after which everything goes to clang
+            k = args.index("--") if "--" in args else len(args)
+            args = args[:k] + ["--no-cache"] + args[k:]
         if out and os.path.exists(out):
             os.remove(out)
-        p = subprocess.run([self.tool] + extra + args, cwd=cwd, env=env, capture_output=True,
-                           timeout=600)  # first: args may end with `-- clang flags`
+        try:
+            p = subprocess.run([self.tool] + args, cwd=cwd, env=env,
+                               capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            fail("%s: no answer after %d s" % (" ".join(args), timeout))
         data = open(out, "rb").read() if out and os.path.exists(out) else None
         return p.returncode, p.stdout, p.stderr.replace(b" --no-cache", b""), data
 
@@ -66,7 +71,7 @@ def wait_for_pch(c, cache, what, limit=300):
     temporary file is left (the builder renames its temporary file into place)."""
     t = time.time()
     while time.time() - t < limit:
-        left = [p for p in c.pchs(cache) if not p.endswith(".pch.lock")]
+        left = [p for p in c.pchs(cache) if not p.endswith((".pch.lock", ".pch.info"))]
         if len(left) == 1 and left[0].endswith(".pch"):
             return left[0]
         time.sleep(0.1)
@@ -231,7 +236,7 @@ def concurrent(c, sync):
         same("concurrent run %d" % i, (p.returncode, so, se, data.replace(b"o%d.cu" % i, b"")),
              (plain[0], plain[1], plain[2], plain[3].replace(b"k_cp.cu", b"")))
     if sync:
-        left = [p for p in c.pchs(cache) if not p.endswith(".pch.lock")]
+        left = [p for p in c.pchs(cache) if not p.endswith((".pch.lock", ".pch.info"))]
         if len(left) != 1 or not left[0].endswith(".pch"):
             fail("expected one PCH and no temporary file in the cache, found %s" % left)
     pch = wait_for_pch(c, cache, "concurrent runs")
@@ -295,6 +300,261 @@ def background_build(c):
         if os.path.exists(pch) or builders(cache):
             fail("a run built the PCH while another process held its lock")
     print("PASS")
+
+
+def cached(c, cache, output=False):
+    """The whole PCHs in the cache (each with its record, PCH.info)."""
+    return [p for p in c.pchs(cache, output) if p.endswith(".pch")]
+
+
+@case
+def cache_bit_flips(c):
+    """A PCH damaged in the cache (one bit flipped anywhere, a few bytes changed,
+    truncated, its record damaged or missing) is found before clang reads it (clang
+    trusts a PCH: a flipped bit made it crash, or print its crash dump and exit 0): every
+    run gives what --no-cache gives, the same messages included, and the damaged PCH is
+    replaced by a whole one. Both PCHs, the input's and the outputs' (verify), are hit."""
+    args, out, plain = one_kernel(c)
+    cache = os.path.join(c.d, "cache")
+    same("cold", c.run(cache, args, c.d, out), plain)
+    (pch,), (opch,) = cached(c, cache), cached(c, cache, output=True)
+    good = {p: open(p, "rb").read() for p in (pch, opch)}
+    rng = random.Random(18)
+    damage = []
+    for k in range(24):  # spread over the whole file, header to end
+        damage.append(("bit flip %d" % k, lambda d, k=k: flip(d, (len(d) - 1) * k // 23, rng)))
+    damage += [("16 bytes changed", lambda d: d[:4000000] + bytes(16) + d[4000016:]),
+               ("truncated", lambda d: d[:len(d) - 4096]), ("empty", lambda d: b"")]
+    for i, (what, hurt) in enumerate(damage):
+        target = (pch, opch)[i % 2]
+        data = good[target]
+        open(target, "wb").write(hurt(data))
+        same(what + " in " + os.path.basename(target), c.run(cache, args, c.d, out), plain)
+        if not os.path.exists(target) or open(target, "rb").read() != data:
+            fail(what + ": the damaged PCH was not replaced by a whole one")
+    record = open(pch + ".info", "rb").read()
+    for what, info in (("record missing", None), ("record damaged", b"cpconvert pch 1\nsize 1\n")):
+        if info is None:
+            os.remove(pch + ".info")
+        else:
+            open(pch + ".info", "wb").write(info)
+        same(what, c.run(cache, args, c.d, out), plain)
+        if open(pch + ".info", "rb").read() != record:
+            fail(what + ": the PCH was not built again with its record")
+    print("PASS: %d kinds of damage found before clang read the PCH" % (len(damage) + 2))
+
+
+def flip(data, offset, rng):
+    d = bytearray(data)
+    d[offset] ^= 1 << rng.randrange(8)
+    return bytes(d)
+
+
+def two_projects(c):
+    """Two directories with the same k.cu and a cfg.h of their own: REAL is float in
+    one, double in the other."""
+    dirs = []
+    for name, real in (("p1", "float"), ("p2", "double")):
+        d = os.path.join(c.d, name)
+        os.makedirs(d)
+        open(os.path.join(d, "cfg.h"), "w").write("#define REAL %s\n" % real)
+        open(os.path.join(d, "k.cu"), "w").write(
+            "#pragma cp composite\n__global__ void scale(REAL *x, REAL a) { x[threadIdx.x] *= a; }\n")
+        dirs.append(d)
+    return dirs
+
+
+@case
+def cache_working_directory(c):
+    """A relative path in the flags names another file from another directory: two
+    projects that force-include their own cfg.h (`-- -include cfg.h`, or -I.) use
+    PCHs of their own, and convert as with --no-cache (the first project's PCH made the
+    second convert the wrong precision)."""
+    cache = os.path.join(c.d, "cache")
+    for flags in (["--", "-include", "cfg.h"], ["-I.", "--", "-include", "cfg.h"]):
+        for d in two_projects(c):
+            args = ["k.cu", "-o", "o.cu"] + flags
+            out = os.path.join(d, "o.cu")
+            plain = c.run(None, args, d, out)
+            same(d + " cold", c.run(cache, args, d, out), plain)
+            same(d + " warm", c.run(cache, args, d, out), plain)
+        if b"cp_dd_" not in plain[3]:
+            fail("the double project was not converted to cp_double")
+        shutil.rmtree(os.path.join(c.d, "p1"))
+        shutil.rmtree(os.path.join(c.d, "p2"))
+    print("PASS")
+
+
+@case
+def cache_depfile(c):
+    """-MD with a PCH lists what the PCH holds, a force-included header (and what it
+    includes) among it, as without the cache: a parse on top of the PCH does not see
+    those included."""
+    (d, _) = two_projects(c)
+    open(os.path.join(d, "cfg.h"), "a").write('#include "more.h"\n')
+    open(os.path.join(d, "more.h"), "w").write("#define MORE 1\n")
+    cache = os.path.join(c.d, "cache")
+    args = ["k.cu", "-o", "o.cu", "-MD", "--", "-include", "cfg.h"]
+    dep = os.path.join(d, "o.d")
+
+    def run(cch):
+        r = c.run(cch, args, d, os.path.join(d, "o.cu"))
+        return r + (open(dep, "rb").read(),)
+    plain = run(None)
+    if b"cfg.h" not in plain[4] or b"more.h" not in plain[4]:
+        fail("the plain run's dependency file lacks the force-included headers: %r" % plain[4])
+    same("cold", run(cache), plain)
+    same("warm", run(cache), plain)
+    print("PASS")
+
+
+@case
+def background_flags(c):
+    """The background builder builds the PCH of the run's own flags (-D, -I, flags after
+    `--`, -p's), so the run after it is warm: it finds that PCH and builds no other."""
+    args, out, plain = one_kernel(c)
+    os.makedirs(os.path.join(c.d, "inc"))
+    json.dump([{"directory": c.d, "file": "k.cu",
+                "command": "nvcc -DFROM_DB=1 -Iinc -c k.cu -o k.o"}],
+              open(os.path.join(c.d, "compile_commands.json"), "w"))
+    for i, flags in enumerate((["-DMY_N=4", "-Iinc", "-UX"], ["--", "-DAFTER=1"], ["-p", "."])):
+        cache = os.path.join(c.d, "cache%d" % i)
+        want = c.run(None, args + flags, c.d, out)
+        same("cold %s" % flags, c.run(cache, args + flags, c.d, out, sync=False), want)
+        pch = wait_for_pch(c, cache, "the background build for %s" % flags)
+        before = stamp(pch)
+        same("warm %s" % flags, c.run(cache, args + flags, c.d, out), want)  # sync: builds if missing
+        if cached(c, cache) != [pch] or stamp(pch) != before:
+            fail("%s: the warm run did not use the builder's PCH: %s" % (flags, cached(c, cache)))
+    print("PASS")
+
+
+def stopped_builder(c, env, cache):
+    """A background builder for k.cu, stopped while it holds its lock, before its PCH is
+    there: (the process, its lock file)."""
+    for attempt in range(5):
+        builder = subprocess.Popen([c.tool, "--internal-pch-builder", "k.cu", "-o", "x.cu"],
+                                   cwd=c.d, env=env)
+        t, lock = time.time(), None
+        while time.time() - t < 60 and lock is None and builder.poll() is None:
+            for p in glob.glob(os.path.join(cache, "cpconvert", "pch-*.pch.lock")):
+                with open(p) as f:
+                    try:
+                        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        lock = p
+        if lock:
+            builder.send_signal(signal.SIGSTOP)
+            if not os.path.exists(lock[:-len(".lock")]):
+                return builder, lock
+            builder.send_signal(signal.SIGCONT)
+        builder.wait()
+        shutil.rmtree(cache)
+    fail("could not stop a builder while it held its lock")
+
+
+@case
+def lock_stopped_builder(c):
+    """A builder stopped (SIGSTOP, Ctrl-Z) while it holds the lock does not make the runs
+    that wait for its PCH wait: they parse without it. Nor does a holder that never lets go
+    make them wait more than 20 s."""
+    args, out, plain = one_kernel(c)
+    cache = os.path.join(c.d, "cache")
+    env = c.env(cache, sync=False)
+    builder, lock = stopped_builder(c, env, cache)
+    try:
+        t = time.time()
+        same("lock held by a stopped builder", c.run(cache, args, c.d, out, timeout=60), plain)
+        if time.time() - t > 15:
+            fail("the run waited %.0f s for a stopped builder" % (time.time() - t))
+    finally:
+        builder.send_signal(signal.SIGCONT)
+        builder.wait()
+    os.remove(lock[:-len(".lock")])
+    with open(lock, "w") as held:  # a holder that is not stopped and never lets go
+        fcntl.flock(held, fcntl.LOCK_EX)
+        t = time.time()
+        same("lock never released", c.run(cache, args, c.d, out, timeout=120), plain)
+        if not 19 < time.time() - t < 60:
+            fail("the run waited %.0f s for the lock, not 20 s" % (time.time() - t))
+    print("PASS")
+
+
+@case
+def cache_sweep(c):
+    """The temporary files of interrupted builds are swept by the next build: every one of
+    that PCH at once (its lock is held: nobody else builds it), another PCH's when an hour
+    old (its builder may still be at work)."""
+    args, out, plain = one_kernel(c)
+    cache = os.path.join(c.d, "cache")
+    same("cold", c.run(cache, args, c.d, out), plain)
+    (pch,) = cached(c, cache)
+    d, base = os.path.split(pch)
+    own = [os.path.join(d, "." + base + "-Ab12Cd"), os.path.join(d, "." + base + ".info-x1y2z3")]
+    old = os.path.join(d, ".pch-0123456789abcdef.pch-OLD123")
+    young = os.path.join(d, ".out-0123456789abcdef.pch-NEW123")
+    for p in own + [old, young]:
+        open(p, "wb").write(b"partial")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    os.remove(pch)
+    same("rebuild", c.run(cache, args, c.d, out), plain)
+    left = [p for p in own + [old] if os.path.exists(p)]
+    if left or not os.path.exists(young):
+        fail("after the sweep: left %s, young one %s" % (left, os.path.exists(young)))
+    print("PASS")
+
+
+def damage(rng, data):
+    """One random damage to a file's bytes: bit flips, a truncation, or a run of random
+    bytes written over it."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        d = bytearray(data)
+        for _ in range(rng.randrange(1, 9)):
+            d[rng.randrange(len(d))] ^= 1 << rng.randrange(8)
+        return bytes(d), "bit flips"
+    if kind == 1:
+        return data[:rng.randrange(len(data))], "truncation"
+    off, k = rng.randrange(len(data)), rng.randrange(1, 4097)
+    return data[:off] + bytes(rng.randrange(256) for _ in range(k)) + data[off + k:], "overwrite"
+
+
+@case
+def fuzz_pch(c):
+    """Random damage to a real PCH (the input's or the outputs') or to its record, for
+    CPCONVERT_FUZZ_SECONDS (20 here; `scripts/fuzz.sh --cache` runs it for 30 minutes):
+    every run must give exactly what --no-cache gives, so no crash, no crash dump, no
+    other output. A damaged PCH that gets through is kept in CPCONVERT_FUZZ_ARTIFACTS."""
+    seconds = float(os.environ.get("CPCONVERT_FUZZ_SECONDS", "20"))
+    seed = int(os.environ.get("CPCONVERT_FUZZ_SEED", str(int(time.time()))))
+    rng = random.Random(seed)
+    args, out, plain = one_kernel(c)
+    cache = os.path.join(c.d, "cache")
+    same("cold", c.run(cache, args, c.d, out), plain)
+    (pch,), (opch,) = cached(c, cache), cached(c, cache, output=True)
+    good = {}
+    for p in (pch, opch, pch + ".info", opch + ".info"):
+        if os.path.exists(p):  # (a cpconvert before the records: the PCHs only)
+            good[p] = open(p, "rb").read()
+    t0, runs = time.time(), 0
+    while time.time() - t0 < seconds:
+        target = rng.choice(sorted(good))
+        for p, data in good.items():
+            open(p, "wb").write(data)
+        bad, kind = damage(rng, good[target])
+        open(target, "wb").write(bad)
+        got = c.run(cache, args, c.d, out)
+        runs += 1
+        if got != plain:
+            keep = os.environ.get("CPCONVERT_FUZZ_ARTIFACTS")
+            if keep:
+                os.makedirs(keep, exist_ok=True)
+                open(os.path.join(keep, "damaged-%d-%s" % (seed, os.path.basename(target))),
+                     "wb").write(bad)
+            same("%s of %s (seed %d, run %d)" % (kind, os.path.basename(target), seed, runs),
+                 got, plain)
+    print("PASS: %d runs on a damaged PCH or record in %.0f s (seed %d), all as --no-cache"
+          % (runs, time.time() - t0, seed))
 
 
 def main():

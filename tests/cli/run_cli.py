@@ -4,7 +4,7 @@
 Each case runs the tool in a fresh temporary directory and asserts exit status, messages
 and what is (and is not) on disk afterwards.
 """
-import argparse, hashlib, os, re, subprocess, sys, tempfile
+import argparse, hashlib, os, re, socket, stat, subprocess, sys, tempfile, threading
 
 KERNEL = b"""__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
 """
@@ -163,7 +163,7 @@ def usage_several_inputs(c):
            os.listdir(os.path.join(c.d, "out/nested")))
     r = c.run("a.cu", "b.cu", "--o-dir", ".")
     expect_exit(r, 1)
-    expect("would be written over its input" in r[2], r[2])
+    expect("the output './a.cu' would be written over the input 'a.cu'" in r[2], r[2])
     expect(c.read("a.cu") == KERNEL, "an input was overwritten")
 
 
@@ -197,7 +197,7 @@ def output_is_directory(c):
     os.mkdir(os.path.join(c.d, "outdir"))
     r = c.run("k.cu", "-o", "outdir")
     expect_exit(r, 1)
-    expect("cannot rename into place 'outdir'" in r[2], r[2])
+    expect("cannot write 'outdir': Is a directory" in r[2], r[2])
     expect(sorted(os.listdir(c.d)) == ["k.cu", "outdir"], "temporary file left behind")
 
 
@@ -383,6 +383,78 @@ def compdb_errors(c):
     r = c.run("k.cu", "-o", "out.cu", "-p")
     expect_exit(r, 2)
     expect("-p needs a build directory" in r[2], r[2])
+
+
+@case
+def compdb_include_pch(c):
+    # CMake's precompiled headers for clang: `-Xclang -include-pch -Xclang F -Xclang
+    # -include -Xclang H`. The build's PCH (which libclang cannot load) is dropped and the
+    # header it stands for is parsed (it was read as `-include DIR/-pch`, and the
+    # -Xclang values as files); an -include-pch without the header is warned about.
+    os.makedirs(os.path.join(c.d, "src/inc"))
+    c.write("src/inc/params.h", b"#define SCALE 2.0f\n")
+    c.write("src/pch.hxx", b"#define WIDTH 4\n")
+    c.write("src/pch.hxx.pch", b"not a PCH libclang can load\n")
+    c.write("src/a.cu", NEEDS_BUILD_FLAGS)
+    cmake = ["clang++", "-x", "cuda", "-Iinc", "-Xclang", "-include-pch", "-Xclang",
+             "pch.hxx.pch", "-Xclang", "-include", "-Xclang", "pch.hxx", "-c", "a.cu"]
+    write_compdb(c, [{"directory": os.path.join(c.d, "src"), "file": "a.cu", "arguments": cmake}])
+    r = c.run("-p", "build", "src/a.cu", "-o", "a_cp.cu")
+    expect_exit(r, 0)
+    expect(r[2] == "", r[2])
+    expect(b"float *x_err" in c.read("a_cp.cu"), "not converted")
+    alone = ["clang++", "-x", "cuda", "-Iinc", "-DWIDTH=2", "-include-pch", "pch.hxx.pch", "-c", "a.cu"]
+    write_compdb(c, [{"directory": os.path.join(c.d, "src"), "file": "a.cu", "arguments": alone}])
+    r = c.run("-p", "build", "src/a.cu", "-o", "a_cp.cu")
+    expect_exit(r, 0)
+    expect("src/a.cu: ignoring '-include-pch pch.hxx.pch' of its compile command" in r[2], r[2])
+    expect("-pch" not in r[2].replace("-include-pch", ""), r[2])
+
+
+@case
+def response_files(c):
+    # @FILE: more arguments from FILE, split as gcc and clang split them (white space,
+    # quotes, backslashes), nested @FILEs read too.
+    c.write("k.cu", KERNEL)
+    c.write("inner.rsp", b"--algo fast\n")
+    c.write("args.rsp", b"-o \"out put.cu\" -DMY_N=4 '-DMY_S=a b' -DMY_T=c\\ d\n@inner.rsp\n")
+    r = c.run("k.cu", "@args.rsp")
+    expect_exit(r, 0)
+    head = c.read("out put.cu").split(b"\n")[0]
+    expect(b"--algo fast" in head and b"-DMY_N=4" in head and b"-DMY_S=a b" in head and
+           b"-DMY_T=c d" in head, head)
+    r = c.run("k.cu", "@missing.rsp")
+    expect_exit(r, 1)
+    expect("cannot read response file 'missing.rsp': No such file or directory" in r[2], r[2])
+    c.write("loop.rsp", b"@loop.rsp\n")
+    r = c.run("k.cu", "-o", "x.cu", "@loop.rsp")
+    expect_exit(r, 2)
+    expect("response file 'loop.rsp' nests more than 16 levels deep" in r[2], r[2])
+
+
+@case
+def quiet_levels(c):
+    # -q leaves out notes, -w warnings and notes; errors are always printed, and the
+    # output is the same.
+    c.write("k.cu", b"__device__ float plain_scale(float x) { return 0.5f * x; }\n"
+            b"#pragma cp composite\n__global__ void k(const float *x, float *y) {\n"
+            b"  int i = threadIdx.x;\n  y[i] = plain_scale(__ldg(&x[i]));\n}\n")
+    outs = {}
+    for flag in (None, "-q", "-w"):
+        r = c.run("k.cu", "-o", "out.cu", *([flag] if flag else []))
+        expect_exit(r, 0)
+        outs[flag] = c.read("out.cu")
+        expect(("note:" in r[2]) == (flag is None), "%s: %s" % (flag, r[2]))
+        expect(("warning:" in r[2]) == (flag != "-w"), "%s: %s" % (flag, r[2]))
+    expect(outs["-q"] == outs["-w"] == outs[None], "the flags changed the output")
+    c.write("bad.cu", BROKEN)
+    r = c.run("bad.cu", "-o", "bad_cp.cu", "-w")
+    expect_exit(r, 1)
+    expect("error:" in r[2], r[2])
+    write_compdb(c, [{"directory": c.d, "file": "k.cu", "command": "nvcc --keep-going -c k.cu"}])
+    r = c.run("-p", "build", "k.cu", "-o", "out.cu", "-w")
+    expect_exit(r, 0)
+    expect(r[2] == "", r[2])
 
 
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
@@ -639,7 +711,7 @@ def diff_applies_to_the_output(c):
         c.write(name, text)
         r = subprocess.run([c.tool, name, "--diff"], cwd=c.d, capture_output=True)
         expect(r.returncode == 0, r.stderr.decode())
-        expect(r.stdout.startswith(b"--- %s\n+++ %s\n@@ -1," % (name.encode(), name.encode())),
+        expect(r.stdout.startswith(b"--- a/%s\n+++ b/%s\n@@ -1," % (name.encode(), name.encode())),
                r.stdout)
         expect_exit(c.run(name, "-o", "out.cu"), 0)
         expect(apply_unified_diff(text, r.stdout) == c.read("out.cu"),
@@ -651,7 +723,7 @@ def diff_applies_to_the_output(c):
         expect(b"\\ No newline at end of file\n" in r.stdout, r.stdout)
     c.write("empty.cu", b"")
     r = subprocess.run([c.tool, "empty.cu", "--diff"], cwd=c.d, capture_output=True)
-    expect(r.stdout.startswith(b"--- empty.cu\n+++ empty.cu\n@@ -0,0 +1,"), r.stdout)
+    expect(r.stdout.startswith(b"--- a/empty.cu\n+++ b/empty.cu\n@@ -0,0 +1,"), r.stdout)
     expect(sorted(os.listdir(c.d)) == ["crlf.cu", "empty.cu", "k.cu", "out.cu"],
            "--diff wrote a file")
 
@@ -663,7 +735,8 @@ TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 def split_diff(text):
     """cpconvert --diff output as [(old label, new label, hunks)], each hunk a list of
     lines (its header first); the hunk headers' counts say where each hunk ends."""
-    lines, files, i = text.splitlines(True), [], 0
+    # lines end at '\n' only, as for diff (splitlines would also split at a lone '\r')
+    lines, files, i = [l for l in re.split(b"(?<=\n)", text) if l], [], 0
     while i < len(lines):
         expect(lines[i].startswith(b"--- ") and lines[i + 1].startswith(b"+++ "),
                "bad file header %r" % lines[i:i + 2])
@@ -718,7 +791,7 @@ def diff_matches_gnu_diff(c):
         r = subprocess.run([c.tool, f, "--diff"] + flags, cwd=golden, capture_output=True)
         expect(r.returncode == 0, r.stderr.decode())
         (old, new, hunks), = split_diff(r.stdout)
-        expect(old == new == f.encode(), "labels %r %r" % (old, new))
+        expect(old == b"a/" + f.encode() and new == b"b/" + f.encode(), "labels %r %r" % (old, new))
         ties += compare_with_gnu(f, f, name + ".expected.cu", hunks, golden)
         checked += 1
     multi = os.path.join(TESTS, "multi", "md_code")
@@ -727,7 +800,8 @@ def diff_matches_gnu_diff(c):
                        capture_output=True)
     expect(r.returncode == 0, r.stderr.decode())
     for old, new, hunks in split_diff(r.stdout):
-        expect(new == b"OUT/" + old, "labels %r %r" % (old, new))
+        expect(old[:2] == b"a/" and new == b"b/OUT/" + old[2:], "labels %r %r" % (old, new))
+        old = old[2:]
         ties += compare_with_gnu(old.decode(), old, b"expected/" + old, hunks, multi)
         checked += 1
     expect(checked >= 30, "only %d pairs compared" % checked)
@@ -803,6 +877,19 @@ def check_stale_output(c):
     expect("'out.cu' is out of date" in r[2], r[2])
     expect(not c.read("out.cu").endswith(b"// edited\n"), "--check wrote the output")
     expect_exit(c.run("k.cu", "--check"), 2)
+    # what differs, as a diff from the file on disk to what would be written
+    expect(r[1].startswith("--- a/out.cu\n+++ b/out.cu\n@@ "), r[1])
+    expect(r[1].endswith("+// edited\n"), r[1])
+    # with --diff or --dump-edits, which print what they print, --check still decides
+    before = c.read("out.cu")
+    for extra in ("--diff", "--dump-edits"):
+        r = c.run("k.cu", "-o", "out.cu", "--check", extra)
+        expect_exit(r, 1)
+        expect("'out.cu' is out of date" in r[2], r[2])
+        expect(c.read("out.cu") == before, "--check %s wrote the output" % extra)
+    expect_exit(c.run("k.cu", "-o", "out.cu"), 0)
+    for extra in ("--diff", "--dump-edits"):
+        expect_exit(c.run("k.cu", "-o", "out.cu", "--check", extra), 0)
 
 
 HEADER_FN = b"""#pragma once
@@ -942,6 +1029,110 @@ def prelude_without_cuda(c):
         p = subprocess.run([c.tool, "k.cu", "-o", "out.cu", "-nocudainc"], cwd=c.d,
                            capture_output=True, env={"PATH": "/nonexistent"})
     expect(p.returncode == 0, p.stderr.decode())
+
+
+def listing(c):
+    """Every file under the test directory with its bytes (directories as None)."""
+    out = {}
+    for root, dirs, files in os.walk(c.d):
+        for name in dirs + files:
+            p = os.path.join(root, name)
+            out[os.path.relpath(p, c.d)] = None if os.path.isdir(p) else open(p, "rb").read()
+    return out
+
+
+@case
+def outputs_never_over_inputs(c):
+    # A dependency file or the --stats-csv file that names an input or another output is a
+    # usage error: nothing is read or written (it overwrote the input, exit 0).
+    c.write("k.cu", KERNEL)
+    c.write("k.d", KERNEL)
+    c.write("out.cu", b"previous\n")
+    before = listing(c)
+    for args, what in ((["k.cu", "-o", "out.cu", "-MF", "k.cu"], "-MF 'k.cu' would be written over the input 'k.cu'"),
+                       (["k.cu", "-o", "out.cu", "-MF", "./k.cu"], "-MF './k.cu' would be written over the input 'k.cu'"),
+                       (["k.d", "-o", "k.cu", "-MD"], "the dependency file 'k.d' would be written over the input 'k.d'"),
+                       (["k.cu", "-o", "out.cu", "-MF", "out.cu"], "-MF 'out.cu' would be written over the output 'out.cu'"),
+                       (["k.cu", "-o", "out.cu", "--stats-csv", "out.cu"], "--stats-csv 'out.cu' would be written over the output 'out.cu'"),
+                       (["k.cu", "-o", "new.cu", "-MF", "x.d", "--stats-csv", "./x.d"], "--stats-csv './x.d' would be written over -MF 'x.d'"),
+                       (["k.cu", "--o-dir", "o", "-MF", "k.cu"], "-MF 'k.cu' would be written over the input 'k.cu'")):
+        r = c.run(*args)
+        expect_exit(r, 2)
+        expect(what in r[2], "%s: %s" % (args, r[2]))
+        expect(listing(c) == before, "%s changed the files: %s" % (args, listing(c)))
+    # --o-dir: an output's dependency file that is an input is found before writing
+    os.mkdir(os.path.join(c.d, "o"))
+    c.write("o/k.cu.d", KERNEL)
+    before = listing(c)
+    r = c.run("k.cu", "o/k.cu.d", "--o-dir", "o", "-MD")
+    expect_exit(r, 1)
+    expect("would be written over the input 'o/k.cu.d'" in r[2], r[2])
+    expect(listing(c) == before, "files changed: %s" % listing(c))
+
+
+@case
+def output_not_a_regular_file(c):
+    # An output that is a character device or a pipe is written through, not replaced by
+    # a regular file (as root, -o /dev/null replaced the device node); a symbolic link to
+    # a file stays a link and the file it names is replaced.
+    c.write("k.cu", KERNEL)
+    expect_exit(c.run("k.cu", "-o", "want.cu"), 0)
+    want = c.read("want.cu").replace(b"want.cu", b"OUT")
+    if os.geteuid() == 0:  # a /dev/null of our own: a bug must not replace the real one
+        os.mknod(os.path.join(c.d, "null"), 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        expect_exit(c.run("k.cu", "-o", "null"), 0)
+        expect(stat.S_ISCHR(os.stat(os.path.join(c.d, "null")).st_mode), "the device was replaced")
+    fifo = os.path.join(c.d, "pipe")
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    r = c.run("k.cu", "-o", "pipe")
+    reader.join(60)
+    expect_exit(r, 0)
+    expect(stat.S_ISFIFO(os.stat(fifo).st_mode), "the pipe was replaced")
+    expect(got and got[0].replace(b"pipe", b"OUT") == want, got)
+    os.mkdir(os.path.join(c.d, "real"))
+    c.write("real/out.cu", b"old\n")
+    os.symlink("real/out.cu", os.path.join(c.d, "link.cu"))
+    expect_exit(c.run("k.cu", "-o", "link.cu"), 0)
+    expect(os.path.islink(os.path.join(c.d, "link.cu")), "the link was replaced")
+    expect(c.read("real/out.cu").replace(b"link.cu", b"OUT") == want, c.read("real/out.cu"))
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(os.path.join(c.d, "sock"))
+    r = c.run("k.cu", "-o", "sock")
+    expect_exit(r, 1)
+    expect("cannot write 'sock': not a regular file, character device or pipe" in r[2], r[2])
+    sock.close()
+
+
+@case
+def o_dir_all_or_nothing(c):
+    # --o-dir with one output that cannot be written (a directory in its place, or in the
+    # place of its dependency file) replaces none of the others and leaves no temporary
+    # file (it replaced the outputs written before the blocked one).
+    for f in ("a.cu", "b.cu", "c.cu"):
+        c.write(f, KERNEL.replace(b"scale", f[0].encode() + b"scale"))
+    os.mkdir(os.path.join(c.d, "out"))
+    for f in ("a.cu", "c.cu"):
+        c.write("out/" + f, b"old " + f.encode() + b"\n")
+    os.mkdir(os.path.join(c.d, "out", "b.cu"))
+    before = listing(c)
+    r = c.run("a.cu", "b.cu", "c.cu", "--o-dir", "out")
+    expect_exit(r, 1)
+    expect("cannot write 'out/b.cu': Is a directory" in r[2], r[2])
+    expect(listing(c) == before, "files changed: %s" % sorted(set(listing(c).items()) ^ set(before.items())))
+    os.rmdir(os.path.join(c.d, "out", "b.cu"))
+    os.mkdir(os.path.join(c.d, "out", "c.cu.d"))
+    before = listing(c)
+    r = c.run("a.cu", "b.cu", "c.cu", "--o-dir", "out", "-MD")
+    expect_exit(r, 1)
+    expect("cannot write 'out/c.cu.d': Is a directory" in r[2], r[2])
+    expect(listing(c) == before, "files changed: %s" % sorted(set(listing(c)) ^ set(before)))
+    os.rmdir(os.path.join(c.d, "out", "c.cu.d"))
+    expect_exit(c.run("a.cu", "b.cu", "c.cu", "--o-dir", "out", "-MD"), 0)
+    expect(sorted(os.listdir(os.path.join(c.d, "out"))) ==
+           ["a.cu", "a.cu.d", "b.cu", "b.cu.d", "c.cu", "c.cu.d"], os.listdir(os.path.join(c.d, "out")))
 
 
 def main():

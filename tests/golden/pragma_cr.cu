@@ -1,0 +1,1 @@
+// Old Mac line endings: a lone CR ends every line, the pragma line too.#pragma cp composite keep(b)__global__ void scale(float *x, float a) {  float b = a;  x[threadIdx.x] *= b;}
