@@ -8,7 +8,7 @@ Every figure on the page comes from results.json; the page states the machine, t
 and the command that reproduces it. bench/gpu/analysis.md (written by hand: why a target
 is missed and what would close it) is appended as it is.
 """
-import argparse, json, os, shutil, sys
+import argparse, glob, json, os, re, shutil, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -286,8 +286,9 @@ def main():
             p.add("## %s" % key, "", "Not measured: %s" % r[key]["error"], "")
     head = ["# Results on the GPU", "",
             "Measured on an %s (driver %s, CUDA %s) on %s, sources at commit %s%s. Every "
-            "figure on this page comes from one GPU batch, on a machine with nvcc, a GPU "
-            "and libclang; a second command writes the page:" %
+            "figure in sections 1 to 8 comes from one GPU batch, on a machine with nvcc, a "
+            "GPU and libclang (later sections name their own batch); a second command "
+            "writes the page:" %
             (mach["gpu"], mach["driver"], mach["cuda"], mach["date"], mach.get("commit", "?"),
              " (quick sizes: not the evaluation)" if r.get("quick") else ""), "",
             "```", r.get("command") or "bench/gpu/run.sh  # builds every variant, runs the "
@@ -334,8 +335,14 @@ def main():
     if os.path.exists(extra):
         with open(extra) as f:
             body += ["", f.read()]
+    # Sections of other batches, kept beside the raw figures as written (section_N_*.md,
+    # in N's order): the before/after runs, the dt-scaling test (bench/gpu/gain.sh).
+    sections = glob.glob(os.path.join(a.results, "section_*.md"))
+    for path in sorted(sections, key=lambda s: int(re.match(r"section_(\d+)", os.path.basename(s)).group(1))):
+        with open(path) as f:
+            body += [f.read().rstrip()]
     os.makedirs(os.path.join(a.docs, "img"), exist_ok=True)
-    for png in ("md_energy.png", "do_undo.png", "mandelbrot.png", "matmul.png"):
+    for png in ("md_energy.png", "do_undo.png", "mandelbrot.png", "matmul.png", "dt_scaling.png"):
         src = os.path.join(a.results, png)
         if os.path.exists(src):
             shutil.copy(src, os.path.join(a.docs, "img", png))

@@ -10,15 +10,18 @@
 // Verlet with dt = 0.002.
 //
 // Every `every` steps it prints the step, the Lennard-Jones (van der Waals), electrostatic,
-// kinetic and total energy with 12 significant digits; at the end the time per step and of
-// the force kernel alone.
+// kinetic and total energy with 12 significant digits, the total's error term and the total
+// at the precision the program carries (total_full: the float nearest the device's total plus
+// its error term); at the end the time per step and of the force kernel alone. The time
+// step is an argument (default 0.002), so that the energy fluctuation's dt^2 scaling can be
+// measured (bench/dt_scaling.py).
 //
 //   float:      nvcc -O3 -arch=sm_90 md_nve.cu -o md_float
 //   double:     nvcc -O3 -arch=sm_90 -DREAL_DOUBLE md_nve.cu -o md_double
 //   composite:  cpconvert md_nve.cu -o md_nve_cp.cu          (also --scope accumulators,
 //               nvcc -O3 -arch=sm_90 -I<cpconvert>/runtime/include md_nve_cp.cu -o md_cp
 //                                          --accumulate fixed|double for the cheaper modes)
-//   run:        ./md_float [side=10] [steps=10000] [every=1000]
+//   run:        ./md_float [side=10] [steps=10000] [every=1000] [dt=0.002]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -161,13 +164,15 @@ __global__ void kinetic(const real *vx, const real *vy, const real *vz, real *ke
 }
 
 // The error term of the total energy, which the thesis plots for composite precision: the
-// total less its value rounded to float (kept in float by keep(hi)). Zero in float; in
-// composite, what the error halves carry; in double, the digits below float's.
+// total less its value rounded to float (kept in float by keep(hi)), and that float. Zero in
+// float; in composite, what the error halves carry; in double, the digits below float's.
+// hi + err is the total at the precision the program carries.
 #pragma cp composite keep(hi)
 __global__ void total_error(const real *e, real *err) {
   real total = e[0] + e[1] + e[2];
   float hi = total;
   err[0] = total - hi;
+  err[1] = hi;
 }
 
 // Lattice positions, charges, and velocities uniform in [-1, 1) with zero total momentum,
@@ -209,12 +214,13 @@ int main(int argc, char **argv) {
   int side = argc > 1 ? atoi(argv[1]) : 10;
   long steps = argc > 2 ? atol(argv[2]) : 10000;
   long every = argc > 3 ? atol(argv[3]) : 1000;
-  if (side < 6 || steps < 1 || every < 1) {
-    fprintf(stderr, "usage: %s [side>=6] [steps>=1] [every>=1]\n", argv[0]);
+  double dt_arg = argc > 4 ? atof(argv[4]) : 0.002;
+  if (side < 6 || steps < 1 || every < 1 || !(dt_arg > 0 && dt_arg < 0.05)) {
+    fprintf(stderr, "usage: %s [side>=6] [steps>=1] [every>=1] [0<dt<0.05]\n", argv[0]);
     return 2;
   }
   int n = side * side * side, list_every = 10;
-  real box = (real)cbrt(n / 0.8), rc = 2.5f, skin = 0.4f, dt = 0.002f;
+  real box = (real)cbrt(n / 0.8), rc = 2.5f, skin = 0.4f, dt = (real)dt_arg;
   size_t bytes = n * sizeof(real), ibytes = n * sizeof(int);
 
   real *h = (real *)malloc(7 * bytes);
@@ -222,7 +228,7 @@ int main(int argc, char **argv) {
                 h + 6 * n);
 
   real *d_x, *d_y, *d_z, *d_vx, *d_vy, *d_vz, *d_fx, *d_fy, *d_fz, *d_q;
-  real *d_e;  // van der Waals, electrostatic, kinetic, error term of the total
+  real *d_e;  // van der Waals, electrostatic, kinetic, error term of the total, its float
   int *d_nbr, *d_count, *d_overflow;
   CHECK(cudaMalloc(&d_x, bytes));
   CHECK(cudaMalloc(&d_y, bytes));
@@ -234,7 +240,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&d_fy, bytes));
   CHECK(cudaMalloc(&d_fz, bytes));
   CHECK(cudaMalloc(&d_q, bytes));
-  CHECK(cudaMalloc(&d_e, 4 * sizeof(real)));
+  CHECK(cudaMalloc(&d_e, 5 * sizeof(real)));
   CHECK(cudaMalloc(&d_nbr, MAX_NEIGHBOURS * ibytes));
   CHECK(cudaMalloc(&d_count, ibytes));
   CHECK(cudaMalloc(&d_overflow, sizeof(int)));
@@ -258,9 +264,9 @@ int main(int argc, char **argv) {
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
-  printf("# atoms %d (ions %d), box %.6f, dt %.4f, %s\n", n, (n + 9) / 10, (double)box,
+  printf("# atoms %d (ions %d), box %.6f, dt %.6g, %s\n", n, (n + 9) / 10, (double)box,
          (double)dt, sizeof(real) == 8 ? "double" : "float");
-  printf("step,vdw,coulomb,kinetic,total,total_err\n");
+  printf("step,vdw,coulomb,kinetic,total,total_err,total_full\n");
   CHECK(cudaEventRecord(start));
   for (long s = 1; s <= steps; s++) {
     int sample = s % every == 0;
@@ -269,24 +275,25 @@ int main(int argc, char **argv) {
     if (s % list_every == 0)
       build_list<<<blocks, threads>>>(d_x, d_y, d_z, d_nbr, d_count, d_overflow, n, box,
                                       rc + skin);
-    if (sample) CHECK(cudaMemset(d_e, 0, 4 * sizeof(real)));
+    if (sample) CHECK(cudaMemset(d_e, 0, 5 * sizeof(real)));
     forces<<<fblocks, threads>>>(d_x, d_y, d_z, d_q, d_nbr, d_count, d_fx, d_fy, d_fz,
                                  d_e, d_e + 1, n, box, rc, sample);
     kick<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_fx, d_fy, d_fz, n, dt);
     if (sample) {
       kinetic<<<blocks, threads>>>(d_vx, d_vy, d_vz, d_e + 2, n);
       total_error<<<1, 1>>>(d_e, d_e + 3);
-      real e[4];
+      real e[5];
       int overflow;
-      CHECK(cudaMemcpy(e, d_e, 4 * sizeof(real), cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(e, d_e, 5 * sizeof(real), cudaMemcpyDeviceToHost));
       CHECK(cudaMemcpy(&overflow, d_overflow, sizeof(int), cudaMemcpyDeviceToHost));
       if (overflow) {
         fprintf(stderr, "neighbour list overflow: %d > %d neighbours\n", overflow,
                 MAX_NEIGHBOURS);
         return 1;
       }
-      printf("%ld,%.12e,%.12e,%.12e,%.12e,%.6e\n", s, (double)e[0], (double)e[1],
-             (double)e[2], (double)e[0] + (double)e[1] + (double)e[2], (double)e[3]);
+      printf("%ld,%.12e,%.12e,%.12e,%.12e,%.6e,%.15e\n", s, (double)e[0], (double)e[1],
+             (double)e[2], (double)e[0] + (double)e[1] + (double)e[2], (double)e[3],
+             (double)e[4] + (double)e[3]);
     }
   }
   CHECK(cudaEventRecord(stop));

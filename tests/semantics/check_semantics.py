@@ -12,7 +12,9 @@ and asserts, for every number the programs print (in order), that
   |converted - double| <= |float - double| + tol,   tol = 2 * 2^-24 * |double|
 (two units in the last place of a float: the converted result is printed after the
 final recombination into one float, which may round once more than float's own
-result). The converted program's exit status must equal the double program's.
+result). The converted program's exit status must equal the double program's. The
+converted program built with -DCP_REPORT (the error report) must print the same bytes and
+exit status, and report on standard error where it recombines.
 
 Without a CUDA device it still builds the double variant (so that the substitution is
 checked everywhere nvcc exists) and exits 77, which ctest reports as skipped.
@@ -35,9 +37,9 @@ def to_double(src):
     return src
 
 
-def build(nvcc, include_dirs, src, exe):
-    p = subprocess.run([nvcc, "-arch=sm_90", "-o", exe, src] + ["-I" + d for d in include_dirs],
-                       capture_output=True)
+def build(nvcc, include_dirs, src, exe, flags=()):
+    p = subprocess.run([nvcc, "-arch=sm_90", "-o", exe, src] + list(flags) +
+                       ["-I" + d for d in include_dirs], capture_output=True)
     if p.returncode != 0:
         sys.stdout.write(p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace"))
         fail("nvcc could not build " + src)
@@ -51,13 +53,14 @@ def have_device():
     return p.returncode == 0 and b"GPU" in p.stdout
 
 
-def run(exe):
+def run(exe, with_stderr=False):
     p = subprocess.run([exe], capture_output=True, timeout=120)
     err = p.stderr.decode(errors="replace")
     if "no CUDA-capable device" in err or "CUDA driver" in err:
         print("SKIP: no usable CUDA device")
         sys.exit(77)
-    return p.returncode, p.stdout.decode(errors="replace")
+    out = p.returncode, p.stdout.decode(errors="replace")
+    return out + (err,) if with_stderr else out
 
 
 def main():
@@ -88,6 +91,7 @@ def main():
             fail("cpconvert could not convert " + a.source)
     build(a.nvcc, [srcdir], a.source, w(".float"))
     build(a.nvcc, [srcdir, a.runtime_include], conv_src, w(".cp"))
+    build(a.nvcc, [srcdir, a.runtime_include], conv_src, w(".report"), ["-DCP_REPORT"])
 
     (fc, fo), (cc, co), (dc, do) = run(w(".float")), run(w(".cp")), run(w(".double"))
     print("float (exit %d):\n%sconverted (exit %d):\n%sdouble (exit %d):\n%s" % (fc, fo, cc, co, dc, do))
@@ -103,7 +107,14 @@ def main():
             worse.append("value %d: float %r, converted %r, double %r" % (i, f, c, d))
     if worse:
         fail("the converted program is worse than float:\n  " + "\n  ".join(worse))
-    print("PASS: %d values, none worse than float" % len(dn))
+    # The error report (-DCP_REPORT) prints on standard error and changes no output byte.
+    rc, ro, report = run(w(".report"), with_stderr=True)
+    print("converted with -DCP_REPORT, standard error:\n%s" % report)
+    if (rc, ro) != (cc, co):
+        fail("with -DCP_REPORT the converted program prints something else (exit %d):\n%s" % (rc, ro))
+    if "cp_recombine" in open(conv_src).read() and "cp report: " not in report:
+        fail("with -DCP_REPORT the converted program recombines but reports nothing")
+    print("PASS: %d values, none worse than float; -DCP_REPORT changes no output byte" % len(dn))
 
 
 if __name__ == "__main__":

@@ -18,21 +18,38 @@
 #include "config.cuh"
 #include "types.cuh"
 #include "convert.cuh"
+#include "report.cuh"
 
 /* dst[i] = RN(dst[i] + err[i]) for n floats: the float pair itself, whatever the backend
  * (under dp, going through a double could round twice). */
 static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
+#if defined(CP_REPORT)
+  cp_report_site site;
+  cp_detail_report(cp_detail_report_take(&site), dst, err, n, 0);
+#endif
   for (size_t i = 0; i < n; i++)
     dst[i] = err[i] == 0.0f ? dst[i] : cp_fadd_rn(dst[i], err[i]);
 }
 
 /* dst[i] = RN(dst[i] + err[i]) for n doubles (buffers of converted double kernels). */
 static inline void cp_recombine_host_double(double *dst, const double *err, size_t n) {
+#if defined(CP_REPORT)
+  cp_report_site site;
+  cp_detail_report(cp_detail_report_take(&site), dst, err, n, 1);
+#endif
   for (size_t i = 0; i < n; i++)
     dst[i] = cp_dd_to_double(cp_make_double(dst[i], err[i]));
 }
 
 #if defined(__CUDACC__)
+/* The raw error terms of a paired buffer: copies `bytes` bytes of its companion x_err
+ * (floats, or doubles for converted double kernels) from the device into `host`, unchanged
+ * (with the values copied beside them, cp_error_stats_add measures them as -DCP_REPORT
+ * does). */
+static inline cudaError_t cp_read_errors(void *host, const void *err_dev, size_t bytes) {
+  return cudaMemcpy(host, err_dev, bytes, cudaMemcpyDeviceToHost);
+}
+
 /* Copies `bytes` bytes of errors (floats, or float2/3/4: float members) from the device
  * and recombines them into the values at `dst`. */
 static inline cudaError_t cp_recombine(void *dst, const void *err_dev, size_t bytes) {
@@ -52,10 +69,17 @@ typedef struct {
   void *dst, *tmp;
   size_t n;
   int is_double;
+#if defined(CP_REPORT)
+  cp_report_site site; /* where the recombination was enqueued */
+#endif
 } cp_detail_recombine_job;
 
 static void CUDART_CB cp_detail_recombine_cb(void *p) {
   cp_detail_recombine_job *job = (cp_detail_recombine_job *)p;
+#if defined(CP_REPORT)
+  if (job->site.line)
+    cp_detail_report_set(job->site.file, job->site.args, job->site.line);
+#endif
   if (job->is_double)
     cp_recombine_host_double((double *)job->dst, (const double *)job->tmp, job->n);
   else
@@ -83,6 +107,9 @@ static inline cudaError_t cp_detail_recombine_async(void *dst, const void *err_d
   job->tmp = tmp;
   job->n = bytes / elem;
   job->is_double = is_double;
+#if defined(CP_REPORT)
+  cp_detail_report_take(&job->site);
+#endif
   cudaError_t e = cudaMemcpyAsync(tmp, err_dev, bytes, cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess)
     e = cudaLaunchHostFunc(stream, cp_detail_recombine_cb, job);
@@ -136,6 +163,23 @@ static inline cudaError_t cp_zero_symbol(const T &err_symbol, size_t bytes, size
   cudaError_t e = cudaGetSymbolAddress(&err, err_symbol);
   return e == cudaSuccess ? cudaMemset((char *)err + offset, 0, bytes) : e;
 }
+#endif
+#endif
+
+#if defined(CP_REPORT)
+/* Each call written in the program records its file, line and arguments for the report
+ * (report.cuh); a macro does not expand inside itself, so the function is then called. */
+#define CP_DETAIL_REPORTED(f, text, ...) (cp_detail_report_set(__FILE__, text, __LINE__), f(__VA_ARGS__))
+#define cp_recombine_host(...) CP_DETAIL_REPORTED(cp_recombine_host, #__VA_ARGS__, __VA_ARGS__)
+#define cp_recombine_host_double(...) CP_DETAIL_REPORTED(cp_recombine_host_double, #__VA_ARGS__, __VA_ARGS__)
+#if defined(__CUDACC__)
+#define cp_recombine(...) CP_DETAIL_REPORTED(cp_recombine, #__VA_ARGS__, __VA_ARGS__)
+#define cp_recombine_double(...) CP_DETAIL_REPORTED(cp_recombine_double, #__VA_ARGS__, __VA_ARGS__)
+#define cp_recombine_async(...) CP_DETAIL_REPORTED(cp_recombine_async, #__VA_ARGS__, __VA_ARGS__)
+#define cp_recombine_double_async(...) CP_DETAIL_REPORTED(cp_recombine_double_async, #__VA_ARGS__, __VA_ARGS__)
+#if defined(__cplusplus)
+#define cp_recombine_symbol(...) CP_DETAIL_REPORTED(cp_recombine_symbol, #__VA_ARGS__, __VA_ARGS__)
+#endif
 #endif
 #endif
 

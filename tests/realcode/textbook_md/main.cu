@@ -3,14 +3,14 @@
 // velocity-Verlet steps. Prints the total energy every `every` steps with %.17g, so that
 // the float, double and composite builds can be compared digit by digit, and the wall
 // time of the step loop.
-//   usage: md [cells=6] [steps=1000] [every=100]
+//   usage: md [cells=6] [steps=1000] [every=100] [dt=0.005]
 #include "common.h"
 #include <chrono>
 #include <cmath>
 
 static const double DENSITY = 0.8;
 static const double T0 = 1.0;
-static const double DT = 0.005;
+static const double DEFAULT_DT = 0.005;
 static const double CUTOFF = 2.5;
 
 // A fixed linear congruential generator: the same velocities on every machine and build.
@@ -71,8 +71,9 @@ int main(int argc, char **argv)
   int cells = argc > 1 ? atoi(argv[1]) : 6;
   int steps = argc > 2 ? atoi(argv[2]) : 1000;
   int every = argc > 3 ? atoi(argv[3]) : 100;
-  if (cells < 3 || steps < 0 || every < 1) {
-    fprintf(stderr, "usage: %s [cells>=3] [steps>=0] [every>=1]\n", argv[0]);
+  double dt = argc > 4 ? atof(argv[4]) : DEFAULT_DT;
+  if (cells < 3 || steps < 0 || every < 1 || !(dt > 0 && dt < 0.05)) {
+    fprintf(stderr, "usage: %s [cells>=3] [steps>=0] [every>=1] [0<dt<0.05]\n", argv[0]);
     return 2;
   }
   int number = 4 * cells * cells * cells;
@@ -91,19 +92,19 @@ int main(int argc, char **argv)
   copy_to_device(&atom, x, y, z, vx, vy, vz);
   find_neighbor(&atom);
   find_force(&atom, 1);
-  printf("atoms %d  box %.17g  steps %d  dt %g  %s\n", number, cells * a, steps, DT,
+  printf("atoms %d  box %.17g  steps %d  dt %g  %s\n", number, cells * a, steps, dt,
          sizeof(real) == sizeof(double) ? "double" : "float");
   print_energy(&atom, 0);
 
   CHECK(cudaDeviceSynchronize());
   auto start = std::chrono::steady_clock::now();
   for (int step = 1; step <= steps; ++step) {
-    integrate_half(&atom, (real)DT, 1);
+    integrate_half(&atom, (real)dt, 1);
     if (step % REBUILD_EVERY == 0) {
       find_neighbor(&atom);
     }
     find_force(&atom, step % every == 0);
-    integrate_half(&atom, (real)DT, 0);
+    integrate_half(&atom, (real)dt, 0);
     if (step % every == 0) {
       print_energy(&atom, step);
     }
