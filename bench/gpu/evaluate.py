@@ -207,7 +207,7 @@ def md_plot(res):
     plt = pyplot()
     small = res["small"]
     fig, axes = plt.subplots(4, 1, figsize=(8, 12.5), sharex=True)
-    for v, label in (("cp", "composite"), ("double", "double")):
+    for v, label in (("cp", "composite (scope(all), dp)"), ("double", "double")):
         if v in small:
             axes[3].plot(small[v]["step"], small[v]["total_err"], label=label, lw=0.6)
     axes[3].set_title("error term of the total energy: total - RN_float(total)")
@@ -216,7 +216,8 @@ def md_plot(res):
     for key, ax, title in (("total", axes[0], "total energy"),
                            ("vdw", axes[1], "van der Waals (Lennard-Jones) energy"),
                            ("coulomb", axes[2], "electrostatic energy")):
-        for v, label in (("float", "float"), ("cp", "composite"), ("double", "double")):
+        for v, label in (("float", "float"), ("cp", "composite (scope(all), dp)"),
+                         ("double", "double")):
             if v not in small:
                 continue
             s = np.array(small[v]["step"])
