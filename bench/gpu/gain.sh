@@ -17,6 +17,8 @@
 #   cpconvert --scope accumulators examples/md_nve/md_nve.cu -o DIR/ex/md_nve_acc.cu
 #   for v in cp cp_acc; do make -C tests/realcode/textbook_md BUILD=DIR/textbook \
 #     CPCONVERT=build/tool/cpconvert DIR/textbook/$v/.stamp; done
+#   make -C examples/makefile-project convert CPCONVERT=...; copy its *_cp.cu, main.cu and
+#     headers to DIR/mk/
 # Environment: OUT (default gpu-out), WORK (default /tmp/cpconvert-gain), ARCH (sm_90),
 #   DT_ARGS (extra bench/dt_scaling.py arguments, e.g. "--time 2").
 set -uo pipefail
@@ -102,6 +104,18 @@ if has report; then
   for p in "${pids[@]}"; do wait "$p" || status=1; done
   cat "$work"/report/*.line | tee -a "$out/gain_summary.txt"
   grep -q FAIL "$work"/report/*.line && status=1
+  # the Make project example: its two converted kernels files and its host file
+  if [ -d "$dir/mk" ]; then
+    mk=$work/report/makefile-project && rm -rf "$mk" && mkdir -p "$mk"
+    (cd "$dir/mk" && nv forces_cp.cu kinetic_cp.cu main.cu -o "$mk/plain" &&
+       nv -DCP_REPORT forces_cp.cu kinetic_cp.cu main.cu -o "$mk/rep") > "$mk/build.log" 2>&1
+    "$mk/plain" > "$mk/plain.txt" 2>&1; "$mk/rep" > "$mk/rep.txt" 2> "$out/report/makefile-project.txt"
+    if [ -s "$mk/plain.txt" ] && cmp -s "$mk/plain.txt" "$mk/rep.txt"; then
+      echo "makefile-project: same output with -DCP_REPORT" | tee -a "$out/gain_summary.txt"
+    else
+      echo "makefile-project: FAIL (see $mk)" | tee -a "$out/gain_summary.txt"; status=1
+    fi
+  fi
   # the textbook program: its cp build with and without the report
   textbook_builds
   tb=$work/textbook_report && rm -rf "$tb" && cp -r "$dir/textbook" "$tb"
