@@ -11,7 +11,8 @@
 # builds and converts, and the nvcc compile checks are skipped.
 set -euo pipefail
 
-packages=(cmake gcc g++ make ninja-build pkg-config libclang-22-dev check libmpfr-dev libgmp-dev python3)
+packages=(cmake gcc g++ make ninja-build pkg-config libclang-22-dev check libmpfr-dev libgmp-dev python3
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

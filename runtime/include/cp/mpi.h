@@ -1,0 +1,150 @@
+/* cp/mpi.h - composite values across MPI ranks: global sums that keep the error terms.
+ *
+ * Host-only, plain C or C++; include it (after <mpi.h> or instead of it) only where MPI is
+ * used. A converted program holds each paired result on the host as two arrays, the values
+ * x and the errors x_err (the companion copied back with cp_read_errors instead of being
+ * recombined); these functions sum such arrays element by element over the ranks of a
+ * communicator, in place, as MPI_Allreduce(MPI_IN_PLACE, ..., MPI_SUM) does for floats.
+ * Which one to use:
+ *
+ *   cp_mpi_allreduce_pairs     the pairs themselves, through an MPI datatype of two floats
+ *                              and a commutative user operation: AccurateDWPlusDW (JMP17
+ *                              Alg. 6), relative error <= 3u^2 (u = 2^-24) per addition, so
+ *                              <= (P-1) 3u^2 sum|x| over P ranks. The default: the result is
+ *                              a normalized pair, as on one GPU.
+ *   cp_mpi_allreduce_double    v + e rounded to double, MPI_DOUBLE with the built-in
+ *                              MPI_SUM, split back: error <= (2P-1) 2^-53 sum|x| + 2^-48
+ *                              |result| (the split keeps 48 bits). For MPI libraries or
+ *                              transports that only reduce built-in types (NCCL's
+ *                              ncclDouble likewise); 53 bits cover the pairs' ~48.
+ *   cp_mpi_allreduce_dd        cp_double pairs (converted double kernels): a datatype of
+ *                              two doubles and the double-double addition, <= 3u^2 per
+ *                              addition (u = 2^-53); double alone would lose their low half.
+ *   cp_mpi_allreduce_fixed     accumulate(fixed) values: MPI_INT64_T with MPI_SUM, exact,
+ *                              so the global sum is the same bits for any number of ranks
+ *                              and any reduction order (integer addition is associative).
+ *
+ * The pair operations add in whatever order the MPI library chooses; the result is within
+ * the bound for every order, and bit-identical across runs only where the library's order
+ * is (use the fixed form where bit-identical totals across rank counts are required).
+ * Each function returns MPI's error code (MPI_SUCCESS) or MPI_ERR_NO_MEM.
+ * Tests: tests/mpi/check_mpi.c under mpirun -np 1, 2, 4, against MPFR.
+ */
+#ifndef CP_MPI_H
+#define CP_MPI_H
+
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "cp.cuh"
+
+/* The float pair's addition of the reduction: the accurate family where it exists (the ff
+ * host pass, the default); a host pass forced to dp adds in double (<= 2^-53 per addition,
+ * still more than the pairs carry). */
+static inline cp_float cp_detail_mpi_add(cp_float x, cp_float y) {
+#if CP_BACKEND_IS_DP
+  double d = ((double)x.v + (double)x.e) + ((double)y.v + (double)y.e);
+  cp_float z;
+  z.v = (float)d;
+  z.e = (float)(d - (double)z.v);
+  return z;
+#else
+  return cp_accurate_add(x, y);
+#endif
+}
+
+static void cp_detail_mpi_sum_ff(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)type;
+  const cp_float *a = (const cp_float *)in;
+  cp_float *b = (cp_float *)inout;
+  for (int i = 0; i < *len; i++)
+    b[i] = cp_detail_mpi_add(a[i], b[i]);
+}
+
+static void cp_detail_mpi_sum_dd(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)type;
+  const cp_double *a = (const cp_double *)in;
+  cp_double *b = (cp_double *)inout;
+  for (int i = 0; i < *len; i++)
+    b[i] = cp_dd_add(a[i], b[i]);
+}
+
+/* The datatype of a pair of `base` values and the commutative sum `fn` over it,
+ * created on first use and kept for the program's life (one pair per translation unit). */
+static inline int cp_detail_mpi_kit(MPI_Datatype base, MPI_User_function *fn, MPI_Datatype *type,
+                                    MPI_Op *op, int *ready) {
+  int rc = MPI_SUCCESS;
+  if (*ready)
+    return rc;
+  if ((rc = MPI_Type_contiguous(2, base, type)) != MPI_SUCCESS ||
+      (rc = MPI_Type_commit(type)) != MPI_SUCCESS || (rc = MPI_Op_create(fn, 1, op)) != MPI_SUCCESS)
+    return rc;
+  *ready = 1;
+  return rc;
+}
+
+/* Sums the float pairs (v[i], e[i]) over the ranks of `comm`, in place (see above). */
+static inline int cp_mpi_allreduce_pairs(float *v, float *e, int n, MPI_Comm comm) {
+  static MPI_Datatype type;
+  static MPI_Op op;
+  static int ready;
+  int rc = cp_detail_mpi_kit(MPI_FLOAT, cp_detail_mpi_sum_ff, &type, &op, &ready);
+  cp_float *p = (cp_float *)malloc((n > 0 ? (size_t)n : 1) * sizeof *p);
+  if (!p)
+    return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++)
+    p[i] = cp_make_float(v[i], e[i]);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Allreduce(MPI_IN_PLACE, p, n, type, op, comm);
+  for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+    v[i] = p[i].v;
+    e[i] = p[i].e;
+  }
+  free(p);
+  return rc;
+}
+
+/* The same through double: each pair rounded to double, summed with MPI_DOUBLE, split. */
+static inline int cp_mpi_allreduce_double(float *v, float *e, int n, MPI_Comm comm) {
+  double *d = (double *)malloc((n > 0 ? (size_t)n : 1) * sizeof *d);
+  if (!d)
+    return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++)
+    d[i] = (double)v[i] + (double)e[i];
+  int rc = MPI_Allreduce(MPI_IN_PLACE, d, n, MPI_DOUBLE, MPI_SUM, comm);
+  for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+    v[i] = (float)d[i];
+    e[i] = (float)(d[i] - (double)v[i]); /* d - RN(d) is exact in double */
+  }
+  free(d);
+  return rc;
+}
+
+/* Sums the double-double pairs (hi[i], lo[i]) over the ranks of `comm`, in place. */
+static inline int cp_mpi_allreduce_dd(double *hi, double *lo, int n, MPI_Comm comm) {
+  static MPI_Datatype type;
+  static MPI_Op op;
+  static int ready;
+  int rc = cp_detail_mpi_kit(MPI_DOUBLE, cp_detail_mpi_sum_dd, &type, &op, &ready);
+  cp_double *p = (cp_double *)malloc((n > 0 ? (size_t)n : 1) * sizeof *p);
+  if (!p)
+    return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++)
+    p[i] = cp_make_double(hi[i], lo[i]);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Allreduce(MPI_IN_PLACE, p, n, type, op, comm);
+  for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+    hi[i] = p[i].hi;
+    lo[i] = p[i].lo;
+  }
+  free(p);
+  return rc;
+}
+
+/* Sums fixed-point accumulators over the ranks of `comm`, in place: exact (two's
+ * complement, wrapping as cp_fixed_add does). */
+static inline int cp_mpi_allreduce_fixed(cp_fixed *q, int n, MPI_Comm comm) {
+  return MPI_Allreduce(MPI_IN_PLACE, q, n, MPI_INT64_T, MPI_SUM, comm);
+}
+
+#endif /* CP_MPI_H */

@@ -1,0 +1,150 @@
+/* check_mpi.c - the MPI reductions of cp/mpi.h against MPFR, run under mpirun -np 1, 2, 4.
+ *
+ * One data set for every rank count: B = 4 blocks of N inputs each (float pairs, double-
+ * double pairs and fixed-point values over 80 binades with both signs, so the sums
+ * cancel), block b made from seed b. Rank r of P adds the blocks r, r + P, ... locally (the
+ * runtime's own additions) and the ranks' partial sums are reduced; every rank checks the
+ * result against all B blocks summed in MPFR at 200 bits, so the reference is the same for
+ * -np 1, 2 and 4:
+ *
+ *   pairs   |S - s| <= (B-1) 3u^2 sum|x| + 2^-150 (u = 2^-24; AccurateDWPlusDW per addition)
+ *   double  |S - s| <= (B-1) 3u^2 sum|x| + (2P-1) 2^-53 sum|x| + 2^-48 |S|
+ *           (local pair sums, then rounded to double, summed, split to 48 bits)
+ *   dd      |S - s| <= (B-1) 3u^2 sum|x|                 (u = 2^-53)
+ *   fixed   s == S exactly: the same bits for every P
+ *
+ * and prints the largest error of each relative to sum|x|. Exit status 0 if all hold.
+ */
+#include <math.h>
+#include <mpfr.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cp/mpi.h>
+
+#include "../runtime/cp_test_gen.h"
+
+#define N 1000
+#define B 4
+#define PREC 200
+
+/* Block b's inputs: float pairs, double-double pairs and fixed-point values. */
+static void inputs(int b, float *v, float *e, double *hi, double *lo, cp_fixed *q) {
+  gen_rng g = gen_seed(0x3e1 + 977 * (uint64_t)b);
+  for (int i = 0; i < N; i++) {
+    cp_float p = gen_pair(&g, -40, 40);
+    cp_double d = gen_dd(&g, -40, 40);
+    v[i] = p.v;
+    e[i] = p.e;
+    hi[i] = d.hi;
+    lo[i] = d.lo;
+    q[i] = (cp_fixed)(gen_u64(&g) >> 8) - (cp_fixed)(1LL << 55); /* sums never wrap */
+  }
+}
+
+static int failures;
+
+/* |got - ref| against bound, relative to mag (= sum|x|) in the printed figure. */
+static double check(const char *what, int i, mpfr_t ref, double got_hi, double got_lo, double mag,
+                    double bound) {
+  mpfr_t t;
+  mpfr_init2(t, PREC);
+  mpfr_set_d(t, got_hi, MPFR_RNDN);
+  mpfr_add_d(t, t, got_lo, MPFR_RNDN);
+  mpfr_sub(t, t, ref, MPFR_RNDN);
+  double err = fabs(mpfr_get_d(t, MPFR_RNDN));
+  mpfr_clear(t);
+  if (!(err <= bound)) {
+    if (failures++ < 10)
+      fprintf(stderr, "%s[%d]: error %.3e exceeds the bound %.3e\n", what, i, err, bound);
+  }
+  return mag > 0 ? err / mag : 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  static float v[N], e[N], v2[N], e2[N], rv[N], re[N];
+  static double hi[N], lo[N], rhi[N], rlo[N];
+  static cp_fixed q[N], rq[N];
+  for (int b = rank; b < B; b += size) { /* this rank's share, summed locally */
+    inputs(b, rv, re, rhi, rlo, rq);
+    for (int i = 0; i < N; i++) {
+      cp_float x = b == rank ? cp_make_float(rv[i], re[i])
+                             : cp_accurate_add(cp_make_float(v[i], e[i]), cp_make_float(rv[i], re[i]));
+      cp_double d = b == rank ? cp_make_double(rhi[i], rlo[i])
+                              : cp_dd_add(cp_make_double(hi[i], lo[i]), cp_make_double(rhi[i], rlo[i]));
+      v[i] = x.v;
+      e[i] = x.e;
+      hi[i] = d.hi;
+      lo[i] = d.lo;
+      q[i] = b == rank ? rq[i] : cp_fixed_add(q[i], rq[i]);
+    }
+  }
+  for (int i = 0; i < N; i++) {
+    v2[i] = v[i];
+    e2[i] = e[i];
+  }
+  int rc = cp_mpi_allreduce_pairs(v, e, N, MPI_COMM_WORLD) | cp_mpi_allreduce_double(v2, e2, N, MPI_COMM_WORLD) |
+           cp_mpi_allreduce_dd(hi, lo, N, MPI_COMM_WORLD) | cp_mpi_allreduce_fixed(q, N, MPI_COMM_WORLD);
+  if (rc != MPI_SUCCESS) {
+    fprintf(stderr, "rank %d: an MPI call failed (%d)\n", rank, rc);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  /* The reference, on every rank: all ranks' inputs summed exactly. */
+  mpfr_t sf[N], sd[N], af[N], ad[N];
+  long long exact[N] = {0};
+  for (int i = 0; i < N; i++) {
+    mpfr_inits2(PREC, sf[i], sd[i], af[i], ad[i], (mpfr_ptr)0);
+    mpfr_set_zero(sf[i], 1);
+    mpfr_set_zero(sd[i], 1);
+    mpfr_set_zero(af[i], 1);
+    mpfr_set_zero(ad[i], 1);
+  }
+  for (int b = 0; b < B; b++) {
+    inputs(b, rv, re, rhi, rlo, rq);
+    for (int i = 0; i < N; i++) {
+      mpfr_t t;
+      mpfr_init2(t, PREC);
+      mpfr_set_flt(t, rv[i], MPFR_RNDN);
+      mpfr_add_d(t, t, (double)re[i], MPFR_RNDN);
+      mpfr_add(sf[i], sf[i], t, MPFR_RNDN);
+      mpfr_abs(t, t, MPFR_RNDN);
+      mpfr_add(af[i], af[i], t, MPFR_RNDN);
+      mpfr_set_d(t, rhi[i], MPFR_RNDN);
+      mpfr_add_d(t, t, rlo[i], MPFR_RNDN);
+      mpfr_add(sd[i], sd[i], t, MPFR_RNDN);
+      mpfr_abs(t, t, MPFR_RNDN);
+      mpfr_add(ad[i], ad[i], t, MPFR_RNDN);
+      mpfr_clear(t);
+      exact[i] += rq[i];
+    }
+  }
+  double worst[3] = {0, 0, 0};
+  const double uf = 0x1p-24, ud = 0x1p-53;
+  for (int i = 0; i < N; i++) {
+    double magf = mpfr_get_d(af[i], MPFR_RNDU), magd = mpfr_get_d(ad[i], MPFR_RNDU);
+    double s = fabs(mpfr_get_d(sf[i], MPFR_RNDU));
+    double w;
+    w = check("pairs", i, sf[i], v[i], e[i], magf, (B - 1) * 3 * uf * uf * magf + 0x1p-150);
+    worst[0] = w > worst[0] ? w : worst[0];
+    w = check("double", i, sf[i], v2[i], e2[i], magf,
+              (B - 1) * 3 * uf * uf * magf + (2 * size - 1) * ud * magf + 0x1p-48 * s);
+    worst[1] = w > worst[1] ? w : worst[1];
+    w = check("dd", i, sd[i], hi[i], lo[i], magd, (B - 1) * 3 * ud * ud * magd);
+    worst[2] = w > worst[2] ? w : worst[2];
+    if (q[i] != exact[i] && failures++ < 10)
+      fprintf(stderr, "fixed[%d]: %lld, exact %lld\n", i, (long long)q[i], exact[i]);
+    mpfr_clears(sf[i], sd[i], af[i], ad[i], (mpfr_ptr)0);
+  }
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("%d ranks, %d blocks of %d sums: largest error / sum|x|: pairs %.3e, double %.3e, "
+           "dd %.3e; fixed %s; %d failures\n", size, B, N, worst[0], worst[1], worst[2],
+           all ? "checked" : "exact", all);
+  MPI_Finalize();
+  return all == 0 ? 0 : 1;
+}
