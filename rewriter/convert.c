@@ -29,13 +29,15 @@ static size_t bom_length(const char *text, size_t len) {
 }
 
 /* Rule `header`: the marker comment, the algorithm and backend selection and the runtime
- * include; a header that only gains companion declarations gets the marker line alone. */
+ * include (and <cp/mpi.h> where sums over MPI ranks were converted); a header that only
+ * gains companion declarations gets the marker line alone. */
 static void add_header(cp_result *r, cp_edit_list *edits, const cp_options *opt, int is_header) {
   const char *nl = line_ending(opt->input_text, opt->input_len);
   const char *text = cp_arena_printf(
-      r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s", CP_OUTPUT_MARKER,
+      r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s%s", CP_OUTPUT_MARKER,
       opt->version, opt->input, opt->header_options, nl,
-      is_header ? "" : cp_runtime_prologue(r->arena, opt, nl));
+      is_header ? "" : cp_runtime_prologue(r->arena, opt, nl),
+      edits->per_rule[CP_RULE_MPI] ? cp_arena_printf(r->arena, "#include <cp/mpi.h>%s", nl) : "");
   cp_edit_add(r->arena, edits, bom_length(opt->input_text, opt->input_len), 0, text,
               CP_RULE_HEADER);
   r->applied[CP_RULE_HEADER]++;

@@ -27,9 +27,23 @@
 
 #include "internal.h"
 
+/* A sum over MPI ranks (MPI_Allreduce or MPI_Reduce, MPI_FLOAT, MPI_SUM) of a host
+ * variable, and whether the copy back into it keeps its residual error (mpi_sum_kept). */
+typedef struct {
+  CXCursor var;          /* the summed variable: the send buffer, or the receive buffer
+                            under MPI_IN_PLACE */
+  const char *name;
+  const cp_node *call;
+  int kept, dropped;
+} mpi_sum;
+
+#define MPI_SUMS 16
+
 typedef struct {
   cp_run *run;
   cp_func *f;
+  mpi_sum mpi[MPI_SUMS];
+  int n_mpi;
 } host;
 
 static cp_arena *arena(host *h) { return h->run->r->arena; }
@@ -129,7 +143,7 @@ static void insert_after(host *h, const cp_node *s, const char *stmts, cp_rule r
 typedef struct {
   const char *stmt;   /* the statement's text, without its ';' */
   unsigned b, e;      /* the call NAME(...) within it */
-  const char *arg[6]; /* its arguments' texts, trimmed */
+  const char *arg[8]; /* its arguments' texts, trimmed */
   int nargs;
 } call_text;
 
@@ -165,7 +179,7 @@ static int find_call(host *h, const cp_node *s, const char *name, call_text *ct)
       else if (*r == ')' || *r == ']' || *r == '}')
         depth--;
       if ((*r == ',' && depth == 1) || depth == 0) {
-        if (ct->nargs < 6)
+        if (ct->nargs < 8)
           ct->arg[ct->nargs++] = trim(h, arg, (size_t)(r - arg));
         arg = r + 1;
       }
@@ -284,6 +298,8 @@ static void on_free(host *h, cp_node *call, const char *api, int nargs) {
                CP_RULE_HOST_PAIR);
 }
 
+static mpi_sum *mpi_sum_of(host *h, const cp_node *dst, const cp_node *s, int can_keep);
+
 /* cudaMemcpy(dst, src, n, kind[, stream]) with a paired side. */
 static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   if (nargs < 4)
@@ -306,9 +322,14 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
     call2 = cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin,
                             ct.arg[2], stream);
   } else if (strcmp(kind, "cudaMemcpyDeviceToHost") == 0 && stwin) {
-    call2 = cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)", sv->dbl ? "cp_recombine_double" : "cp_recombine",
-                            async ? "_async" : "",
-                            ct.arg[0], stwin, ct.arg[2], stream);
+    mpi_sum *m = mpi_sum_of(h, call_arg(call, nargs, 0), s, !async && !sv->dbl);
+    call2 = m ? cp_arena_printf(arena(h), "cp_recombine_keep(%s, %s, %s, %s)", ct.arg[0],
+                                replace_word(h, ct.arg[0], m->name,
+                                             cp_arena_printf(arena(h), "%s_err", m->name)),
+                                stwin, ct.arg[2])
+              : cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)",
+                                sv->dbl ? "cp_recombine_double" : "cp_recombine",
+                                async ? "_async" : "", ct.arg[0], stwin, ct.arg[2], stream);
   } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0 && dtwin && stwin) {
     call2 = cp_arena_printf(arena(h), "%s(%s, %s, %s, %s%s)", api, dtwin, stwin, ct.arg[2],
                             ct.arg[3], stream);
@@ -505,6 +526,130 @@ typedef struct {
   void (*fn)(host *, cp_node *, const char *, int);
 } api_row;
 
+
+/* ---- sums over MPI ranks ------------------------------------------------------------
+ *
+ * MPI_Allreduce(send, recv, n, MPI_FLOAT, MPI_SUM, comm) (or MPI_Reduce) of a host float
+ * (or array of floats) that a device-to-host copy of a paired buffer filled: the copy back
+ * keeps each value's residual error in a companion NAME_err (cp_recombine_keep: the value
+ * is recombined as before, the residual kept beside it), and the sum becomes
+ * cp_mpi_allreduce_sum (cp_mpi_reduce_sum) of <cp/mpi.h>, which sums the pairs. Only where
+ * nothing names the variable between the copy and the sum (anything that did could make
+ * the residual stale) and the copy is synchronous; otherwise a warning says the error is
+ * dropped there. */
+
+/* The float variable an argument names (`&x`, `x`, `&x[0]`, `(void *)&x`), a null cursor
+ * for anything else. */
+static CXCursor mpi_var(const cp_node *n) {
+  while (n && n->nkids && (n->kind == CXCursor_UnaryOperator || n->kind == CXCursor_ArraySubscriptExpr ||
+                           n->kind == CXCursor_UnexposedExpr || n->kind == CXCursor_ParenExpr ||
+                           n->kind == CXCursor_CStyleCastExpr))
+    n = n->kind == CXCursor_CStyleCastExpr ? n->kids[n->nkids - 1] : n->kids[0];
+  if (!n || n->kind != CXCursor_DeclRefExpr)
+    return clang_getNullCursor();
+  CXCursor d = clang_getCursorReferenced(n->cur);
+  CXType t = clang_getCanonicalType(clang_getCursorType(d));
+  if (t.kind == CXType_ConstantArray)
+    t = clang_getCanonicalType(clang_getArrayElementType(t));
+  return d.kind == CXCursor_VarDecl && t.kind == CXType_Float ? d : clang_getNullCursor();
+}
+
+static const char *node_text(host *h, const cp_node *n) {
+  return cp_arena_strndup(arena(h), text(h) + n->begin, n->end - n->begin);
+}
+
+/* Records the float sums over MPI ranks in `n`, before the walk (a copy back must know
+ * whether a sum follows it). */
+static void find_mpi_sums(host *h, cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    find_mpi_sums(h, n->kids[i]);
+  if (n->kind != CXCursor_CallExpr || h->n_mpi == MPI_SUMS)
+    return;
+  const char *name = spelling_of(h, clang_getCursorReferenced(n->cur));
+  int nargs = clang_Cursor_getNumArguments(n->cur);
+  if (!(strcmp(name, "MPI_Allreduce") == 0 && nargs == 6) && !(strcmp(name, "MPI_Reduce") == 0 && nargs == 7))
+    return;
+  if (strcmp(node_text(h, call_arg(n, nargs, 3)), "MPI_FLOAT") != 0 ||
+      strcmp(node_text(h, call_arg(n, nargs, 4)), "MPI_SUM") != 0)
+    return;
+  const cp_node *send = call_arg(n, nargs, 0);
+  if (strcmp(node_text(h, send), "MPI_IN_PLACE") == 0)
+    send = call_arg(n, nargs, 1);
+  CXCursor v = mpi_var(send);
+  if (!clang_Cursor_isNull(v))
+    h->mpi[h->n_mpi++] = (mpi_sum){v, spelling_of(h, v), n, 0, 0};
+}
+
+/* Whether `n` names variable `v` at an offset in [from, to). */
+static int named_between(const cp_node *n, CXCursor v, unsigned from, unsigned to) {
+  if (n->kind == CXCursor_DeclRefExpr && n->begin >= from && n->begin < to &&
+      clang_equalCursors(clang_getCursorReferenced(n->cur), v))
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (named_between(n->kids[i], v, from, to))
+      return 1;
+  return 0;
+}
+
+static const cp_node *decl_of(const cp_node *n, CXCursor var);
+
+/* The sum over ranks that the copy back into `dst` (statement `s`) feeds, with its residual
+ * companion declared (once); NULL if there is none or it cannot be kept (then marked
+ * dropped, for the warning at the sum). */
+static mpi_sum *mpi_sum_of(host *h, const cp_node *dst, const cp_node *s, int can_keep) {
+  CXCursor v = mpi_var(dst);
+  if (clang_Cursor_isNull(v))
+    return NULL;
+  for (int i = 0; i < h->n_mpi; i++) {
+    mpi_sum *m = &h->mpi[i];
+    if (!clang_equalCursors(m->var, v) || m->call->begin < s->end)
+      continue;
+    const cp_node *d = decl_of(h->f->body, v);
+    if (!can_keep || !d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro ||
+        named_between(h->f->body, v, statement_end(h, s), m->call->begin)) {
+      m->dropped = 1;
+      return NULL;
+    }
+    if (!m->kept)
+      insert_after(h, d, cp_arena_printf(arena(h), "decltype(%s) %s_err{};", m->name, m->name),
+                   CP_RULE_MPI);
+    m->kept = 1;
+    return m;
+  }
+  return NULL;
+}
+
+/* MPI_Allreduce/MPI_Reduce of a kept variable: the pairs are summed. */
+static void on_mpi_sum(host *h, cp_node *call, const char *api, int nargs) {
+  (void)nargs;
+  for (int i = 0; i < h->n_mpi; i++) {
+    mpi_sum *m = &h->mpi[i];
+    call_text ct;
+    const cp_node *s;
+    if (m->call != call)
+      continue;
+    if (m->dropped && !m->kept)
+      cp_diag_at(h->run, CP_WARNING, call->begin,
+                 "this %s sums '%s', recombined from a paired buffer, in float: its error "
+                 "terms are dropped, because '%s' is used between the copy back and the sum "
+                 "(or the copy is asynchronous, or of doubles); sum right after a cudaMemcpy to "
+                 "keep them [%s]", api, m->name, m->name, cp_rule_name(CP_RULE_MPI));
+    if (!m->kept || !(s = statement_for(h, call, api, &ct)) || ct.nargs < 6)
+      return;
+    int in_place = strcmp(ct.arg[0], "MPI_IN_PLACE") == 0;
+    const char *err = replace_word(h, ct.arg[in_place], m->name,
+                                   cp_arena_printf(arena(h), "%s_err", m->name));
+    const char *sum = strcmp(api, "MPI_Reduce") == 0 && ct.nargs == 7
+                          ? cp_arena_printf(arena(h), "cp_mpi_reduce_sum(%s, %s, %s, %s, %s, %s)",
+                                            ct.arg[0], err, ct.arg[1], ct.arg[2], ct.arg[5], ct.arg[6])
+                          : cp_arena_printf(arena(h), "cp_mpi_allreduce_sum(%s, %s, %s, %s, %s)",
+                                            ct.arg[0], err, ct.arg[1], ct.arg[2], ct.arg[5]);
+    cp_apply_edit(h->run, s->begin + ct.b, ct.e - ct.b, sum, CP_RULE_MPI); /* and the
+      header includes <cp/mpi.h> (convert.c) */
+    return;
+  }
+}
+
 static const api_row api_table[] = {
     {"cudaMalloc", on_alloc},          {"cudaMallocManaged", on_alloc},
     {"cudaMallocAsync", on_alloc},     {"cudaMemset", on_memset},
@@ -513,6 +658,7 @@ static const api_row api_table[] = {
     {"cudaFreeAsync", on_free},
     {"cudaMemcpyFromSymbol", on_symbol_copy}, {"cudaMemcpyToSymbol", on_symbol_copy},
     {"cudaGetSymbolAddress", on_symbol_address},
+    {"MPI_Allreduce", on_mpi_sum}, {"MPI_Reduce", on_mpi_sum},
     {"cudaMemcpyFromSymbolAsync", on_symbol_async}, {"cudaMemcpyToSymbolAsync", on_symbol_async},
 };
 
@@ -694,7 +840,11 @@ static void declare_companion(host *h, cp_var *v) {
 }
 
 void cp_convert_host(cp_run *run, cp_func *f) {
-  host h = {run, f};
+  host h;
+  memset(&h, 0, sizeof h);
+  h.run = run;
+  h.f = f;
+  find_mpi_sums(&h, f->body);
   walk(&h, f->body);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
@@ -749,7 +899,10 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
     return;
   }
   cp_use_unit(run, u);
-  host h = {run, &run->structs};
+  host h;
+  memset(&h, 0, sizeof h);
+  h.run = run;
+  h.f = &run->structs;
   const char *t = text(&h);
   unsigned semi = end;
   while (semi < run->opt->input_len && t[semi] != ';')

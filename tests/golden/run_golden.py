@@ -53,6 +53,8 @@ def main():
     src = os.path.join(a.dir, a.name)
     flags_file = src + ".flags"
     flags = shlex.split(open(flags_file).read()) if os.path.exists(flags_file) else []
+    # @MPI_INCLUDE@: the MPI header directory CMake found (NAME.needs-mpi tests)
+    flags = [f.replace("@MPI_INCLUDE@", os.environ.get("CP_MPI_INCLUDE", "")) for f in flags]
     out = os.path.join(a.work, a.name + ".out.cu")
     if os.path.exists(out):
         os.remove(out)

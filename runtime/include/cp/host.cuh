@@ -31,6 +31,17 @@ static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
     dst[i] = err[i] == 0.0f ? dst[i] : cp_fadd_rn(dst[i], err[i]);
 }
 
+/* As cp_recombine_host, keeping what the rounding drops: dst[i] = RN(v + e) and
+ * res[i] = v + e - dst[i], exactly (TwoSum), so (dst, res) is the pair, normalized, for a
+ * later sum over MPI ranks (cp/mpi.h). */
+static inline void cp_recombine_keep_host(float *dst, float *res, const float *err, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    cp_ff s = cp_two_sum(dst[i], err[i]);
+    res[i] = err[i] == 0.0f ? 0.0f : s.e;
+    dst[i] = err[i] == 0.0f ? dst[i] : s.v;
+  }
+}
+
 /* dst[i] = RN(dst[i] + err[i]) for n doubles (buffers of converted double kernels). */
 static inline void cp_recombine_host_double(double *dst, const double *err, size_t n) {
 #if defined(CP_REPORT)
@@ -61,6 +72,27 @@ static inline cudaError_t cp_recombine(void *dst, const void *err_dev, size_t by
   cudaError_t e = cudaMemcpy(tmp, err_dev, bytes, cudaMemcpyDeviceToHost);
   if (e == cudaSuccess)
     cp_recombine_host((float *)dst, tmp, bytes / sizeof(float));
+  free(tmp);
+  return e;
+}
+
+/* cp_recombine that keeps the residuals in `res` (host floats, as many as at `dst`):
+ * cp_recombine_keep_host after the copy of the errors. For a value summed over MPI ranks
+ * next (the conversion writes it before cp_mpi_allreduce_sum). */
+static inline cudaError_t cp_recombine_keep(void *dst, void *res, const void *err_dev, size_t bytes) {
+  if (bytes % sizeof(float) != 0)
+    return cudaErrorInvalidValue;
+  float *tmp = (float *)malloc(bytes ? bytes : 1);
+  if (!tmp)
+    return cudaErrorMemoryAllocation;
+  cudaError_t e = cudaMemcpy(tmp, err_dev, bytes, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess) {
+#if defined(CP_REPORT)
+    cp_report_site site;
+    cp_detail_report(cp_detail_report_take(&site), dst, tmp, bytes / sizeof(float), 0);
+#endif
+    cp_recombine_keep_host((float *)dst, (float *)res, tmp, bytes / sizeof(float));
+  }
   free(tmp);
   return e;
 }
@@ -175,6 +207,7 @@ static inline cudaError_t cp_zero_symbol(const T &err_symbol, size_t bytes, size
 #if defined(__CUDACC__)
 #define cp_recombine(...) CP_DETAIL_REPORTED(cp_recombine, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_double(...) CP_DETAIL_REPORTED(cp_recombine_double, #__VA_ARGS__, __VA_ARGS__)
+#define cp_recombine_keep(...) CP_DETAIL_REPORTED(cp_recombine_keep, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_async(...) CP_DETAIL_REPORTED(cp_recombine_async, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_double_async(...) CP_DETAIL_REPORTED(cp_recombine_double_async, #__VA_ARGS__, __VA_ARGS__)
 #if defined(__cplusplus)

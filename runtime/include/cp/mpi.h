@@ -24,6 +24,11 @@
  *                              so the global sum is the same bits for any number of ranks
  *                              and any reduction order (integer addition is associative).
  *
+ * Converted code calls two more: cp_mpi_allreduce_sum and cp_mpi_reduce_sum take the place
+ * of MPI_Allreduce/MPI_Reduce(send, recv, n, MPI_FLOAT, MPI_SUM, ...) of host floats whose
+ * residual errors the copy back kept (cp_recombine_keep): they sum the pairs and write the
+ * floats nearest the sums to recv.
+ *
  * The pair operations add in whatever order the MPI library chooses; the result is within
  * the bound for every order, and bit-identical across runs only where the library's order
  * is (use the fixed form where bit-identical totals across rank counts are required).
@@ -38,13 +43,14 @@
 
 #include "cp.cuh"
 
-/* The float pair's addition of the reduction: the accurate family where it exists (the ff
- * host pass, the default); a host pass forced to dp adds in double (<= 2^-53 per addition,
+/* The float pair's addition of the reduction (on cp_ff, the pair in memory under either
+ * backend): the accurate family where it exists (the ff host pass, the default); a host
+ * pass forced to dp (and nvcc's device pass, which never runs it) adds in double (<= 2^-53 per addition,
  * still more than the pairs carry). */
-static inline cp_float cp_detail_mpi_add(cp_float x, cp_float y) {
+static inline cp_ff cp_detail_mpi_add(cp_ff x, cp_ff y) {
 #if CP_BACKEND_IS_DP
   double d = ((double)x.v + (double)x.e) + ((double)y.v + (double)y.e);
-  cp_float z;
+  cp_ff z;
   z.v = (float)d;
   z.e = (float)(d - (double)z.v);
   return z;
@@ -55,8 +61,8 @@ static inline cp_float cp_detail_mpi_add(cp_float x, cp_float y) {
 
 static void cp_detail_mpi_sum_ff(void *in, void *inout, int *len, MPI_Datatype *type) {
   (void)type;
-  const cp_float *a = (const cp_float *)in;
-  cp_float *b = (cp_float *)inout;
+  const cp_ff *a = (const cp_ff *)in;
+  cp_ff *b = (cp_ff *)inout;
   for (int i = 0; i < *len; i++)
     b[i] = cp_detail_mpi_add(a[i], b[i]);
 }
@@ -89,11 +95,13 @@ static inline int cp_mpi_allreduce_pairs(float *v, float *e, int n, MPI_Comm com
   static MPI_Op op;
   static int ready;
   int rc = cp_detail_mpi_kit(MPI_FLOAT, cp_detail_mpi_sum_ff, &type, &op, &ready);
-  cp_float *p = (cp_float *)malloc((n > 0 ? (size_t)n : 1) * sizeof *p);
+  cp_ff *p = (cp_ff *)malloc((n > 0 ? (size_t)n : 1) * sizeof *p);
   if (!p)
     return MPI_ERR_NO_MEM;
-  for (int i = 0; i < n; i++)
-    p[i] = cp_make_float(v[i], e[i]);
+  for (int i = 0; i < n; i++) {
+    p[i].v = v[i];
+    p[i].e = e[i];
+  }
   if (rc == MPI_SUCCESS)
     rc = MPI_Allreduce(MPI_IN_PLACE, p, n, type, op, comm);
   for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
@@ -136,6 +144,49 @@ static inline int cp_mpi_allreduce_dd(double *hi, double *lo, int n, MPI_Comm co
   for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
     hi[i] = p[i].hi;
     lo[i] = p[i].lo;
+  }
+  free(p);
+  return rc;
+}
+
+/* MPI_Allreduce(send, recv, n, MPI_FLOAT, MPI_SUM, comm) of values whose residuals are at
+ * send_err (with send = MPI_IN_PLACE: the values at recv): the pairs are summed and recv
+ * receives the floats nearest the sums. */
+static inline int cp_mpi_allreduce_sum(const void *send, const float *send_err, float *recv, int n,
+                                       MPI_Comm comm) {
+  const float *v = send == MPI_IN_PLACE ? recv : (const float *)send;
+  float *e = (float *)malloc((n > 0 ? (size_t)n : 1) * sizeof *e);
+  if (!e)
+    return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++) {
+    e[i] = send_err[i];
+    recv[i] = v[i];
+  }
+  int rc = cp_mpi_allreduce_pairs(recv, e, n, comm);
+  cp_recombine_host(recv, e, (size_t)(n > 0 ? n : 0));
+  free(e);
+  return rc;
+}
+
+/* The same for MPI_Reduce(send, recv, n, MPI_FLOAT, MPI_SUM, root, comm): recv is written at
+ * `root` only (recv may be NULL elsewhere, as MPI allows). */
+static inline int cp_mpi_reduce_sum(const void *send, const float *send_err, float *recv, int n,
+                                    int root, MPI_Comm comm) {
+  int rank, rc = MPI_Comm_rank(comm, &rank);
+  float *p = (float *)malloc((n > 0 ? 2 * (size_t)n : 1) * sizeof *p);
+  if (!p)
+    return MPI_ERR_NO_MEM;
+  const float *v = send == MPI_IN_PLACE ? recv : (const float *)send;
+  for (int i = 0; i < n; i++) {
+    p[i] = v[i];
+    p[n + i] = send_err[i];
+  }
+  if (rc == MPI_SUCCESS) /* every rank gets the sum; only root keeps it */
+    rc = cp_mpi_allreduce_pairs(p, p + n, n, comm);
+  if (rc == MPI_SUCCESS && rank == root) {
+    cp_recombine_host(p, p + n, (size_t)(n > 0 ? n : 0));
+    for (int i = 0; i < n; i++)
+      recv[i] = p[i];
   }
   free(p);
   return rc;
