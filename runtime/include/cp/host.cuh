@@ -61,24 +61,10 @@ static inline cudaError_t cp_read_errors(void *host, const void *err_dev, size_t
   return cudaMemcpy(host, err_dev, bytes, cudaMemcpyDeviceToHost);
 }
 
-/* Copies `bytes` bytes of errors (floats, or float2/3/4: float members) from the device
- * and recombines them into the values at `dst`. */
-static inline cudaError_t cp_recombine(void *dst, const void *err_dev, size_t bytes) {
-  if (bytes % sizeof(float) != 0)
-    return cudaErrorInvalidValue;
-  float *tmp = (float *)malloc(bytes ? bytes : 1);
-  if (!tmp)
-    return cudaErrorMemoryAllocation;
-  cudaError_t e = cudaMemcpy(tmp, err_dev, bytes, cudaMemcpyDeviceToHost);
-  if (e == cudaSuccess)
-    cp_recombine_host((float *)dst, tmp, bytes / sizeof(float));
-  free(tmp);
-  return e;
-}
-
 /* cp_recombine that keeps the residuals in `res` (host floats, as many as at `dst`):
  * cp_recombine_keep_host after the copy of the errors. For a value summed over MPI ranks
- * next (the conversion writes it before cp_mpi_allreduce_sum). */
+ * next (the conversion writes it before cp_mpi_allreduce_sum). With res NULL, it is
+ * cp_recombine. */
 static inline cudaError_t cp_recombine_keep(void *dst, void *res, const void *err_dev, size_t bytes) {
   if (bytes % sizeof(float) != 0)
     return cudaErrorInvalidValue;
@@ -86,7 +72,9 @@ static inline cudaError_t cp_recombine_keep(void *dst, void *res, const void *er
   if (!tmp)
     return cudaErrorMemoryAllocation;
   cudaError_t e = cudaMemcpy(tmp, err_dev, bytes, cudaMemcpyDeviceToHost);
-  if (e == cudaSuccess) {
+  if (e == cudaSuccess && !res) {
+    cp_recombine_host((float *)dst, tmp, bytes / sizeof(float));
+  } else if (e == cudaSuccess) {
 #if defined(CP_REPORT)
     cp_report_site site;
     cp_detail_report(cp_detail_report_take(&site), dst, tmp, bytes / sizeof(float), 0);
@@ -95,6 +83,12 @@ static inline cudaError_t cp_recombine_keep(void *dst, void *res, const void *er
   }
   free(tmp);
   return e;
+}
+
+/* Copies `bytes` bytes of errors (floats, or float2/3/4: float members) from the device
+ * and recombines them into the values at `dst`. */
+static inline cudaError_t cp_recombine(void *dst, const void *err_dev, size_t bytes) {
+  return cp_recombine_keep(dst, NULL, err_dev, bytes);
 }
 
 typedef struct {
