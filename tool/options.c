@@ -12,7 +12,8 @@
 
 #include "tool.h"
 
-const char cp_usage_text[] =
+/* Two pieces, each under the 4095 characters C guarantees for a literal. */
+const char *const cp_usage_text[] = {
     "usage: cpconvert INPUT.cu -o OUTPUT.cu [options] [-- compiler flags]\n"
     "       cpconvert INPUT.cu... --o-dir DIR [options] [-- compiler flags]\n"
     "\n"
@@ -61,6 +62,7 @@ const char cp_usage_text[] =
     "                        --o-dir: OUTPUT.d beside each output)\n"
     "  -MF FILE              write the dependency file to FILE (implies -MD; with\n"
     "                        --o-dir: one rule per output)\n"
+    "",
     "  --dump-edits          print the edits, one per line, instead of writing the output\n"
     "  --stats               print what was converted, per file and function: paired\n"
     "                        buffers, rules applied, calls left in float\n"
@@ -84,7 +86,8 @@ const char cp_usage_text[] =
     "  --help                print this help and exit\n"
     "  -- FLAGS              pass the remaining flags to the parser (clang) unchanged\n"
     "\n"
-    "Exit status: 0 converted, 1 errors in the input or with files, 2 usage errors.\n";
+    "Exit status: 0 converted, 1 errors in the input or with files, 2 usage errors.\n",
+    NULL};
 
 
 /* The tool's version, and the parser's: the libclang release decides which CUDA headers
@@ -340,7 +343,8 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       while (++i < argc)
         c->clang_args[c->n_clang_args++] = argv[i];
     } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(cp_usage_text, stdout);
+      for (int k = 0; cp_usage_text[k]; k++)
+        fputs(cp_usage_text[k], stdout);
       return CP_EXIT_OK;
     } else if (strcmp(a, "--version") == 0) {
       print_version();

@@ -37,7 +37,7 @@ typedef struct {
 } cli;
 
 /* options.c */
-extern const char cp_usage_text[];
+extern const char *const cp_usage_text[]; /* NULL-terminated pieces */
 /* argv with every @FILE replaced by the arguments FILE holds (response files, as gcc and
  * clang read them): *out, *n_out of them, NULL-terminated; free each and the array. -1,
  * or the exit status after a message (an unreadable FILE). */
