@@ -4,7 +4,8 @@
   NAME.cu             the input
   NAME.expected.cu    the whole expected output (byte for byte)   -- or --
   NAME.err            the whole expected standard error, for inputs that must fail
-  NAME.flags          optional: extra cpconvert arguments, one line, split on spaces
+  NAME.flags          optional: extra cpconvert arguments, split as a shell does;
+                      @MPI_INCLUDE@ is the MPI header directory (NAME.needs-mpi)
   NAME.warn           for a passing conversion: its whole expected standard error (the
                       warnings); without it, standard error must be empty
   NAME.needs-cuda     the input includes headers only an installed CUDA has (thrust, CUB):
@@ -18,10 +19,10 @@ A passing conversion is then checked twice more: converting it again is refused 
 expected output is never an input), and the built-in prelude (-nocudainc) gives the same
 output as the installed CUDA headers. A failing one must leave no output file behind.
 """
-import argparse, os, re, shlex, subprocess, sys
+import argparse, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testlib import fail, show_diff  # noqa: E402
+from testlib import fail, golden_flags, show_diff  # noqa: E402
 
 
 def run(tool, args, cwd):
@@ -51,10 +52,9 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     src = os.path.join(a.dir, a.name)
-    flags_file = src + ".flags"
-    flags = shlex.split(open(flags_file).read()) if os.path.exists(flags_file) else []
-    # @MPI_INCLUDE@: the MPI header directory CMake found (NAME.needs-mpi tests)
-    flags = [f.replace("@MPI_INCLUDE@", os.environ.get("CP_MPI_INCLUDE", "")) for f in flags]
+    flags = golden_flags(a.dir, a.name)
+    if flags is None:
+        fail("%s needs MPI (%s.needs-mpi) and none is installed" % (a.name, a.name))
     out = os.path.join(a.work, a.name + ".out.cu")
     if os.path.exists(out):
         os.remove(out)
