@@ -148,7 +148,8 @@ static void apply_clauses(cp_run *run, cp_func *f) {
     cp_var *v = find_named(f, pr->keep[i].name);
     if (!v || v->group >= 0)
       cp_diag_at(run, CP_ERROR, pr->keep[i].offset,
-                 "'%s' in keep() is not a float variable of '%s'", pr->keep[i].name, f->name);
+                 "'%s' in keep() is not a float variable of '%s' [%s]", pr->keep[i].name, f->name,
+                 cp_rule_name(CP_RULE_PRAGMA));
     else
       v->role = CP_VAR_FLOAT;
   }
@@ -161,9 +162,10 @@ static void apply_clauses(cp_run *run, cp_func *f) {
         continue; /* pair(s.x): a struct field buffer reached through a parameter */
       if (!v || v->group < 0 || !v->is_param)
         cp_diag_at(run, CP_ERROR, names[i].offset,
-                   "'%s' in %s() is not a float pointer parameter of '%s'%s", names[i].name,
+                   "'%s' in %s() is not a float pointer parameter of '%s'%s [%s]", names[i].name,
                    k ? "nopair" : "pair", f->name,
-                   k ? "" : " (nor a float pointer field reached from one, as in s.x)");
+                   k ? "" : " (nor a float pointer field reached from one, as in s.x)",
+                   cp_rule_name(CP_RULE_PRAGMA));
     }
   }
 }
@@ -511,8 +513,8 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   } else if (direct->kind == CXCursor_DeclRefExpr && v->is_param && f->is_kernel &&
              v->role == CP_VAR_FLOAT) {
     cp_diag_at(run, CP_ERROR, direct->begin,
-               "kernel parameter '%s' is assigned; copy it into a local variable first",
-               v->name);
+               "kernel parameter '%s' is assigned; copy it into a local variable first [%s]",
+               v->name, cp_rule_name(CP_RULE_UNSUPPORTED_USE));
   } else if (v->group >= 0 && v->role != CP_VAR_OUTPTR && v->role != CP_VAR_UNPAIRED) {
     if (!v->is_param && !v->is_symbol && !v->is_field)
       cp_diag_at(run, CP_ERROR, direct->begin,
@@ -689,7 +691,7 @@ static void collect_function(cp_run *run, cp_func *f) {
   if (f->dbl && f->pragma && f->pragma->accum_given && f->pragma->accum != CP_ACC_COMPOSITE)
     cp_diag_at(run, CP_ERROR, f->pragma->offset,
                "'%s' is written in double and converts to cp_double; accumulate() applies to "
-               "kernels written in float", f->name);
+               "kernels written in float [%s]", f->name, cp_rule_name(CP_RULE_ACCUMULATE));
   int nargs = clang_Cursor_getNumArguments(f->cursor);
   for (int k = 0; k < nargs; k++)
     add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);

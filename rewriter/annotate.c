@@ -83,7 +83,8 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
                        unsigned *count) {
   unsigned at = lx->i > 0 ? lx->t[lx->i - 1].offset : 0;
   if (!accept(lx, "(")) {
-    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s'", clause);
+    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s' [%s]", clause,
+               cp_rule_name(CP_RULE_PRAGMA));
     return -1;
   }
   unsigned cap = 8;
@@ -92,7 +93,8 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
   for (;;) {
     const token *t = peek(lx);
     if (!t || !is_identifier(t->s)) {
-      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected a name in '%s(...)'", clause);
+      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected a name in '%s(...)' [%s]", clause,
+                 cp_rule_name(CP_RULE_PRAGMA));
       return -1;
     }
     if (n == cap) {
@@ -110,7 +112,8 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
       const token *f = peek(lx);
       if (!f || !is_identifier(f->s)) {
         cp_diag_at(run, CP_ERROR, f ? f->offset : sep->offset,
-                   "expected a field name after '%s' in '%s(...)'", sep->s, clause);
+                   "expected a field name after '%s' in '%s(...)' [%s]", sep->s, clause,
+                   cp_rule_name(CP_RULE_PRAGMA));
         return -1;
       }
       name = cp_arena_printf(run->r->arena, "%s%s%s", name, sep->s, f->s);
@@ -121,7 +124,8 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
       break;
     if (!accept(lx, ",")) {
       t = peek(lx);
-      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected ',' or ')' in '%s(...)'", clause);
+      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected ',' or ')' in '%s(...)' [%s]", clause,
+                 cp_rule_name(CP_RULE_PRAGMA));
       return -1;
     }
   }
@@ -141,20 +145,23 @@ static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
   unsigned at = lx->t[lx->i - 1].offset;
   const token *t;
   if (!accept(lx, "(") || !(t = peek(lx))) {
-    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s'", clause);
+    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s' [%s]", clause,
+               cp_rule_name(CP_RULE_PRAGMA));
     return -1;
   }
   for (int k = 0; choices[k]; k++) {
     if (strcmp(t->s, choices[k]) == 0) {
       lx->i++;
       if (!accept(lx, ")")) {
-        cp_diag_at(run, CP_ERROR, t->offset, "expected ')' after '%s(%s'", clause, t->s);
+        cp_diag_at(run, CP_ERROR, t->offset, "expected ')' after '%s(%s' [%s]", clause, t->s,
+                   cp_rule_name(CP_RULE_PRAGMA));
         return -1;
       }
       return k;
     }
   }
-  cp_diag_at(run, CP_ERROR, t->offset, "'%s' takes %s, not '%s'", clause, expected, t->s);
+  cp_diag_at(run, CP_ERROR, t->offset, "'%s' takes %s, not '%s' [%s]", clause, expected, t->s,
+             cp_rule_name(CP_RULE_PRAGMA));
   return -1;
 }
 
@@ -172,8 +179,8 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
   const token *t = peek(lx);
   if (!t || strcmp(t->s, "composite") != 0) {
     cp_diag_at(run, CP_ERROR, t ? t->offset : pr->offset,
-               "unknown cp directive%s%s%s (expected '#pragma cp composite')", t ? " '" : "",
-               t ? t->s : "", t ? "'" : "");
+               "unknown cp directive%s%s%s (expected '#pragma cp composite') [%s]", t ? " '" : "",
+               t ? t->s : "", t ? "'" : "", cp_rule_name(CP_RULE_PRAGMA));
     return -1;
   }
   lx->i++;
@@ -192,7 +199,7 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
     } else if (strcmp(c, "scope") == 0 || strcmp(c, "accumulate") == 0) {
       int is_scope = c[0] == 's';
       if (is_scope ? seen_scope++ : seen_accum++) {
-        cp_diag_at(run, CP_ERROR, at, "'%s' is given twice", c);
+        cp_diag_at(run, CP_ERROR, at, "'%s' is given twice [%s]", c, cp_rule_name(CP_RULE_PRAGMA));
         return -1;
       }
       k = parse_choice(run, lx, c, is_scope ? scope_names : accum_names,
@@ -206,8 +213,8 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
     } else {
       cp_diag_at(run, CP_ERROR, at,
                  "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, "
-                 "scope or accumulate)",
-                 c);
+                 "scope or accumulate) [%s]",
+                 c, cp_rule_name(CP_RULE_PRAGMA));
       return -1;
     }
   }
@@ -409,18 +416,19 @@ static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
                            : "not a function";
     cp_diag_at(run, CP_ERROR, pr->offset,
                "'#pragma cp composite' must be followed by a __global__ or __device__ "
-               "function definition%s%s",
-               what ? "; what follows is " : "", what ? what : "");
+               "function definition%s%s [%s]",
+               what ? "; what follows is " : "", what ? what : "", cp_rule_name(CP_RULE_PRAGMA));
     return;
   }
   if (cp_cuda_kind(l->decls[i]) == 0) {
     cp_diag_at(run, CP_ERROR, pr->offset,
                "'#pragma cp composite' marks a host function; only __global__ and __device__ "
-               "functions are converted");
+               "functions are converted [%s]", cp_rule_name(CP_RULE_PRAGMA));
     return;
   }
   if (cp_func_of(run, l->decls[i])) {
-    cp_diag_at(run, CP_ERROR, pr->offset, "the function after this pragma is already marked");
+    cp_diag_at(run, CP_ERROR, pr->offset, "the function after this pragma is already marked [%s]",
+               cp_rule_name(CP_RULE_PRAGMA));
     return;
   }
   add_func(run, l->decls[i], pr);
@@ -647,8 +655,8 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
         continue; /* the host compilation's branch: converted by the host view (convert.c) */
       cp_diag_at(run, CP_WARNING, b,
                  "this preprocessor branch of '%s' was not taken, so it is not converted and "
-                 "stays float; convert with the -D options that select it to use it",
-                 run->funcs[f].name);
+                 "stays float; convert with the -D options that select it to use it [%s]",
+                 run->funcs[f].name, cp_rule_name(CP_RULE_CONVERT));
     }
   }
 }
@@ -715,7 +723,7 @@ static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, 
               (unsigned)(strspn(text + b, " \t") + 1), cp_arena_strndup(run->r->arena, text + b, e - b),
               "'#pragma cp' in a header: its converted functions go into a converted copy of "
               "the header, and -o writes one file; convert with --o-dir DIR, which writes the "
-              "header there too");
+              "header there too [%s]", cp_rule_name(CP_RULE_PRAGMA));
   clang_disposeString(name);
 }
 
@@ -757,7 +765,8 @@ static void warn_near_miss(cp_run *run, const token *t, unsigned nt, unsigned i,
     return;
   cp_diag_at(run, CP_WARNING, t[i].offset,
              "'#pragma %s%s%s' is not a cpconvert annotation, so the function after it is not "
-             "converted; did you mean '#pragma cp composite'?", w, *next ? " " : "", next);
+             "converted; did you mean '#pragma cp composite'? [%s]", w, *next ? " " : "", next,
+                 cp_rule_name(CP_RULE_PRAGMA));
 }
 
 /* `_Pragma("cp composite")`: the operator form reaches clang, not cpconvert, which reads
@@ -770,8 +779,8 @@ static void warn_operator_pragma(cp_run *run, const token *t, unsigned nt, unsig
     return;
   cp_diag_at(run, CP_WARNING, t[i].offset,
              "cpconvert reads '#pragma cp' lines, not _Pragma(%s), so the function it marks is "
-             "not converted; write '#pragma cp composite' on the line before the function",
-             t[i + 2].s);
+             "not converted; write '#pragma cp composite' on the line before the function [%s]",
+             t[i + 2].s, cp_rule_name(CP_RULE_PRAGMA));
 }
 
 /* A `#pragma cp` in a preprocessor branch that was not taken marks nothing. A warning,
@@ -796,7 +805,8 @@ static void warn_skipped_pragma(cp_run *run, const decl_list *l,
   }
   cp_diag_at(run, CP_WARNING, at,
              "'#pragma cp' in a preprocessor branch that was not taken: the function it marks "
-             "is not converted; convert with the -D options that select the branch");
+             "is not converted; convert with the -D options that select the branch [%s]",
+                 cp_rule_name(CP_RULE_PRAGMA));
 }
 
 void cp_find_functions(cp_run *run) {
