@@ -8,7 +8,7 @@ import argparse, os, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "semantics"))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from check_semantics import NUMBER, build, have_device, to_double  # noqa: E402
+from check_semantics import NUMBER, build, have_device, to_double, worse_than_float  # noqa: E402
 from testlib import fail  # noqa: E402
 
 
@@ -45,9 +45,7 @@ def main():
                 fail("%s on %d ranks exits %d: %s" % (v, np_, p.returncode, p.stderr[-400:]))
             outs.append([float(x) for x in NUMBER.findall(p.stdout)])
         print("%d ranks: float %s\n         converted %s\n         double %s" % (np_, *outs))
-        for i, (f, c, d) in enumerate(zip(*outs)):
-            if not abs(c - d) <= abs(f - d) + 2 * 2.0 ** -24 * abs(d):
-                worse.append("%d ranks, value %d: float %r, converted %r, double %r" % (np_, i, f, c, d))
+        worse += worse_than_float(*outs, where="%d ranks, " % np_)
     if worse:
         fail("the converted program is worse than float:\n  " + "\n  ".join(worse))
     print("PASS: no value worse than float on 1, 2 and 4 ranks")

@@ -37,6 +37,14 @@ def to_double(src):
     return src
 
 
+def worse_than_float(fn, cn, dn, where=""):
+    """The values (as messages) where the converted result is further from double's than
+    float's by more than tol = 2 * 2^-24 * |double| (the criterion of the module doc)."""
+    return ["%svalue %d: float %r, converted %r, double %r" % (where, i, f, c, d)
+            for i, (f, c, d) in enumerate(zip(fn, cn, dn))
+            if not abs(c - d) <= abs(f - d) + 2 * 2.0 ** -24 * abs(d)]
+
+
 def build(nvcc, include_dirs, src, exe, flags=()):
     p = subprocess.run([nvcc, "-arch=sm_90", "-o", exe, src] + list(flags) +
                        ["-I" + d for d in include_dirs], capture_output=True)
@@ -100,11 +108,7 @@ def main():
     fn, cn, dn = ([float(x) for x in NUMBER.findall(o)] for o in (fo, co, do))
     if not (len(fn) == len(cn) == len(dn)):
         fail("the programs print different numbers of values: %d, %d, %d" % (len(fn), len(cn), len(dn)))
-    worse = []
-    for i, (f, c, d) in enumerate(zip(fn, cn, dn)):
-        tol = 2 * 2.0 ** -24 * abs(d)
-        if not abs(c - d) <= abs(f - d) + tol:
-            worse.append("value %d: float %r, converted %r, double %r" % (i, f, c, d))
+    worse = worse_than_float(fn, cn, dn)
     if worse:
         fail("the converted program is worse than float:\n  " + "\n  ".join(worse))
     # The error report (-DCP_REPORT) prints on standard error and changes no output byte.

@@ -20,26 +20,28 @@
 #include "convert.cuh"
 #include "report.cuh"
 
-/* dst[i] = RN(dst[i] + err[i]) for n floats: the float pair itself, whatever the backend
- * (under dp, going through a double could round twice). */
-static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
+/* cp_recombine_host, keeping what the rounding drops when `res` is not NULL:
+ * dst[i] = RN(v + e) and res[i] = v + e - dst[i], exactly (TwoSum), so (dst, res) is the
+ * pair, normalized, for a later sum over MPI ranks (cp/mpi.h). The one loop of both, and
+ * where -DCP_REPORT measures. */
+static inline void cp_recombine_keep_host(float *dst, float *res, const float *err, size_t n) {
 #if defined(CP_REPORT)
   cp_report_site site;
   cp_detail_report(cp_detail_report_take(&site), dst, err, n, 0);
 #endif
-  for (size_t i = 0; i < n; i++)
-    dst[i] = err[i] == 0.0f ? dst[i] : cp_fadd_rn(dst[i], err[i]);
-}
-
-/* As cp_recombine_host, keeping what the rounding drops: dst[i] = RN(v + e) and
- * res[i] = v + e - dst[i], exactly (TwoSum), so (dst, res) is the pair, normalized, for a
- * later sum over MPI ranks (cp/mpi.h). */
-static inline void cp_recombine_keep_host(float *dst, float *res, const float *err, size_t n) {
   for (size_t i = 0; i < n; i++) {
     cp_ff s = cp_two_sum(dst[i], err[i]);
-    res[i] = err[i] == 0.0f ? 0.0f : s.e;
-    dst[i] = err[i] == 0.0f ? dst[i] : s.v;
+    if (err[i] != 0.0f) /* -0 with no error stays -0 */
+      dst[i] = s.v;
+    if (res)
+      res[i] = err[i] != 0.0f ? s.e : 0.0f;
   }
+}
+
+/* dst[i] = RN(dst[i] + err[i]) for n floats: the float pair itself, whatever the backend
+ * (under dp, going through a double could round twice). */
+static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
+  cp_recombine_keep_host(dst, NULL, err, n);
 }
 
 /* dst[i] = RN(dst[i] + err[i]) for n doubles (buffers of converted double kernels). */
@@ -72,15 +74,8 @@ static inline cudaError_t cp_recombine_keep(void *dst, void *res, const void *er
   if (!tmp)
     return cudaErrorMemoryAllocation;
   cudaError_t e = cudaMemcpy(tmp, err_dev, bytes, cudaMemcpyDeviceToHost);
-  if (e == cudaSuccess && !res) {
-    cp_recombine_host((float *)dst, tmp, bytes / sizeof(float));
-  } else if (e == cudaSuccess) {
-#if defined(CP_REPORT)
-    cp_report_site site;
-    cp_detail_report(cp_detail_report_take(&site), dst, tmp, bytes / sizeof(float), 0);
-#endif
+  if (e == cudaSuccess)
     cp_recombine_keep_host((float *)dst, (float *)res, tmp, bytes / sizeof(float));
-  }
   free(tmp);
   return e;
 }
@@ -197,6 +192,7 @@ static inline cudaError_t cp_zero_symbol(const T &err_symbol, size_t bytes, size
  * (report.cuh); a macro does not expand inside itself, so the function is then called. */
 #define CP_DETAIL_REPORTED(f, text, ...) (cp_detail_report_set(__FILE__, text, __LINE__), f(__VA_ARGS__))
 #define cp_recombine_host(...) CP_DETAIL_REPORTED(cp_recombine_host, #__VA_ARGS__, __VA_ARGS__)
+#define cp_recombine_keep_host(...) CP_DETAIL_REPORTED(cp_recombine_keep_host, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_host_double(...) CP_DETAIL_REPORTED(cp_recombine_host_double, #__VA_ARGS__, __VA_ARGS__)
 #if defined(__CUDACC__)
 #define cp_recombine(...) CP_DETAIL_REPORTED(cp_recombine, #__VA_ARGS__, __VA_ARGS__)

@@ -149,47 +149,46 @@ static inline int cp_mpi_allreduce_dd(double *hi, double *lo, int n, MPI_Comm co
   return rc;
 }
 
+/* The pairs (v[i], e[i]) summed over the ranks of `comm`; `out` (NULL: nowhere) receives the
+ * floats nearest the sums. v and out may be the same array. */
+static inline int cp_detail_mpi_sum_recombined(const float *v, const float *e, float *out, int n,
+                                               MPI_Comm comm) {
+  float *p = (float *)malloc((n > 0 ? 2 * (size_t)n : 1) * sizeof *p);
+  if (!p)
+    return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++) {
+    p[i] = v[i];
+    p[n + i] = e[i];
+  }
+  int rc = cp_mpi_allreduce_pairs(p, p + n, n, comm);
+  if (rc == MPI_SUCCESS && out) {
+    cp_recombine_host(p, p + n, (size_t)(n > 0 ? n : 0));
+    for (int i = 0; i < n; i++)
+      out[i] = p[i];
+  }
+  free(p);
+  return rc;
+}
+
 /* MPI_Allreduce(send, recv, n, MPI_FLOAT, MPI_SUM, comm) of values whose residuals are at
  * send_err (with send = MPI_IN_PLACE: the values at recv): the pairs are summed and recv
  * receives the floats nearest the sums. */
 static inline int cp_mpi_allreduce_sum(const void *send, const float *send_err, float *recv, int n,
                                        MPI_Comm comm) {
   const float *v = send == MPI_IN_PLACE ? recv : (const float *)send;
-  float *e = (float *)malloc((n > 0 ? (size_t)n : 1) * sizeof *e);
-  if (!e)
-    return MPI_ERR_NO_MEM;
-  for (int i = 0; i < n; i++) {
-    e[i] = send_err[i];
-    recv[i] = v[i];
-  }
-  int rc = cp_mpi_allreduce_pairs(recv, e, n, comm);
-  cp_recombine_host(recv, e, (size_t)(n > 0 ? n : 0));
-  free(e);
-  return rc;
+  return cp_detail_mpi_sum_recombined(v, send_err, recv, n, comm);
 }
 
 /* The same for MPI_Reduce(send, recv, n, MPI_FLOAT, MPI_SUM, root, comm): recv is written at
- * `root` only (recv may be NULL elsewhere, as MPI allows). */
+ * `root` only (recv may be NULL elsewhere, as MPI allows). Every rank takes part in one
+ * allreduce of the pairs; only root keeps the sums. */
 static inline int cp_mpi_reduce_sum(const void *send, const float *send_err, float *recv, int n,
                                     int root, MPI_Comm comm) {
   int rank, rc = MPI_Comm_rank(comm, &rank);
-  float *p = (float *)malloc((n > 0 ? 2 * (size_t)n : 1) * sizeof *p);
-  if (!p)
-    return MPI_ERR_NO_MEM;
+  if (rc != MPI_SUCCESS)
+    return rc;
   const float *v = send == MPI_IN_PLACE ? recv : (const float *)send;
-  for (int i = 0; i < n; i++) {
-    p[i] = v[i];
-    p[n + i] = send_err[i];
-  }
-  if (rc == MPI_SUCCESS) /* every rank gets the sum; only root keeps it */
-    rc = cp_mpi_allreduce_pairs(p, p + n, n, comm);
-  if (rc == MPI_SUCCESS && rank == root) {
-    cp_recombine_host(p, p + n, (size_t)(n > 0 ? n : 0));
-    for (int i = 0; i < n; i++)
-      recv[i] = p[i];
-  }
-  free(p);
-  return rc;
+  return cp_detail_mpi_sum_recombined(v, send_err, rank == root ? recv : NULL, n, comm);
 }
 
 /* Sums fixed-point accumulators over the ranks of `comm`, in place: exact (two's
