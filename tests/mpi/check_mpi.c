@@ -13,12 +13,19 @@
  *   dd      |S - s| <= (B-1) 3u^2 sum|x|                 (u = 2^-53)
  *   fixed   s == S exactly: the same bits for every P
  *
- * and prints the largest error of each relative to sum|x|. Exit status 0 if all hold.
+ * and prints the largest error of each relative to sum|x|. Then the pieces converted code
+ * calls: cp_mpi_allreduce_sum_fixed and cp_mpi_reduce_sum_fixed of pairs holding
+ * fixed-point sums (44-bit values, so the pairs hold them exactly) must give the float
+ * nearest the exact integer sum, bit for bit; messages of pairs (cp_mpi_sendrecv_pairs
+ * around a ring and to MPI_PROC_NULL, cp_mpi_send_pairs/cp_mpi_recv_pairs between ranks)
+ * must arrive with every bit of both halves and a status that counts N floats; a receive of
+ * pairs that gets plain floats must fail with MPI_ERR_TRUNCATE. Exit status 0 if all hold.
  */
 #include <math.h>
 #include <mpfr.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cp/mpi.h>
 
@@ -59,6 +66,81 @@ static double check(const char *what, int i, mpfr_t ref, double got_hi, double g
       fprintf(stderr, "%s[%d]: error %.3e exceeds the bound %.3e\n", what, i, err, bound);
   }
   return mag > 0 ? err / mag : 0;
+}
+
+/* The fixed-point sums as converted code meets them: each rank's share summed exactly,
+ * stored as a pair (cp_fixed_to_cp, exact for 44-bit values), then summed over ranks. */
+static void check_fixed_sums(int rank, int size) {
+  static float v[N], e[N], out[N], root_out[N], scratch[N];
+  static double d1[N], d2[N];
+  static cp_fixed q[N], mine[N], exact[N];
+  for (int b = 0; b < B; b++) {
+    inputs(b, scratch, scratch, d1, d2, q);
+    for (int i = 0; i < N; i++) {
+      cp_fixed x = q[i] >> 12; /* < 2^44 in magnitude */
+      exact[i] = b ? exact[i] + x : x;
+      mine[i] = (b ? mine[i] : 0) + (b % size == rank ? x : 0);
+    }
+  }
+  for (int i = 0; i < N; i++) {
+    cp_float p = cp_fixed_to_cp(mine[i]);
+    v[i] = p.v;
+    e[i] = p.e;
+  }
+  int rc = cp_mpi_allreduce_sum_fixed(v, e, out, N, MPI_COMM_WORLD) |
+           cp_mpi_reduce_sum_fixed(v, e, rank == 0 ? root_out : NULL, N, 0, MPI_COMM_WORLD);
+  for (int i = 0; i < N; i++) {
+    float want = cp_fixed_to_float(exact[i]);
+    if ((rc != MPI_SUCCESS || memcmp(&out[i], &want, sizeof want) != 0 ||
+         (rank == 0 && memcmp(&root_out[i], &want, sizeof want) != 0)) && failures++ < 10)
+      fprintf(stderr, "rank %d: fixed sum [%d]: %a / %a, exact %a (rc %d)\n", rank, i, out[i],
+              rank == 0 ? root_out[i] : 0.0f, want, rc);
+  }
+}
+
+static int same_bits(const float *a, const float *b, int n) { return memcmp(a, b, n * sizeof *a) == 0; }
+
+/* Messages of pairs: around the ring, to and from MPI_PROC_NULL, rank 0 to the last rank,
+ * and a receive of pairs that gets plain floats. */
+static void check_messages(int rank, int size) {
+  static float v[N], e[N], rv[N], re[N], wv[N], we[N];
+  static double d1[N], d2[N];
+  static cp_fixed q[N];
+  int next = (rank + 1) % size, prev = (rank + size - 1) % size, count = -1;
+  MPI_Status st;
+  inputs(rank, v, e, d1, d2, q);
+  inputs(prev, wv, we, d1, d2, q);
+  int rc = cp_mpi_sendrecv_pairs(v, e, N, next, 7, rv, re, N, prev, 7, MPI_COMM_WORLD, &st);
+  MPI_Get_count(&st, MPI_FLOAT, &count);
+  if ((rc != MPI_SUCCESS || !same_bits(rv, wv, N) || !same_bits(re, we, N) || count != N ||
+       st.MPI_SOURCE != prev) && failures++ < 10)
+    fprintf(stderr, "rank %d: sendrecv of pairs from %d: rc %d, count %d\n", rank, prev, rc, count);
+  rv[0] = 1.0f;
+  rc = cp_mpi_sendrecv_pairs(v, e, N, MPI_PROC_NULL, 8, rv, re, N, MPI_PROC_NULL, 8, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+  if ((rc != MPI_SUCCESS || rv[0] != 1.0f) && failures++ < 10)
+    fprintf(stderr, "rank %d: sendrecv of pairs with MPI_PROC_NULL: rc %d\n", rank, rc);
+  if (size > 1 && rank == 0)
+    rc = cp_mpi_send_pairs(v, e, N / 2, size - 1, 9, MPI_COMM_WORLD);
+  if (size > 1 && rank == size - 1) {
+    inputs(0, wv, we, d1, d2, q);
+    rc = cp_mpi_recv_pairs(rv, re, N, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_FLOAT, &count);
+    if ((rc != MPI_SUCCESS || !same_bits(rv, wv, N / 2) || !same_bits(re, we, N / 2) ||
+         count != N / 2 || st.MPI_TAG != 9) && failures++ < 10)
+      fprintf(stderr, "rank %d: recv of pairs: rc %d, count %d\n", rank, rc, count);
+  }
+  /* plain floats into a receive of pairs: an error on the communicator, here returned */
+  MPI_Comm quiet;
+  MPI_Request req;
+  MPI_Comm_dup(MPI_COMM_WORLD, &quiet);
+  MPI_Comm_set_errhandler(quiet, MPI_ERRORS_RETURN);
+  MPI_Isend(v, 4, MPI_FLOAT, rank, 10, quiet, &req);
+  rc = cp_mpi_recv_pairs(rv, re, N, rank, 10, quiet, MPI_STATUS_IGNORE);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  if (rc != MPI_ERR_TRUNCATE && failures++ < 10)
+    fprintf(stderr, "rank %d: plain floats received as pairs: rc %d, not MPI_ERR_TRUNCATE\n", rank, rc);
+  MPI_Comm_free(&quiet);
 }
 
 int main(int argc, char **argv) {
@@ -139,12 +221,14 @@ int main(int argc, char **argv) {
       fprintf(stderr, "fixed[%d]: %lld, exact %lld\n", i, (long long)q[i], exact[i]);
     mpfr_clears(sf[i], sd[i], af[i], ad[i], (mpfr_ptr)0);
   }
+  check_fixed_sums(rank, size);
+  check_messages(rank, size);
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
     printf("%d ranks, %d blocks of %d sums: largest error / sum|x|: pairs %.3e, double %.3e, "
-           "dd %.3e; fixed %s; %d failures\n", size, B, N, worst[0], worst[1], worst[2],
-           all ? "checked" : "exact", all);
+           "dd %.3e; fixed %s; fixed-point sums of pairs, messages of pairs checked; %d failures\n",
+           size, B, N, worst[0], worst[1], worst[2], all ? "checked" : "exact", all);
   MPI_Finalize();
   return all == 0 ? 0 : 1;
 }

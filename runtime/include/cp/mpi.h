@@ -39,7 +39,9 @@
 #define CP_MPI_H
 
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cp.cuh"
 
@@ -195,6 +197,157 @@ static inline int cp_mpi_reduce_sum(const void *send, const float *send_err, flo
  * complement, wrapping as cp_fixed_add does). */
 static inline int cp_mpi_allreduce_fixed(cp_fixed *q, int n, MPI_Comm comm) {
   return MPI_Allreduce(MPI_IN_PLACE, q, n, MPI_INT64_T, MPI_SUM, comm);
+}
+
+/* cp_mpi_allreduce_sum and cp_mpi_reduce_sum for values of accumulate(fixed) kernels: each
+ * pair (send[i], send_err[i]) is read as a fixed-point value (cp_fixed_from_float of each
+ * half: exact when the pair holds a sum of fixed-point terms, a multiple of 2^-F within 48
+ * bits, as such kernels store; else rounded to 2^-F), the 64-bit integers are summed with
+ * MPI_INT64_T and MPI_SUM, exact in any order, and recv receives the floats nearest the
+ * sums (cp_fixed_to_float, correctly rounded). So the totals are the same bits for any
+ * number of ranks. */
+static inline int cp_detail_mpi_sum_fixed(const float *v, const float *e, float *out, int root,
+                                          int n, MPI_Comm comm) {
+  cp_fixed *q = (cp_fixed *)malloc((n > 0 ? (size_t)n : 1) * sizeof *q);
+  if (!q)
+    return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++)
+    q[i] = cp_fixed_add(cp_fixed_from_float(v[i]), cp_fixed_from_float(e[i]));
+  int rank = root, rc = root >= 0 ? MPI_Comm_rank(comm, &rank) : MPI_SUCCESS; /* root -1: all */
+  if (rc == MPI_SUCCESS)
+    rc = root >= 0 ? MPI_Reduce(rank == root ? MPI_IN_PLACE : q, q, n, MPI_INT64_T, MPI_SUM, root, comm)
+                   : cp_mpi_allreduce_fixed(q, n, comm);
+  for (int i = 0; rc == MPI_SUCCESS && rank == root && i < n; i++)
+    out[i] = cp_fixed_to_float(q[i]);
+  free(q);
+  return rc;
+}
+
+static inline int cp_mpi_allreduce_sum_fixed(const void *send, const float *send_err, float *recv,
+                                             int n, MPI_Comm comm) {
+  const float *v = send == MPI_IN_PLACE ? recv : (const float *)send;
+  return cp_detail_mpi_sum_fixed(v, send_err, recv, -1, n, comm);
+}
+
+static inline int cp_mpi_reduce_sum_fixed(const void *send, const float *send_err, float *recv, int n,
+                                          int root, MPI_Comm comm) {
+  int rank, rc = MPI_Comm_rank(comm, &rank);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  const float *v = send == MPI_IN_PLACE ? recv : (const float *)send;
+  return cp_detail_mpi_sum_fixed(v, send_err, recv, root, n, comm);
+}
+
+/* ---- point to point: messages of pairs ----
+ *
+ * cp_mpi_send_pairs, cp_mpi_recv_pairs and cp_mpi_sendrecv_pairs take the place of
+ * MPI_Send, MPI_Recv and MPI_Sendrecv of MPI_FLOAT host buffers that hold pairs: values
+ * v[0..n) with their errors e[0..n) (a copy back that kept the residuals, a receive of
+ * pairs). A message of n pairs is one message of 2n + 1 floats: the n values, the n errors
+ * and a tag word (CP_DETAIL_MPI_PAIRS). One message, not a second one for the errors,
+ * because a second could be taken by another receive (a wildcard one posted earlier): MPI
+ * matches the pairs exactly as it matched the floats. The receive's status reports n floats
+ * (MPI_Status_set_elements), as the unconverted program's did, so MPI_Get_count is
+ * unchanged. A receive of pairs that gets a message of plain floats (the sender was not
+ * converted) or the reverse (MPI_ERR_TRUNCATE) is an error, raised on the communicator's
+ * error handler (fatal by default), never values read as errors. Bits move unchanged, so
+ * the pairs arrive exact. Tests: tests/mpi/check_mpi.c. */
+#define CP_DETAIL_MPI_PAIRS 0x7fcc0de5u /* a quiet NaN's bits */
+
+static inline float cp_detail_mpi_pairs_word(void) {
+  union {
+    unsigned u;
+    float f;
+  } w;
+  w.u = CP_DETAIL_MPI_PAIRS;
+  return w.f;
+}
+
+/* The message of n pairs (v, e), packed into a new buffer; NULL when out of memory. A NULL
+ * e sends zero errors (a sender whose residuals were not kept); a NULL e on a receive
+ * drops them. */
+static inline float *cp_detail_mpi_pack(const float *v, const float *e, int n) {
+  n = n > 0 ? n : 0;
+  float *m = (float *)malloc((2 * (size_t)n + 1) * sizeof *m);
+  for (int i = 0; m && i < n; i++) {
+    m[i] = v[i];
+    m[n + i] = e ? e[i] : 0.0f;
+  }
+  if (m)
+    m[2 * (size_t)n] = cp_detail_mpi_pairs_word();
+  return m;
+}
+
+/* Unpacks a received message `m` (status st) into at most `cap` pairs (v, e) and sets the
+ * status to count the values. A message from MPI_PROC_NULL is empty. */
+static inline int cp_detail_mpi_unpack(const float *m, MPI_Status *st, float *v, float *e, int cap,
+                                       MPI_Comm comm) {
+  int count, rc;
+  if (st->MPI_SOURCE == MPI_PROC_NULL)
+    return MPI_SUCCESS;
+  if ((rc = MPI_Get_count(st, MPI_FLOAT, &count)) != MPI_SUCCESS)
+    return rc;
+  float word = count > 0 ? m[count - 1] : 0.0f, expected = cp_detail_mpi_pairs_word();
+  int pairs = (count - 1) / 2;
+  if (count % 2 == 0 || memcmp(&word, &expected, sizeof word) != 0 || pairs > cap) {
+    fprintf(stderr, "cp/mpi.h: a receive of float pairs got %d plain floats from rank %d (tag %d): "
+                    "the sender does not send pairs; convert the sending code too\n",
+            count, st->MPI_SOURCE, st->MPI_TAG);
+    MPI_Comm_call_errhandler(comm, MPI_ERR_TRUNCATE);
+    return MPI_ERR_TRUNCATE;
+  }
+  for (int i = 0; i < pairs; i++) {
+    v[i] = m[i];
+    if (e)
+      e[i] = m[pairs + i];
+  }
+  return MPI_Status_set_elements(st, MPI_FLOAT, pairs);
+}
+
+static inline int cp_mpi_send_pairs(const void *v, const float *e, int n, int dest, int tag,
+                                    MPI_Comm comm) {
+  float *m = cp_detail_mpi_pack((const float *)v, e, n);
+  if (!m)
+    return MPI_ERR_NO_MEM;
+  int rc = MPI_Send(m, 2 * (n > 0 ? n : 0) + 1, MPI_FLOAT, dest, tag, comm);
+  free(m);
+  return rc;
+}
+
+static inline int cp_mpi_recv_pairs(void *v, float *e, int n, int source, int tag, MPI_Comm comm,
+                                    MPI_Status *status) {
+  n = n > 0 ? n : 0;
+  MPI_Status st;
+  float *m = (float *)malloc((2 * (size_t)n + 1) * sizeof *m);
+  if (!m)
+    return MPI_ERR_NO_MEM;
+  int rc = MPI_Recv(m, 2 * n + 1, MPI_FLOAT, source, tag, comm, &st);
+  if (rc == MPI_SUCCESS)
+    rc = cp_detail_mpi_unpack(m, &st, (float *)v, e, n, comm);
+  if (rc == MPI_SUCCESS && status != MPI_STATUS_IGNORE)
+    *status = st;
+  free(m);
+  return rc;
+}
+
+static inline int cp_mpi_sendrecv_pairs(const void *sv, const float *se, int sn, int dest, int stag,
+                                        void *rv, float *re, int rn, int source, int rtag,
+                                        MPI_Comm comm, MPI_Status *status) {
+  rn = rn > 0 ? rn : 0;
+  MPI_Status st;
+  float *s = cp_detail_mpi_pack((const float *)sv, se, sn);
+  float *m = (float *)malloc((2 * (size_t)rn + 1) * sizeof *m);
+  int rc = MPI_ERR_NO_MEM;
+  if (s && m)
+    rc = MPI_Sendrecv(s, 2 * (sn > 0 ? sn : 0) + 1, MPI_FLOAT, dest, stag, m, 2 * rn + 1, MPI_FLOAT,
+                      source, rtag, comm, &st);
+  if (rc == MPI_SUCCESS)
+    rc = cp_detail_mpi_unpack(m, &st, (float *)rv, re, rn, comm);
+  if (rc == MPI_SUCCESS && status != MPI_STATUS_IGNORE)
+    *status = st;
+  free(s);
+  free(m);
+  return rc;
 }
 
 #endif /* CP_MPI_H */
