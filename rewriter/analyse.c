@@ -185,6 +185,8 @@ static int find_group(cp_run *run, int g) {
   return g;
 }
 
+int cp_group_root(cp_run *run, int g) { return find_group(run, g); }
+
 static void join_groups(cp_run *run, int a, int b) {
   a = find_group(run, a);
   b = find_group(run, b);

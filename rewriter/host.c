@@ -27,23 +27,32 @@
 
 #include "internal.h"
 
-/* A sum over MPI ranks (MPI_Allreduce or MPI_Reduce, MPI_FLOAT, MPI_SUM) of a host
- * variable, and whether the copy back into it keeps its residual error (mpi_sum_kept). */
+/* What an MPI call does with a float host buffer (see the MPI section below). */
+typedef enum { MPI_USE_SUM, MPI_USE_SEND, MPI_USE_RECV, MPI_USE_OTHER } mpi_kind;
+
 typedef struct {
-  CXCursor var;          /* the summed variable: the send buffer, or the receive buffer
-                            under MPI_IN_PLACE */
+  mpi_kind kind;
+  CXCursor var;          /* the buffer's variable: the send buffer of a sum, or the receive
+                            buffer under MPI_IN_PLACE */
   const char *name;
   const cp_node *call;
-  int kept, dropped;
-} mpi_sum;
+  const char *api;
+  int arg;               /* the buffer's argument */
+  int kept;              /* moved with its companion NAME_err */
+  int dropped;           /* a copy back recombined it although this call moves it: warn */
+  int fixed;             /* sums: of accumulate(fixed) values, summed as 64-bit integers */
+  int unused;
+} mpi_use;
 
-#define MPI_SUMS 16
+#define MAX_COMPANIONS 64
 
 typedef struct {
   cp_run *run;
   cp_func *f;
-  mpi_sum mpi[MPI_SUMS];
-  int n_mpi;
+  mpi_use *mpi;
+  int n_mpi, cap_mpi;
+  CXCursor comp[MAX_COMPANIONS]; /* host variables given a NAME_err for MPI */
+  int n_comp;
 } host;
 
 static cp_arena *arena(host *h) { return h->run->r->arena; }
@@ -143,7 +152,7 @@ static void insert_after(host *h, const cp_node *s, const char *stmts, cp_rule r
 typedef struct {
   const char *stmt;   /* the statement's text, without its ';' */
   unsigned b, e;      /* the call NAME(...) within it */
-  const char *arg[8]; /* its arguments' texts, trimmed */
+  const char *arg[12]; /* its arguments' texts, trimmed */
   int nargs;
 } call_text;
 
@@ -179,7 +188,7 @@ static int find_call(host *h, const cp_node *s, const char *name, call_text *ct)
       else if (*r == ')' || *r == ']' || *r == '}')
         depth--;
       if ((*r == ',' && depth == 1) || depth == 0) {
-        if (ct->nargs < 8)
+        if (ct->nargs < 12)
           ct->arg[ct->nargs++] = trim(h, arg, (size_t)(r - arg));
         arg = r + 1;
       }
@@ -298,17 +307,67 @@ static void on_free(host *h, cp_node *call, const char *api, int nargs) {
                CP_RULE_HOST_PAIR);
 }
 
-static mpi_sum *mpi_sum_of(host *h, const cp_node *dst, const cp_node *s, int can_keep);
+static CXCursor mpi_var(const cp_node *n);
+static int mpi_keeps(host *h, const cp_node *dst, const cp_node *s, const cp_var *src, int can_keep);
+static const mpi_use *received_pairs(host *h, CXCursor v, unsigned at);
+
+/* A device-to-host copy of paired buffer `sv` (its companion at `stwin`) into ct.arg[0]:
+ * recombined, keeping the residuals where MPI moves the values next. */
+static const char *copy_back(host *h, cp_node *call, int nargs, const cp_node *s, const call_text *ct,
+                             const cp_var *sv, const char *stwin) {
+  int async = ct->nargs >= 5;
+  if (mpi_keeps(h, call_arg(call, nargs, 0), s, sv, !async && !sv->dbl)) {
+    const char *name = spelling_of(h, mpi_var(call_arg(call, nargs, 0)));
+    return cp_arena_printf(arena(h), "cp_recombine_keep(%s, %s, %s, %s)", ct->arg[0],
+                           replace_word(h, ct->arg[0], name, cp_arena_printf(arena(h), "%s_err", name)),
+                           stwin, ct->arg[2]);
+  }
+  return cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)", sv->dbl ? "cp_recombine_double" : "cp_recombine",
+                         async ? "_async" : "", ct->arg[0], stwin, ct->arg[2],
+                         async ? cp_arena_printf(arena(h), ", %s", ct->arg[4]) : "");
+}
+
+/* A host-to-device copy into paired buffer `dv` (companion at `dtwin`): the companion is
+ * zeroed (fresh values carry no error), or receives the errors that a receive of pairs
+ * brought with the host values. */
+static const char *copy_in(host *h, cp_node *call, int nargs, const cp_node *s, const call_text *ct,
+                           const char *dtwin) {
+  int async = ct->nargs >= 5;
+  const char *stream = async ? cp_arena_printf(arena(h), ", %s", ct->arg[4]) : "";
+  CXCursor src = mpi_var(call_arg(call, nargs, 1));
+  const mpi_use *r = clang_Cursor_isNull(src) ? NULL : received_pairs(h, src, s->begin);
+  if (r)
+    return cp_arena_printf(arena(h), "cudaMemcpy%s(%s, %s, %s, %s%s)", async ? "Async" : "", dtwin,
+                           replace_word(h, ct->arg[1], r->name, cp_arena_printf(arena(h), "%s_err", r->name)),
+                           ct->arg[2], ct->arg[3], stream);
+  return cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin, ct->arg[2],
+                         stream);
+}
+
+/* A host-to-device copy of received pairs into a buffer without a companion. */
+static void copy_in_unpaired(host *h, cp_node *call, int nargs, const char *kind) {
+  CXCursor src = mpi_var(call_arg(call, nargs, 1));
+  const mpi_use *r;
+  if (strcmp(kind, "cudaMemcpyHostToDevice") != 0 || clang_Cursor_isNull(src) ||
+      !(r = received_pairs(h, src, call->begin)))
+    return;
+  cp_diag_at(h->run, CP_WARNING, call->begin,
+             "the error terms that %s received into '%s' are dropped here: this copies it into "
+             "a device buffer without a companion; name that buffer in pair() of the converted "
+             "kernel that reads it [%s]", r->api, r->name, cp_rule_name(CP_RULE_MPI));
+}
 
 /* cudaMemcpy(dst, src, n, kind[, stream]) with a paired side. */
 static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   if (nargs < 4)
     return;
   cp_var *dv = root_of(h, call_arg(call, nargs, 0)), *sv = root_of(h, call_arg(call, nargs, 1));
-  if (!is_paired(dv) && !is_paired(sv))
-    return;
   const cp_node *k = cp_node_strip(call_arg(call, nargs, 3));
   const char *kind = k->kind == CXCursor_DeclRefExpr ? spelling_of(h, clang_getCursorReferenced(k->cur)) : "";
+  if (!is_paired(dv))
+    copy_in_unpaired(h, call, nargs, kind);
+  if (!is_paired(dv) && !is_paired(sv))
+    return;
   call_text ct;
   const cp_node *s = statement_for(h, call, api, &ct);
   if (!s || ct.nargs < 4)
@@ -319,17 +378,9 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   const char *stwin = is_paired(sv) ? replace_word(h, ct.arg[1], sv->name, err_name(h, sv)) : NULL;
   const char *call2 = NULL;
   if (strcmp(kind, "cudaMemcpyHostToDevice") == 0 && dtwin) {
-    call2 = cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin,
-                            ct.arg[2], stream);
+    call2 = copy_in(h, call, nargs, s, &ct, dtwin);
   } else if (strcmp(kind, "cudaMemcpyDeviceToHost") == 0 && stwin) {
-    mpi_sum *m = mpi_sum_of(h, call_arg(call, nargs, 0), s, !async && !sv->dbl);
-    call2 = m ? cp_arena_printf(arena(h), "cp_recombine_keep(%s, %s, %s, %s)", ct.arg[0],
-                                replace_word(h, ct.arg[0], m->name,
-                                             cp_arena_printf(arena(h), "%s_err", m->name)),
-                                stwin, ct.arg[2])
-              : cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)",
-                                sv->dbl ? "cp_recombine_double" : "cp_recombine",
-                                async ? "_async" : "", ct.arg[0], stwin, ct.arg[2], stream);
+    call2 = copy_back(h, call, nargs, s, &ct, sv, stwin);
   } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0 && dtwin && stwin) {
     call2 = cp_arena_printf(arena(h), "%s(%s, %s, %s, %s%s)", api, dtwin, stwin, ct.arg[2],
                             ct.arg[3], stream);
@@ -527,23 +578,40 @@ typedef struct {
 } api_row;
 
 
-/* ---- sums over MPI ranks ------------------------------------------------------------
+/* ---- MPI calls on host data copied from paired buffers ------------------------------
  *
- * MPI_Allreduce(send, recv, n, MPI_FLOAT, MPI_SUM, comm) (or MPI_Reduce) of a host float
- * (or array of floats) that a device-to-host copy of a paired buffer filled: the copy back
- * keeps each value's residual error in a companion NAME_err (cp_recombine_keep: the value
- * is recombined as before, the residual kept beside it), and the sum becomes
- * cp_mpi_allreduce_sum (cp_mpi_reduce_sum) of <cp/mpi.h>, which sums the pairs. Only where
- * nothing names the variable between the copy and the sum (anything that did could make
- * the residual stale) and the copy is synchronous; otherwise a warning says the error is
- * dropped there. */
+ * A host variable that a device-to-host copy of a paired buffer fills and that an MPI call
+ * then moves keeps its errors through the call:
+ *   - sums (MPI_Allreduce, MPI_Reduce with MPI_SUM): the copy back keeps each value's
+ *     residual error in a companion NAME_err (cp_recombine_keep: the value recombined as
+ *     before, the residual beside it) and the sum becomes cp_mpi_allreduce_sum
+ *     (cp_mpi_reduce_sum) of <cp/mpi.h>, which sums the pairs; their _fixed forms, exact
+ *     64-bit integer sums, where every converted kernel that takes the copied buffer
+ *     carries its sums as accumulate(fixed), so the totals are the same bits for any
+ *     number of ranks;
+ *   - sends (MPI_Send, the send half of MPI_Sendrecv): the copy keeps the residuals in the
+ *     same way and the call sends pairs (cp_mpi_send_pairs, cp_mpi_sendrecv_pairs: one
+ *     message of values, errors and a tag word);
+ *   - receives (MPI_Recv, the receive half of a converted MPI_Sendrecv): a receive whose
+ *     values go on to a paired device buffer (a host-to-device copy) receives pairs into
+ *     NAME and NAME_err, and that copy moves NAME_err into the device buffer's companion
+ *     instead of zeroing it. A receive of pairs also takes plain floats (errors zero), so
+ *     a receive converted opposite a send that is not still matches.
+ * Only where nothing but such MPI calls names the variable between the copy and the call
+ * (anything else could make the residuals stale), the copy is synchronous and the
+ * variable can have a companion (a local float, float array, or float pointer declared
+ * with malloc, calloc or new[] in a statement of its own; the companion is allocated
+ * zeroed the same way and freed with it). Otherwise, and for the MPI calls cpconvert does
+ * not convert (MPI_Isend, MPI_Bcast, ...), a warning says where the error terms are
+ * dropped. Device pointers handed to MPI directly get the warning of any call that is not
+ * converted (on_other_call). */
 
-/* The float variable an argument names (`&x`, `x`, `&x[0]`, `(void *)&x`), a null cursor
- * for anything else. */
+/* The float variable an argument names (`&x`, `x`, `&x[0]`, `(void *)&x`, `p + k` for a
+ * float pointer p), a null cursor for anything else. */
 static CXCursor mpi_var(const cp_node *n) {
   while (n && n->nkids && (n->kind == CXCursor_UnaryOperator || n->kind == CXCursor_ArraySubscriptExpr ||
                            n->kind == CXCursor_UnexposedExpr || n->kind == CXCursor_ParenExpr ||
-                           n->kind == CXCursor_CStyleCastExpr))
+                           n->kind == CXCursor_CStyleCastExpr || n->kind == CXCursor_BinaryOperator))
     n = n->kind == CXCursor_CStyleCastExpr ? n->kids[n->nkids - 1] : n->kids[0];
   if (!n || n->kind != CXCursor_DeclRefExpr)
     return clang_getNullCursor();
@@ -551,6 +619,8 @@ static CXCursor mpi_var(const cp_node *n) {
   CXType t = clang_getCanonicalType(clang_getCursorType(d));
   if (t.kind == CXType_ConstantArray)
     t = clang_getCanonicalType(clang_getArrayElementType(t));
+  else if (t.kind == CXType_Pointer)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
   return d.kind == CXCursor_VarDecl && t.kind == CXType_Float ? d : clang_getNullCursor();
 }
 
@@ -558,96 +628,341 @@ static const char *node_text(host *h, const cp_node *n) {
   return cp_arena_strndup(arena(h), text(h) + n->begin, n->end - n->begin);
 }
 
-/* Records the float sums over MPI ranks in `n`, before the walk (a copy back must know
- * whether a sum follows it). */
-static void find_mpi_sums(host *h, cp_node *n) {
+/* The body of object-like macro `name` when it is one identifier (#define REAL_MPI_TYPE
+ * MPI_FLOAT), else NULL. */
+typedef struct {
+  host *h;
+  const char *name, *body;
+} macro_find;
+
+static enum CXChildVisitResult find_macro(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  macro_find *m = data;
+  if (c.kind != CXCursor_MacroDefinition || clang_Cursor_isMacroFunctionLike(c) ||
+      strcmp(spelling_of(m->h, c), m->name) != 0)
+    return CXChildVisit_Continue;
+  CXTranslationUnit tu = m->h->run->p->tu;
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  if (n == 2 && clang_getTokenKind(toks[1]) == CXToken_Identifier) {
+    CXString s = clang_getTokenSpelling(tu, toks[1]);
+    m->body = cp_arena_strdup(arena(m->h), clang_getCString(s));
+    clang_disposeString(s);
+  }
+  clang_disposeTokens(tu, toks, n);
+  return CXChildVisit_Break;
+}
+
+/* Whether argument `n` is the MPI constant `name`, written as is or through object-like
+ * macros that name it. */
+static int mpi_constant(host *h, const cp_node *n, const char *name) {
+  const char *t = node_text(h, n);
+  for (int depth = 0; t && depth < 8; depth++) {
+    if (strcmp(t, name) == 0)
+      return 1;
+    macro_find m = {h, t, NULL};
+    clang_visitChildren(clang_getTranslationUnitCursor(h->run->p->tu), find_macro, &m);
+    t = m.body;
+  }
+  return 0;
+}
+
+/* One MPI call's float buffer: a whole call for sums, sends, receives and other calls; a
+ * Sendrecv gives a send and a receive. */
+static void add_mpi_use(host *h, mpi_kind kind, const cp_node *call, const char *api, int arg,
+                        CXCursor v) {
+  if (clang_Cursor_isNull(v))
+    return;
+  if (h->n_mpi == h->cap_mpi) {
+    int cap = h->cap_mpi ? 2 * h->cap_mpi : 8;
+    mpi_use *u = cp_arena_alloc(arena(h), (size_t)cap * sizeof *u);
+    if (h->n_mpi)
+      memcpy(u, h->mpi, (size_t)h->n_mpi * sizeof *u);
+    h->mpi = u;
+    h->cap_mpi = cap;
+  }
+  h->mpi[h->n_mpi++] = (mpi_use){kind, v, spelling_of(h, v), call, api, arg, 0, 0, 0, 0};
+}
+
+/* Records the MPI calls on float host variables in `n`, before the walk (a copy back must
+ * know what the MPI call after it does). */
+static void find_mpi_uses(host *h, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
-    find_mpi_sums(h, n->kids[i]);
-  if (n->kind != CXCursor_CallExpr || h->n_mpi == MPI_SUMS)
+    find_mpi_uses(h, n->kids[i]);
+  if (n->kind != CXCursor_CallExpr)
     return;
   const char *name = spelling_of(h, clang_getCursorReferenced(n->cur));
   int nargs = clang_Cursor_getNumArguments(n->cur);
-  if (!(strcmp(name, "MPI_Allreduce") == 0 && nargs == 6) && !(strcmp(name, "MPI_Reduce") == 0 && nargs == 7))
+  if (strncmp(name, "MPI_", 4) != 0 || nargs < 1)
     return;
-  if (strcmp(node_text(h, call_arg(n, nargs, 3)), "MPI_FLOAT") != 0 ||
-      strcmp(node_text(h, call_arg(n, nargs, 4)), "MPI_SUM") != 0)
-    return;
-  const cp_node *send = call_arg(n, nargs, 0);
-  if (strcmp(node_text(h, send), "MPI_IN_PLACE") == 0)
-    send = call_arg(n, nargs, 1);
-  CXCursor v = mpi_var(send);
-  if (!clang_Cursor_isNull(v))
-    h->mpi[h->n_mpi++] = (mpi_sum){v, spelling_of(h, v), n, 0, 0};
+  int sum = (strcmp(name, "MPI_Allreduce") == 0 && nargs == 6) || (strcmp(name, "MPI_Reduce") == 0 && nargs == 7);
+  if (sum && mpi_constant(h, call_arg(n, nargs, 3), "MPI_FLOAT") &&
+      mpi_constant(h, call_arg(n, nargs, 4), "MPI_SUM")) {
+    int in_place = mpi_constant(h, call_arg(n, nargs, 0), "MPI_IN_PLACE");
+    add_mpi_use(h, MPI_USE_SUM, n, name, in_place, mpi_var(call_arg(n, nargs, in_place)));
+  } else if (strcmp(name, "MPI_Sendrecv") == 0 && nargs == 12 &&
+             mpi_constant(h, call_arg(n, nargs, 2), "MPI_FLOAT") &&
+             mpi_constant(h, call_arg(n, nargs, 7), "MPI_FLOAT")) {
+    add_mpi_use(h, MPI_USE_SEND, n, name, 0, mpi_var(call_arg(n, nargs, 0)));
+    add_mpi_use(h, MPI_USE_RECV, n, name, 5, mpi_var(call_arg(n, nargs, 5)));
+  } else if (((strcmp(name, "MPI_Send") == 0 && nargs == 6) || (strcmp(name, "MPI_Recv") == 0 && nargs == 7)) &&
+             mpi_constant(h, call_arg(n, nargs, 2), "MPI_FLOAT")) {
+    add_mpi_use(h, name[4] == 'S' ? MPI_USE_SEND : MPI_USE_RECV, n, name, 0, mpi_var(call_arg(n, nargs, 0)));
+  } else {
+    for (int i = 0; i < nargs; i++)
+      add_mpi_use(h, MPI_USE_OTHER, n, name, i, mpi_var(call_arg(n, nargs, i)));
+  }
 }
 
-/* Whether `n` names variable `v` at an offset in [from, to). */
-static int named_between(const cp_node *n, CXCursor v, unsigned from, unsigned to) {
+/* Whether every place in [from, to) that names variable `v` lies inside an MPI call that
+ * only reads it (a recorded sum or send of v). */
+static int only_mpi_reads(host *h, const cp_node *n, CXCursor v, unsigned from, unsigned to) {
+  if (n->end <= from || n->begin >= to)
+    return 1;
+  for (int i = 0; i < h->n_mpi; i++)
+    if (h->mpi[i].call == n && clang_equalCursors(h->mpi[i].var, v) &&
+        (h->mpi[i].kind == MPI_USE_SUM || h->mpi[i].kind == MPI_USE_SEND))
+      return 1;
   if (n->kind == CXCursor_DeclRefExpr && n->begin >= from && n->begin < to &&
       clang_equalCursors(clang_getCursorReferenced(n->cur), v))
-    return 1;
+    return 0;
   for (unsigned i = 0; i < n->nkids; i++)
-    if (named_between(n->kids[i], v, from, to))
-      return 1;
-  return 0;
+    if (!only_mpi_reads(h, n->kids[i], v, from, to))
+      return 0;
+  return 1;
 }
 
 static const cp_node *decl_of(const cp_node *n, CXCursor var);
 
-/* The sum over ranks that the copy back into `dst` (statement `s`) feeds, with its residual
- * companion declared (once); NULL if there is none or it cannot be kept (then marked
- * dropped, for the warning at the sum). */
-static mpi_sum *mpi_sum_of(host *h, const cp_node *dst, const cp_node *s, int can_keep) {
-  CXCursor v = mpi_var(dst);
-  if (clang_Cursor_isNull(v))
+/* The allocation that initializes a float pointer's declaration (malloc, calloc, new[]),
+ * through casts; NULL for anything else. */
+static const cp_node *host_allocation(host *h, const cp_node *vd) {
+  const cp_node *e = vd->nkids ? cp_node_strip(vd->kids[vd->nkids - 1]) : NULL;
+  while (e && (e->kind == CXCursor_CStyleCastExpr || e->kind == CXCursor_CXXStaticCastExpr ||
+               e->kind == CXCursor_CXXReinterpretCastExpr) && e->nkids)
+    e = cp_node_strip(e->kids[e->nkids - 1]);
+  if (!e)
     return NULL;
-  for (int i = 0; i < h->n_mpi; i++) {
-    mpi_sum *m = &h->mpi[i];
-    if (!clang_equalCursors(m->var, v) || m->call->begin < s->end)
-      continue;
-    const cp_node *d = decl_of(h->f->body, v);
-    if (!can_keep || !d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro ||
-        named_between(h->f->body, v, statement_end(h, s), m->call->begin)) {
-      m->dropped = 1;
-      return NULL;
-    }
-    if (!m->kept)
-      insert_after(h, d, cp_arena_printf(arena(h), "decltype(%s) %s_err{};", m->name, m->name),
-                   CP_RULE_MPI);
-    m->kept = 1;
-    return m;
-  }
-  return NULL;
+  if (e->kind == CXCursor_CXXNewExpr)
+    return e;
+  const char *fn = e->kind == CXCursor_CallExpr ? spelling_of(h, clang_getCursorReferenced(e->cur)) : "";
+  return strcmp(fn, "malloc") == 0 || strcmp(fn, "calloc") == 0 ? e : NULL;
 }
 
-/* MPI_Allreduce/MPI_Reduce of a kept variable: the pairs are summed. */
-static void on_mpi_sum(host *h, cp_node *call, const char *api, int nargs) {
-  (void)nargs;
+/* Declares NAME_err beside host variable `v` (once): `decltype(v) v_err{};` for a float or
+ * float array, the declaration again with a zeroed allocation for a pointer. 0 if `v`
+ * cannot have one here. */
+static int host_companion(host *h, CXCursor v) {
+  for (int i = 0; i < h->n_comp; i++)
+    if (clang_equalCursors(h->comp[i], v))
+      return 1;
+  const cp_node *d = decl_of(h->f->body, v);
+  if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro || d->nkids != 1 ||
+      h->n_comp == MAX_COMPANIONS)
+    return 0;
+  const char *name = spelling_of(h, v), *err = cp_arena_printf(arena(h), "%s_err", name);
+  const char *decl;
+  if (clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer) {
+    decl = cp_arena_printf(arena(h), "decltype(%s) %s{};", name, err);
+  } else {
+    const cp_node *a = host_allocation(h, d->kids[0]);
+    if (!a)
+      return 0;
+    unsigned end = statement_end(h, d);
+    const char *alloc = node_text(h, a);
+    if (a->kind == CXCursor_CXXNewExpr)
+      alloc = alloc[strlen(alloc) - 1] == ']' ? cp_arena_printf(arena(h), "%s()", alloc) : alloc;
+    else if (strcmp(spelling_of(h, clang_getCursorReferenced(a->cur)), "malloc") == 0 && a->nkids == 2)
+      alloc = cp_arena_printf(arena(h), "calloc(1, %s)", node_text(h, a->kids[1]));
+    decl = cp_arena_printf(arena(h), "%.*s%s%.*s", (int)(a->begin - d->begin), text(h) + d->begin,
+                           alloc, (int)(end - a->end), text(h) + a->end);
+    decl = replace_word(h, decl, name, err);
+  }
+  insert_after(h, d, decl, CP_RULE_MPI);
+  h->comp[h->n_comp++] = v;
+  return 1;
+}
+
+/* Whether every converted function that takes a buffer of `v`'s pairing group carries its
+ * sums as accumulate(fixed) (so the buffer holds fixed-point sums). */
+static int fixed_sums(host *h, const cp_var *v) {
+  int root = cp_group_root(h->run, v->group), any = 0;
+  for (unsigned i = 0; i < h->run->n_funcs; i++) {
+    const cp_func *g = &h->run->funcs[i];
+    for (unsigned j = 0; j < g->n_vars && !g->is_host; j++) {
+      const cp_var *p = &g->vars[j];
+      if (!p->is_param || p->group < 0 || cp_group_root(h->run, p->group) != root)
+        continue;
+      if (!g->pragma || g->pragma->accum != CP_ACC_FIXED)
+        return 0;
+      any = 1;
+    }
+  }
+  return any;
+}
+
+/* At a device-to-host copy of paired buffer `src` into `dst` (statement `s`): whether the
+ * MPI sums and sends of dst that follow keep its residuals (then marked kept, and
+ * dst's companion declared); the ones that cannot are marked dropped. */
+static int mpi_keeps(host *h, const cp_node *dst, const cp_node *s, const cp_var *src, int can_keep) {
+  CXCursor v = mpi_var(dst);
+  int kept = 0;
+  if (clang_Cursor_isNull(v))
+    return 0;
+  unsigned from = statement_end(h, s);
   for (int i = 0; i < h->n_mpi; i++) {
-    mpi_sum *m = &h->mpi[i];
-    call_text ct;
-    const cp_node *s;
+    mpi_use *m = &h->mpi[i];
+    if (!clang_equalCursors(m->var, v) || m->call->begin < from)
+      continue;
+    if (m->kind == MPI_USE_RECV)
+      break; /* overwritten by a receive: the copy's values are not sent */
+    if (m->kind == MPI_USE_OTHER || !can_keep || !only_mpi_reads(h, h->f->body, v, from, m->call->begin) ||
+        !host_companion(h, v)) {
+      m->dropped = !m->kept;
+      continue;
+    }
+    m->kept = kept = 1;
+    m->fixed = m->kind == MPI_USE_SUM && fixed_sums(h, src);
+  }
+  return kept;
+}
+
+/* The kept receive that last filled host variable `v` before offset `at`, with nothing but
+ * MPI reads naming v since: a host-to-device copy of v then moves v's companion. */
+static const mpi_use *received_pairs(host *h, CXCursor v, unsigned at) {
+  const mpi_use *last = NULL;
+  for (int i = 0; i < h->n_mpi; i++) {
+    const mpi_use *m = &h->mpi[i];
+    if (m->kind == MPI_USE_RECV && clang_equalCursors(m->var, v) && m->call->end <= at &&
+        (!last || m->call->begin > last->call->begin))
+      last = m;
+  }
+  return last && last->kept && only_mpi_reads(h, h->f->body, v, last->call->end, at) ? last : NULL;
+}
+
+/* Whether the values a receive into `m->var` brings go on to a paired device buffer: a
+ * host-to-device copy out of the variable into one, with nothing but MPI reads naming the
+ * variable in between. */
+static int receive_wanted(host *h, cp_node *n, const mpi_use *m) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (receive_wanted(h, n->kids[i], m))
+      return 1;
+  if (n->kind != CXCursor_CallExpr || n->begin < m->call->end)
+    return 0;
+  const char *name = spelling_of(h, clang_getCursorReferenced(n->cur));
+  int nargs = clang_Cursor_getNumArguments(n->cur);
+  if ((strcmp(name, "cudaMemcpy") != 0 && strcmp(name, "cudaMemcpyAsync") != 0) || nargs < 4 ||
+      !mpi_constant(h, call_arg(n, nargs, 3), "cudaMemcpyHostToDevice"))
+    return 0;
+  CXCursor src = mpi_var(call_arg(n, nargs, 1));
+  return !clang_Cursor_isNull(src) && clang_equalCursors(src, m->var) &&
+         is_paired(root_of(h, call_arg(n, nargs, 0))) &&
+         only_mpi_reads(h, h->f->body, m->var, m->call->end, n->begin);
+}
+
+/* The argument text of buffer argument `m` with the variable renamed to its companion. */
+static const char *companion_arg(host *h, const call_text *ct, const mpi_use *m) {
+  return replace_word(h, ct->arg[m->arg], m->name, cp_arena_printf(arena(h), "%s_err", m->name));
+}
+
+static void warn_dropped(host *h, const mpi_use *m) {
+  cp_diag_at(h->run, CP_WARNING, m->call->begin,
+             "this %s moves '%s', recombined from a paired buffer, as floats: its error terms "
+             "are dropped, because %s; call it right after a synchronous cudaMemcpy of floats "
+             "into a local variable, array or malloc'ed pointer [%s]",
+             m->api, m->name,
+             m->kind == MPI_USE_OTHER ? "cpconvert keeps them only through MPI_Send, MPI_Recv, "
+                                        "MPI_Sendrecv, MPI_Allreduce and MPI_Reduce (MPI_SUM)"
+                                      : cp_arena_printf(arena(h), "'%s' is used between the copy back and "
+                                                        "this call (or the copy is asynchronous, or of "
+                                                        "doubles)", m->name),
+             cp_rule_name(CP_RULE_MPI));
+}
+
+/* The replacement of a converted sum. */
+static const char *mpi_sum_call(host *h, const char *api, const call_text *ct, const mpi_use *m) {
+  const char *err = companion_arg(h, ct, m), *fixed = m->fixed ? "_fixed" : "";
+  if (strcmp(api, "MPI_Reduce") == 0)
+    return cp_arena_printf(arena(h), "cp_mpi_reduce_sum%s(%s, %s, %s, %s, %s, %s)", fixed, ct->arg[0],
+                           err, ct->arg[1], ct->arg[2], ct->arg[5], ct->arg[6]);
+  return cp_arena_printf(arena(h), "cp_mpi_allreduce_sum%s(%s, %s, %s, %s, %s)", fixed, ct->arg[0],
+                         err, ct->arg[1], ct->arg[2], ct->arg[5]);
+}
+
+/* The replacement of a send, a receive or a send-receive that moves pairs. `s` is the
+ * call's send use (or NULL), `r` its receive use (or NULL). */
+static const char *mpi_message_call(host *h, const call_text *ct, mpi_use *s, mpi_use *r) {
+  if (r && !(r->kept = host_companion(h, r->var)))
+    cp_diag_at(h->run, CP_WARNING, r->call->begin,
+               "this %s receives pairs into '%s', which cannot have a companion here: the "
+               "received error terms are dropped; declare '%s' as a local array, or a pointer "
+               "allocated with malloc or new[] in a statement of its own [%s]",
+               r->api, r->name, r->name, cp_rule_name(CP_RULE_MPI));
+  const char *se = s && s->kept ? companion_arg(h, ct, s) : "NULL";
+  const char *re = r && r->kept ? companion_arg(h, ct, r) : "NULL";
+  if (s && r)
+    return cp_arena_printf(arena(h), "cp_mpi_sendrecv_pairs(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                           ct->arg[0], se, ct->arg[1], ct->arg[3], ct->arg[4], ct->arg[5], re,
+                           ct->arg[6], ct->arg[8], ct->arg[9], ct->arg[10], ct->arg[11]);
+  if (s)
+    return cp_arena_printf(arena(h), "cp_mpi_send_pairs(%s, %s, %s, %s, %s, %s)", ct->arg[0], se,
+                           ct->arg[1], ct->arg[3], ct->arg[4], ct->arg[5]);
+  return cp_arena_printf(arena(h), "cp_mpi_recv_pairs(%s, %s, %s, %s, %s, %s, %s)", ct->arg[0], re,
+                         ct->arg[1], ct->arg[3], ct->arg[4], ct->arg[5], ct->arg[6]);
+}
+
+/* An MPI call with recorded float buffers: converted, or warned about where it drops
+ * error terms. The header then includes <cp/mpi.h> (convert.c). */
+static void on_mpi(host *h, cp_node *call, const char *api, int nargs) {
+  (void)nargs;
+  mpi_use *sum = NULL, *send = NULL, *recv = NULL;
+  for (int i = 0; i < h->n_mpi; i++) {
+    mpi_use *m = &h->mpi[i];
     if (m->call != call)
       continue;
     if (m->dropped && !m->kept)
-      cp_diag_at(h->run, CP_WARNING, call->begin,
-                 "this %s sums '%s', recombined from a paired buffer, in float: its error "
-                 "terms are dropped, because '%s' is used between the copy back and the sum "
-                 "(or the copy is asynchronous, or of doubles); sum right after a cudaMemcpy to "
-                 "keep them [%s]", api, m->name, m->name, cp_rule_name(CP_RULE_MPI));
-    if (!m->kept || !(s = statement_for(h, call, api, &ct)) || ct.nargs < 6)
-      return;
-    int in_place = strcmp(ct.arg[0], "MPI_IN_PLACE") == 0;
-    const char *err = replace_word(h, ct.arg[in_place], m->name,
-                                   cp_arena_printf(arena(h), "%s_err", m->name));
-    const char *sum = strcmp(api, "MPI_Reduce") == 0 && ct.nargs == 7
-                          ? cp_arena_printf(arena(h), "cp_mpi_reduce_sum(%s, %s, %s, %s, %s, %s)",
-                                            ct.arg[0], err, ct.arg[1], ct.arg[2], ct.arg[5], ct.arg[6])
-                          : cp_arena_printf(arena(h), "cp_mpi_allreduce_sum(%s, %s, %s, %s, %s)",
-                                            ct.arg[0], err, ct.arg[1], ct.arg[2], ct.arg[5]);
-    cp_apply_edit(h->run, s->begin + ct.b, ct.e - ct.b, sum, CP_RULE_MPI); /* and the
-      header includes <cp/mpi.h> (convert.c) */
-    return;
+      warn_dropped(h, m);
+    if (m->kind == MPI_USE_SUM)
+      sum = m;
+    else if (m->kind == MPI_USE_SEND)
+      send = m;
+    else if (m->kind == MPI_USE_RECV)
+      recv = m;
   }
+  call_text ct;
+  const cp_node *s;
+  int pairs = sum ? sum->kept : (send && send->kept) || (recv && receive_wanted(h, h->f->body, recv));
+  if (!pairs || !(s = statement_for(h, call, api, &ct)))
+    return;
+  cp_apply_edit(h->run, s->begin + ct.b, ct.e - ct.b,
+                sum ? mpi_sum_call(h, api, &ct, sum) : mpi_message_call(h, &ct, send, recv), CP_RULE_MPI);
+}
+
+/* An MPI call cpconvert does not convert: only the warnings. */
+static void on_mpi_other(host *h, cp_node *call) {
+  for (int i = 0; i < h->n_mpi; i++)
+    if (h->mpi[i].call == call && h->mpi[i].dropped && !h->mpi[i].kept)
+      warn_dropped(h, &h->mpi[i]);
+}
+
+/* free(p) or delete[] p of a host variable with a companion: the same for the companion. */
+static void on_host_free(host *h, cp_node *n) {
+  int is_free = n->kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(n->cur) == 1 &&
+                strcmp(spelling_of(h, clang_getCursorReferenced(n->cur)), "free") == 0;
+  if (!is_free && n->kind != CXCursor_CXXDeleteExpr)
+    return;
+  CXCursor v = mpi_var(n->kids[n->nkids - 1]);
+  const cp_node *s = statement_of(n);
+  for (int i = 0; i < h->n_comp && s && !clang_Cursor_isNull(v); i++)
+    if (clang_equalCursors(h->comp[i], v)) {
+      const char *name = spelling_of(h, v);
+      unsigned end = statement_end(h, s);
+      const char *stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
+      stmt = replace_word(h, stmt, name, cp_arena_printf(arena(h), "%s_err", name));
+      insert_after(h, s, stmt[strlen(stmt) - 1] == ';' ? stmt : cp_arena_printf(arena(h), "%s;", stmt),
+                   CP_RULE_MPI);
+    }
 }
 
 static const api_row api_table[] = {
@@ -658,7 +973,8 @@ static const api_row api_table[] = {
     {"cudaFreeAsync", on_free},
     {"cudaMemcpyFromSymbol", on_symbol_copy}, {"cudaMemcpyToSymbol", on_symbol_copy},
     {"cudaGetSymbolAddress", on_symbol_address},
-    {"MPI_Allreduce", on_mpi_sum}, {"MPI_Reduce", on_mpi_sum},
+    {"MPI_Allreduce", on_mpi}, {"MPI_Reduce", on_mpi}, {"MPI_Send", on_mpi},
+    {"MPI_Recv", on_mpi},          {"MPI_Sendrecv", on_mpi},
     {"cudaMemcpyFromSymbolAsync", on_symbol_async}, {"cudaMemcpyToSymbolAsync", on_symbol_async},
 };
 
@@ -706,7 +1022,15 @@ static void on_other_call(host *h, cp_node *call, const char *name) {
     cp_var *v = root_of(h, call_arg(call, nargs, i));
     if (!is_paired(v))
       continue;
-    if (!reads_only(call, i))
+    if (strncmp(name, "MPI_", 4) == 0 || strncmp(name, "nccl", 4) == 0)
+      cp_diag_at(h->run, CP_WARNING, call->begin,
+                 "paired buffer '%s' is handed to '%s' directly: the message or reduction "
+                 "moves its values without their error terms, which are dropped there; copy "
+                 "it to a host buffer first (cpconvert keeps the errors through MPI_Send, "
+                 "MPI_Recv, MPI_Sendrecv, MPI_Allreduce and MPI_Reduce of that buffer), or "
+                 "for NCCL reduce recombined values as ncclDouble [%s]",
+                 v->name, name, cp_rule_name(CP_RULE_MPI));
+    else if (!reads_only(call, i))
       unfollowed_call(h, call, name, v, i);
     else if (strncmp(name, "cuda", 4) != 0 && /* a kernel that reads: its own precision */
              cp_cuda_kind(clang_getCursorReferenced(call->cur)) != 2)
@@ -775,6 +1099,7 @@ static void walk(host *h, cp_node *n) {
     walk(h, n->kids[i]);
   on_pointer_assignment(h, n);
   on_function_reference(h, n);
+  on_host_free(h, n);
   if (n->kind != CXCursor_CallExpr)
     return;
   CXCursor ref = clang_getCursorReferenced(n->cur);
@@ -791,6 +1116,8 @@ static void walk(host *h, cp_node *n) {
         api_table[i].fn(h, n, name, nargs);
       return;
     }
+  if (strncmp(name, "MPI_", 4) == 0)
+    on_mpi_other(h, n);
   if (nargs > 0)
     on_other_call(h, n, *name ? name : "a call cpconvert cannot resolve");
 }
@@ -844,7 +1171,7 @@ void cp_convert_host(cp_run *run, cp_func *f) {
   memset(&h, 0, sizeof h);
   h.run = run;
   h.f = f;
-  find_mpi_sums(&h, f->body);
+  find_mpi_uses(&h, f->body);
   walk(&h, f->body);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];

@@ -382,6 +382,8 @@ int cp_signature_changes(const cp_func *f);
  * &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By cursors
  * alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
+/* analyse.c: the representative of pairing group g (groups joined by launches and calls). */
+int cp_group_root(cp_run *run, int g);
 
 /* analyse.c: the struct field buffer (run->structs) a device expression indexes or
  * designates: s.x[i], s->x, sim.atoms.r.x[i] (cp_field_root); NULL if none. */

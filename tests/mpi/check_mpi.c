@@ -18,8 +18,10 @@
  * fixed-point sums (44-bit values, so the pairs hold them exactly) must give the float
  * nearest the exact integer sum, bit for bit; messages of pairs (cp_mpi_sendrecv_pairs
  * around a ring and to MPI_PROC_NULL, cp_mpi_send_pairs/cp_mpi_recv_pairs between ranks)
- * must arrive with every bit of both halves and a status that counts N floats; a receive of
- * pairs that gets plain floats must fail with MPI_ERR_TRUNCATE. Exit status 0 if all hold.
+ * must arrive with every bit of both halves and a status that counts N floats; plain floats
+ * into a receive of pairs must arrive as values with zero errors, and pairs received as
+ * plain floats, or more values than a receive allows, must fail with MPI_ERR_TRUNCATE.
+ * Exit status 0 if all hold.
  */
 #include <math.h>
 #include <mpfr.h>
@@ -130,16 +132,29 @@ static void check_messages(int rank, int size) {
          count != N / 2 || st.MPI_TAG != 9) && failures++ < 10)
       fprintf(stderr, "rank %d: recv of pairs: rc %d, count %d\n", rank, rc, count);
   }
-  /* plain floats into a receive of pairs: an error on the communicator, here returned */
+  /* plain floats into a receive of pairs: values with zero errors; pairs into a receive of
+   * plain floats, or more than the receive allows: MPI_ERR_TRUNCATE, here returned */
   MPI_Comm quiet;
   MPI_Request req;
   MPI_Comm_dup(MPI_COMM_WORLD, &quiet);
   MPI_Comm_set_errhandler(quiet, MPI_ERRORS_RETURN);
   MPI_Isend(v, 4, MPI_FLOAT, rank, 10, quiet, &req);
-  rc = cp_mpi_recv_pairs(rv, re, N, rank, 10, quiet, MPI_STATUS_IGNORE);
+  re[0] = 1.0f;
+  rc = cp_mpi_recv_pairs(rv, re, N, rank, 10, quiet, &st);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  MPI_Get_count(&st, MPI_FLOAT, &count);
+  if ((rc != MPI_SUCCESS || !same_bits(rv, v, 4) || re[0] != 0.0f || re[3] != 0.0f || count != 4) &&
+      failures++ < 10)
+    fprintf(stderr, "rank %d: plain floats received as pairs: rc %d, count %d\n", rank, rc, count);
+  cp_mpi_send_pairs(v, e, 4, rank, 11, quiet); /* 9 floats: eager, so the send returns */
+  rc = MPI_Recv(rv, 4, MPI_FLOAT, rank, 11, quiet, MPI_STATUS_IGNORE);
+  if (rc == MPI_SUCCESS && failures++ < 10)
+    fprintf(stderr, "rank %d: pairs received as 4 plain floats did not fail\n", rank);
+  MPI_Isend(v, 8, MPI_FLOAT, rank, 12, quiet, &req);
+  rc = cp_mpi_recv_pairs(rv, re, 4, rank, 12, quiet, MPI_STATUS_IGNORE);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   if (rc != MPI_ERR_TRUNCATE && failures++ < 10)
-    fprintf(stderr, "rank %d: plain floats received as pairs: rc %d, not MPI_ERR_TRUNCATE\n", rank, rc);
+    fprintf(stderr, "rank %d: 8 floats into a receive of 4 pairs: rc %d, not MPI_ERR_TRUNCATE\n", rank, rc);
   MPI_Comm_free(&quiet);
 }
 

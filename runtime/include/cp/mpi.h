@@ -248,10 +248,11 @@ static inline int cp_mpi_reduce_sum_fixed(const void *send, const float *send_er
  * because a second could be taken by another receive (a wildcard one posted earlier): MPI
  * matches the pairs exactly as it matched the floats. The receive's status reports n floats
  * (MPI_Status_set_elements), as the unconverted program's did, so MPI_Get_count is
- * unchanged. A receive of pairs that gets a message of plain floats (the sender was not
- * converted) or the reverse (MPI_ERR_TRUNCATE) is an error, raised on the communicator's
- * error handler (fatal by default), never values read as errors. Bits move unchanged, so
- * the pairs arrive exact. Tests: tests/mpi/check_mpi.c. */
+ * unchanged. A receive of pairs takes a message of plain floats too (a sender whose values
+ * carry no errors: they arrive with zero errors); a message of pairs to a receive of plain
+ * floats is longer than it allows: MPI_ERR_TRUNCATE, on the communicator's error handler
+ * (fatal by default), never errors read as values. Bits move unchanged, so the pairs
+ * arrive exact. Tests: tests/mpi/check_mpi.c. */
 #define CP_DETAIL_MPI_PAIRS 0x7fcc0de5u /* a quiet NaN's bits */
 
 static inline float cp_detail_mpi_pairs_word(void) {
@@ -279,7 +280,8 @@ static inline float *cp_detail_mpi_pack(const float *v, const float *e, int n) {
 }
 
 /* Unpacks a received message `m` (status st) into at most `cap` pairs (v, e) and sets the
- * status to count the values. A message from MPI_PROC_NULL is empty. */
+ * status to count the values. A message of plain floats (no tag word: the sender's values
+ * carry no errors) gives its values with zero errors; one from MPI_PROC_NULL is empty. */
 static inline int cp_detail_mpi_unpack(const float *m, MPI_Status *st, float *v, float *e, int cap,
                                        MPI_Comm comm) {
   int count, rc;
@@ -288,20 +290,20 @@ static inline int cp_detail_mpi_unpack(const float *m, MPI_Status *st, float *v,
   if ((rc = MPI_Get_count(st, MPI_FLOAT, &count)) != MPI_SUCCESS)
     return rc;
   float word = count > 0 ? m[count - 1] : 0.0f, expected = cp_detail_mpi_pairs_word();
-  int pairs = (count - 1) / 2;
-  if (count % 2 == 0 || memcmp(&word, &expected, sizeof word) != 0 || pairs > cap) {
-    fprintf(stderr, "cp/mpi.h: a receive of float pairs got %d plain floats from rank %d (tag %d): "
-                    "the sender does not send pairs; convert the sending code too\n",
-            count, st->MPI_SOURCE, st->MPI_TAG);
+  int pairs = count % 2 == 1 && memcmp(&word, &expected, sizeof word) == 0;
+  int n = pairs ? (count - 1) / 2 : count;
+  if (n > cap) {
+    fprintf(stderr, "cp/mpi.h: a receive of %d floats got %d from rank %d (tag %d)\n", cap, n,
+            st->MPI_SOURCE, st->MPI_TAG);
     MPI_Comm_call_errhandler(comm, MPI_ERR_TRUNCATE);
     return MPI_ERR_TRUNCATE;
   }
-  for (int i = 0; i < pairs; i++) {
+  for (int i = 0; i < n; i++) {
     v[i] = m[i];
     if (e)
-      e[i] = m[pairs + i];
+      e[i] = pairs ? m[n + i] : 0.0f;
   }
-  return MPI_Status_set_elements(st, MPI_FLOAT, pairs);
+  return MPI_Status_set_elements(st, MPI_FLOAT, n);
 }
 
 static inline int cp_mpi_send_pairs(const void *v, const float *e, int n, int dest, int tag,
