@@ -89,12 +89,35 @@ static cp_var *root_of(host *h, const cp_node *n) { return cp_host_buffer(h->run
 
 static int is_paired(const cp_var *v) { return v && v->role == CP_VAR_PAIRED; }
 
+/* Whether `n` is the body of control statement `p` written without braces (`if (x)
+ * f();`, `for (...) f();`): nothing can be added after it as a statement of its own. */
+static int unbraced_body(const cp_node *n, const cp_node *p) {
+  switch (p->kind) {
+  case CXCursor_IfStmt:
+    return p->nkids > 1 && n != p->kids[0] && n->kind != CXCursor_DeclStmt;
+  case CXCursor_DoStmt:
+    return p->nkids > 0 && n == p->kids[0];
+  case CXCursor_ForStmt: case CXCursor_WhileStmt: case CXCursor_SwitchStmt:
+  case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_LabelStmt:
+  case CXCursor_CXXForRangeStmt:
+    return p->nkids > 0 && n == p->kids[p->nkids - 1];
+  default:
+    return 0;
+  }
+}
+
 /* The statement of a host function that contains `n`: the ancestor whose parent is a
- * compound statement. NULL when it is not in one (if (x) cudaMalloc(...); without
- * braces), where a statement cannot be added after it. */
+ * compound statement written in the source (the braces inside a macro such as CHECK's
+ * do { ... } while (0) do not count: the statement is the whole invocation), or that is
+ * the body of a control statement written without braces (if (x) CHECK(cudaMemcpy(...));
+ * insert_after then adds the braces, so that what it adds runs only where the body does).
+ * NULL outside any statement. */
 static const cp_node *statement_of(const cp_node *n) {
-  while (n->parent && n->parent->kind != CXCursor_CompoundStmt)
+  while (n->parent && (n->parent->kind != CXCursor_CompoundStmt || n->parent->macro)) {
+    if (!n->parent->macro && unbraced_body(n, n->parent))
+      return n;
     n = n->parent;
+  }
   return n->parent ? n : NULL;
 }
 
@@ -140,8 +163,14 @@ static unsigned line_insert_point(host *h, unsigned offset) {
   return cp_line_end_at(t, n, i) ? i : offset; /* a lone CR */
 }
 
-/* Adds `stmts` (each a complete statement) as new lines after statement `s`. */
+/* Adds `stmts` (each a complete statement) as new lines after statement `s`; after the
+ * unbraced body of an if, for, while ..., inside braces added around both. */
 static void insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule) {
+  if (s->parent && s->parent->kind != CXCursor_CompoundStmt) {
+    cp_apply_edit(h->run, s->begin, 0, "{ ", rule);
+    cp_apply_edit(h->run, statement_end(h, s), 0, cp_arena_printf(arena(h), " %s }", stmts), rule);
+    return;
+  }
   unsigned at = line_insert_point(h, statement_end(h, s));
   const char *t = cp_arena_printf(arena(h), "%s%s%s", line_end(h), indent_of(h, s->begin), stmts);
   cp_apply_edit(h->run, at, 0, t, rule);
@@ -166,14 +195,17 @@ static const char *trim(host *h, const char *s, size_t n) {
   return cp_arena_strndup(arena(h), s, n);
 }
 
-/* Finds `name(` in the statement and splits its arguments at top-level commas. */
-static int find_call(host *h, const cp_node *s, const char *name, call_text *ct) {
+/* Finds `name(` in the statement, the first at or after offset `from` of the text (the
+ * call's own place, or the macro invocation it is written in), and splits its arguments
+ * at top-level commas. */
+static int find_call(host *h, const cp_node *s, const char *name, unsigned from, call_text *ct) {
   unsigned end = statement_end(h, s);
   if (end > s->begin && text(h)[end - 1] == ';')
     end--;
   ct->stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
   size_t n = strlen(name);
-  for (const char *p = strstr(ct->stmt, name); p; p = strstr(p + 1, name)) {
+  const char *start = ct->stmt + (from > s->begin && from < end ? from - s->begin : 0);
+  for (const char *p = strstr(start, name); p; p = strstr(p + 1, name)) {
     const char *q = p + n;
     while (*q == ' ')
       q++;
@@ -235,7 +267,7 @@ static cp_node *call_arg(cp_node *call, int nargs, int i) {
 /* The statement holding `call` and its text; reports and returns NULL if there is none. */
 static const cp_node *statement_for(host *h, const cp_node *call, const char *api, call_text *ct) {
   const cp_node *s = statement_of(call);
-  if (!s || !find_call(h, s, api, ct)) {
+  if (!s || !find_call(h, s, api, call->begin, ct)) {
     error(h, call, "cannot add the companion's %s here: put this call in a statement of its "
                    "own inside braces", api);
     return NULL;
@@ -284,8 +316,58 @@ static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
 }
 
 /* cudaMemset(p, v, n): the companion is zeroed. */
+/* A paired variable that `n` names, at any depth. */
+static cp_var *paired_in(host *h, const cp_node *n) {
+  cp_var *v = n->kind == CXCursor_DeclRefExpr ? root_of(h, n) : NULL;
+  for (unsigned i = 0; i < n->nkids && !is_paired(v); i++)
+    v = paired_in(h, n->kids[i]);
+  return is_paired(v) ? v : NULL;
+}
+
+/* For a pointer `var` that is not paired: a paired buffer it is set to point into, in its
+ * initializer or an assignment, in a way the pairing does not follow (`d == 0 ? d_x :
+ * d_y`, `d_x + k` held in another variable); NULL if none. */
+static cp_var *unfollowed_alias(host *h, const cp_node *n, CXCursor var) {
+  const cp_node *lhs, *rhs;
+  char op[4];
+  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, var) && n->nkids)
+    return paired_in(h, n->kids[n->nkids - 1]);
+  if (n->kind == CXCursor_BinaryOperator && cp_node_assignment(text(h), n, &lhs, &rhs, op) &&
+      strcmp(op, "=") == 0 && cp_node_strip(lhs)->kind == CXCursor_DeclRefExpr &&
+      clang_equalCursors(clang_getCursorReferenced(cp_node_strip(lhs)->cur), var))
+    return paired_in(h, rhs);
+  for (unsigned i = 0; i < n->nkids; i++) {
+    cp_var *v = unfollowed_alias(h, n->kids[i], var);
+    if (v)
+      return v;
+  }
+  return NULL;
+}
+
+/* A copy or memset through a pointer that points into a paired buffer without being
+ * paired itself: a write leaves the buffer's companion stale (an error), a read takes the
+ * values without their error terms (a warning). */
+static void check_alias(host *h, cp_node *call, const char *api, cp_node *arg, int writes) {
+  cp_var *v = root_of(h, arg), *p;
+  if (!v || is_paired(v) || !(p = unfollowed_alias(h, h->f->body, v->decl)))
+    return;
+  if (writes)
+    error(h, call, "this %s writes through '%s', which points into paired buffer '%s' in a way "
+                   "cpconvert does not follow (a conditional, or an offset kept in another "
+                   "pointer): '%s_err' would keep stale error terms; use '%s' itself here, or "
+                   "zero or update '%s_err' by hand", api, v->name, p->name, p->name, p->name, p->name);
+  else
+    cp_diag_at(h->run, CP_WARNING, call->begin,
+               "this %s reads through '%s', which points into paired buffer '%s' in a way "
+               "cpconvert does not follow (a conditional, or an offset kept in another "
+               "pointer): it takes the values without their error terms; use '%s' itself "
+               "to get them recombined [%s]", api, v->name, p->name, p->name,
+               cp_rule_name(CP_RULE_HOST_PAIR));
+}
+
 static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
   cp_var *v = root_of(h, call_arg(call, nargs, 0));
+  check_alias(h, call, api, call_arg(call, nargs, 0), 1);
   call_text ct;
   const cp_node *s;
   if (!is_paired(v) || !(s = statement_for(h, call, api, &ct)) || ct.nargs < 3)
@@ -366,6 +448,10 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   const char *kind = k->kind == CXCursor_DeclRefExpr ? spelling_of(h, clang_getCursorReferenced(k->cur)) : "";
   if (!is_paired(dv))
     copy_in_unpaired(h, call, nargs, kind);
+  if (strcmp(kind, "cudaMemcpyHostToHost") != 0) {
+    check_alias(h, call, api, call_arg(call, nargs, 0), 1);
+    check_alias(h, call, api, call_arg(call, nargs, 1), 0);
+  }
   if (!is_paired(dv) && !is_paired(sv))
     return;
   call_text ct;

@@ -507,8 +507,10 @@ int main(int argc, char **argv)
       // wrapped by +L or -L.
       for (int d = 0; d < 3; d++) {
         real *h_c = d == 0 ? h_rx : (d == 1 ? h_ry : h_rz);  // coordinate d
-        real *d_c = d == 0 ? d_rx : (d == 1 ? d_ry : d_rz);
-        CHECK(cudaMemcpy(h_c, d_c, (size_t)n_own * sizeof(real), cudaMemcpyDeviceToHost));
+        const size_t bytes_c = (size_t)n_own * sizeof(real);
+        if (d == 0) CHECK(cudaMemcpy(h_c, d_rx, bytes_c, cudaMemcpyDeviceToHost));
+        else if (d == 1) CHECK(cudaMemcpy(h_c, d_ry, bytes_c, cudaMemcpyDeviceToHost));
+        else CHECK(cudaMemcpy(h_c, d_rz, bytes_c, cudaMemcpyDeviceToHost));
 
         // Index lists in index order: the lower leavers in h_idx[0 .. m_lo), the upper
         // ones in h_idx[m_lo .. m_lo + m_hi).
@@ -609,8 +611,10 @@ int main(int argc, char **argv)
     n_all = n_own;
     for (int d = 0; d < 3; d++) {
       real *h_c = d == 0 ? h_rx : (d == 1 ? h_ry : h_rz);  // coordinate d
-      real *d_c = d == 0 ? d_rx : (d == 1 ? d_ry : d_rz);
-      CHECK(cudaMemcpy(h_c, d_c, (size_t)n_all * sizeof(real), cudaMemcpyDeviceToHost));
+      const size_t bytes_c = (size_t)n_all * sizeof(real);
+      if (d == 0) CHECK(cudaMemcpy(h_c, d_rx, bytes_c, cudaMemcpyDeviceToHost));
+      else if (d == 1) CHECK(cudaMemcpy(h_c, d_ry, bytes_c, cudaMemcpyDeviceToHost));
+      else CHECK(cudaMemcpy(h_c, d_rz, bytes_c, cudaMemcpyDeviceToHost));
 
       const real edge_lo = lo[d] + rc;
       const real edge_hi = hi[d] - rc;
