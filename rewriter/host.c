@@ -1100,8 +1100,9 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
  * template such as thrust::device_ptr or thrust::reduce, a method): cpconvert cannot know
  * what they do with it. One that only reads (a pointer to const) still reads values
  * without their error terms: a warning too, except for the CUDA runtime's own calls
- * (prefetch, attributes), which do not compute with the values, and for kernels left
- * unconverted on purpose (a neighbour-list build reads positions in float). */
+ * (prefetch, attributes), which do not compute with the values (its other copies,
+ * cudaMemcpy2D and the like, do warn: they copy values without their errors), and for
+ * kernels left unconverted on purpose (a neighbour-list build reads positions in float). */
 static void on_other_call(host *h, cp_node *call, const char *name) {
   int nargs = clang_Cursor_getNumArguments(call->cur);
   for (int i = 0; i < nargs; i++) {
@@ -1118,8 +1119,9 @@ static void on_other_call(host *h, cp_node *call, const char *name) {
                  v->name, name, cp_rule_name(CP_RULE_MPI));
     else if (!reads_only(call, i))
       unfollowed_call(h, call, name, v, i);
-    else if (strncmp(name, "cuda", 4) != 0 && /* a kernel that reads: its own precision */
-             cp_cuda_kind(clang_getCursorReferenced(call->cur)) != 2)
+    else if ((strncmp(name, "cuda", 4) != 0 || strncmp(name, "cudaMemcpy", 10) == 0) &&
+             cp_cuda_kind(clang_getCursorReferenced(call->cur)) != 2) /* a kernel that reads:
+                                                                       its own precision */
       cp_diag_at(h->run, CP_WARNING, call->begin,
                  "paired buffer '%s' is read by '%s', which cpconvert does not convert: it "
                  "reads the values without their error terms, which are dropped there "

@@ -94,6 +94,8 @@ cudaError_t cudaFree(void *p);
 cudaError_t cudaFreeAsync(void *p, cudaStream_t stream);
 cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
                             cudaStream_t stream = 0);
 cudaError_t cudaMemset(void *p, int value, size_t n);
