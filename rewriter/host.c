@@ -41,7 +41,7 @@ typedef struct {
   int kept;              /* moved with its companion NAME_err */
   int dropped;           /* a copy back recombined it although this call moves it: warn */
   int fixed;             /* sums: of accumulate(fixed) values, summed as 64-bit integers */
-  int unused;
+  const char *why;       /* dropped: why, for the warning */
 } mpi_use;
 
 #define MAX_COMPANIONS 64
@@ -768,7 +768,7 @@ static void add_mpi_use(host *h, mpi_kind kind, const cp_node *call, const char 
     h->mpi = u;
     h->cap_mpi = cap;
   }
-  h->mpi[h->n_mpi++] = (mpi_use){kind, v, spelling_of(h, v), call, api, arg, 0, 0, 0, 0};
+  h->mpi[h->n_mpi++] = (mpi_use){kind, v, spelling_of(h, v), call, api, arg, 0, 0, 0, NULL};
 }
 
 /* Records the MPI calls on float host variables in `n`, before the walk (a copy back must
@@ -836,16 +836,37 @@ static const cp_node *host_allocation(host *h, const cp_node *vd) {
   return strcmp(fn, "malloc") == 0 || strcmp(fn, "calloc") == 0 ? e : NULL;
 }
 
+/* Whether `var` is assigned anywhere in `n` (`p = realloc(p, ...)`, `p = other`), or its
+ * address taken (`&p`): its companion, allocated once beside the declaration, could no
+ * longer match it. */
+static int reassigned(host *h, const cp_node *n, CXCursor var) {
+  const cp_node *lhs, *rhs;
+  char op[4];
+  if (n->kind == CXCursor_BinaryOperator && cp_node_assignment(text(h), n, &lhs, &rhs, op) &&
+      cp_node_strip(lhs)->kind == CXCursor_DeclRefExpr &&
+      clang_equalCursors(clang_getCursorReferenced(cp_node_strip(lhs)->cur), var))
+    return 1;
+  if (n->kind == CXCursor_UnaryOperator && n->nkids && text(h)[n->begin] == '&' &&
+      cp_node_strip(n->kids[0])->kind == CXCursor_DeclRefExpr &&
+      clang_equalCursors(clang_getCursorReferenced(cp_node_strip(n->kids[0])->cur), var) &&
+      clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer)
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (reassigned(h, n->kids[i], var))
+      return 1;
+  return 0;
+}
+
 /* Declares NAME_err beside host variable `v` (once): `decltype(v) v_err{};` for a float or
  * float array, the declaration again with a zeroed allocation for a pointer. 0 if `v`
- * cannot have one here. */
+ * cannot have one here (declared with others or in a macro, reassigned later). */
 static int host_companion(host *h, CXCursor v) {
   for (int i = 0; i < h->n_comp; i++)
     if (clang_equalCursors(h->comp[i], v))
       return 1;
   const cp_node *d = decl_of(h->f->body, v);
   if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro || d->nkids != 1 ||
-      h->n_comp == MAX_COMPANIONS)
+      h->n_comp == MAX_COMPANIONS || reassigned(h, h->f->body, v))
     return 0;
   const char *name = spelling_of(h, v), *err = cp_arena_printf(arena(h), "%s_err", name);
   const char *decl;
@@ -903,9 +924,22 @@ static int mpi_keeps(host *h, const cp_node *dst, const cp_node *s, const cp_var
       continue;
     if (m->kind == MPI_USE_RECV)
       break; /* overwritten by a receive: the copy's values are not sent */
-    if (m->kind == MPI_USE_OTHER || !can_keep || !only_mpi_reads(h, h->f->body, v, from, m->call->begin) ||
-        !host_companion(h, v)) {
+    const char *why = m->kind == MPI_USE_OTHER
+                          ? "cpconvert keeps them only through MPI_Send, MPI_Recv, MPI_Sendrecv, "
+                            "MPI_Allreduce and MPI_Reduce (MPI_SUM)"
+                      : !can_keep ? "the copy back is asynchronous, or of doubles"
+                      : !only_mpi_reads(h, h->f->body, v, from, m->call->begin)
+                          ? cp_arena_printf(arena(h), "'%s' is used between the copy back and this "
+                                                      "call", m->name)
+                      : !host_companion(h, v)
+                          ? cp_arena_printf(arena(h), "'%s' cannot have a companion: it is not a "
+                                                      "local float, array or pointer allocated with "
+                                                      "malloc, calloc or new[] in a declaration of "
+                                                      "its own and never reassigned", m->name)
+                          : NULL;
+    if (why) {
       m->dropped = !m->kept;
+      m->why = why;
       continue;
     }
     m->kept = kept = 1;
@@ -957,13 +991,7 @@ static void warn_dropped(host *h, const mpi_use *m) {
              "this %s moves '%s', recombined from a paired buffer, as floats: its error terms "
              "are dropped, because %s; call it right after a synchronous cudaMemcpy of floats "
              "into a local variable, array or malloc'ed pointer [%s]",
-             m->api, m->name,
-             m->kind == MPI_USE_OTHER ? "cpconvert keeps them only through MPI_Send, MPI_Recv, "
-                                        "MPI_Sendrecv, MPI_Allreduce and MPI_Reduce (MPI_SUM)"
-                                      : cp_arena_printf(arena(h), "'%s' is used between the copy back and "
-                                                        "this call (or the copy is asynchronous, or of "
-                                                        "doubles)", m->name),
-             cp_rule_name(CP_RULE_MPI));
+             m->api, m->name, m->why, cp_rule_name(CP_RULE_MPI));
 }
 
 /* The replacement of a converted sum. */

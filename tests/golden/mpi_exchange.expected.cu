@@ -5,7 +5,8 @@
 // residuals in a companion of the host buffer (allocated zeroed like it, freed with it), the
 // send and the receive move pairs, and the copy of the received values into a paired buffer
 // moves their errors too. A datatype named through a macro is followed; MPI_Isend, which
-// cpconvert does not convert, gets a warning where the error terms are dropped.
+// cpconvert does not convert, and a buffer reallocated after its declaration (its
+// companion could not follow) get a warning where the error terms are dropped.
 #include <mpi.h>
 #include <cstdlib>
 
@@ -86,11 +87,19 @@ int main(int argc, char **argv) {
   MPI_Recv(h_recv, m, MPI_FLOAT, prev, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
 
+  float *grown = (float *)malloc(m * sizeof(float));
+  grown = (float *)realloc(grown, 2 * m * sizeof(float));
+  cudaMemcpy(grown, d_send, m * sizeof(float), cudaMemcpyDeviceToHost);
+  cp_recombine(grown, d_send_err, m * sizeof(float));
+  MPI_Sendrecv(grown, m, MPI_FLOAT, rank, 5, h_recv, m, MPI_FLOAT, rank, 5, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+
   free(h_send);
   free(h_send_err);
   delete[] h_recv;
   delete[] h_recv_err;
   free(async);
+  free(grown);
   cudaFree(x);
   cudaFree(x_err);
   cudaFree(v);
