@@ -22,8 +22,8 @@ int cp_int_literal_fits(const char *lit) {
 const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
   CXString s = clang_getCursorSpelling(clang_getCursorReferenced(root->cur));
   const char *t = root->kind == CXCursor_MemberRefExpr /* s.x, p->x: the companion field */
-                      ? cp_arena_printf(c->run->r->arena, "%s_err", cp_src(c, root))
-                      : cp_arena_printf(c->run->r->arena, "%s_err", clang_getCString(s));
+                      ? cp_arena_printf(c->run->r->arena, "%s" CP_ERR_SUFFIX, cp_src(c, root))
+                      : cp_arena_printf(c->run->r->arena, "%s" CP_ERR_SUFFIX, clang_getCString(s));
   clang_disposeString(s);
   for (const cp_node *k = root; k != n && k->parent; k = k->parent) {
     const char **over = cp_arena_alloc(c->run->r->arena, (k->parent->nkids + 1) * sizeof *over);

@@ -127,7 +127,7 @@ int cp_convert_cas_atomic(cp_run *run, cp_func *f) {
   cp_arena *ar = run->r->arena;
   const char *x = v->role == CP_VAR_COMPOSITE ? v->name
                                               : cp_arena_printf(ar, "%s(%s)", P->from_scalar, v->name);
-  const char *op = cp_arena_printf(ar, "%s(%s, %s_err, %s)", P->atomic_old, a->name, a->name, x);
+  const char *op = cp_arena_printf(ar, "%s(%s, %s" CP_ERR_SUFFIX ", %s)", P->atomic_old, a->name, a->name, x);
   const char *stmt = !f->returns_width             ? cp_arena_printf(ar, "%s;", op)
                      : cp_composite_signature(f) ? cp_arena_printf(ar, "return %s;", op)
                                                  : cp_arena_printf(ar, "return %s(%s);", P->to_scalar, op);

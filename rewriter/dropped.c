@@ -62,7 +62,7 @@ static int stores_composite(cp_run *run, const cp_node *w) {
 static void check_param(cp_run *run, cp_func *f, const cp_var *v) {
   const cp_node **w;
   unsigned n = cp_find_writes(run->r->arena, run->opt->input_text, f->body, v->decl, 0, &w);
-  const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
+  const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, v->name);
   for (unsigned i = 0; i < n; i++)
     if (!companion_written(run, w[i], err)) {
       cp_diag_at(run, CP_ERROR, w[i]->begin,
@@ -98,7 +98,7 @@ static void check_symbol(cp_run *run, cp_func *f, CXCursor d) {
   CXString s = clang_getCursorSpelling(d);
   const char *name = cp_arena_printf(run->r->arena, "%s", clang_getCString(s));
   clang_disposeString(s);
-  const char *err = cp_arena_printf(run->r->arena, "%s_err", name);
+  const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, name);
   for (unsigned i = 0; i < n; i++)
     if (stores_composite(run, w[i]) && !companion_written(run, w[i], err)) {
       cp_diag_at(run, CP_WARNING, w[i]->begin,

@@ -166,7 +166,7 @@ static void signature(cp_run *run, cp_func *f) {
     } else if (v->role == CP_VAR_PAIRED) {
       const char *type = cp_arena_strndup(run->r->arena, run->opt->input_text + b, at - b);
       cp_apply_edit(run, extent_end(v->decl), 0,
-                    cp_arena_printf(run->r->arena, ", %s%s_err", type, v->name), CP_RULE_PAIR_PARAM);
+                    cp_arena_printf(run->r->arena, ", %s%s" CP_ERR_SUFFIX, type, v->name), CP_RULE_PAIR_PARAM);
     }
   }
 }
@@ -193,7 +193,7 @@ static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
       unsigned at = *pname ? name_offset(pd) : e;
       cp_apply_edit(run, e, 0,
                     cp_arena_printf(run->r->arena, ", %s%s%s", cp_arena_strndup(run->r->arena,
-                                    run->opt->input_text + b, at - b), pname, *pname ? "_err" : ""),
+                                    run->opt->input_text + b, at - b), pname, *pname ? CP_ERR_SUFFIX : ""),
                     CP_RULE_PAIR_PARAM);
       clang_disposeString(pn);
     }

@@ -82,7 +82,7 @@ static const char *replace_word(host *h, const char *s, const char *name, const 
 }
 
 static const char *err_name(host *h, const cp_var *v) {
-  return cp_arena_printf(arena(h), "%s_err", v->name);
+  return cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, v->name);
 }
 
 static cp_var *root_of(host *h, const cp_node *n) { return cp_host_buffer(h->run, h->f, n); }
@@ -354,8 +354,8 @@ static void check_alias(host *h, cp_node *call, const char *api, cp_node *arg, i
   if (writes)
     error(h, call, "this %s writes through '%s', which points into paired buffer '%s' in a way "
                    "cpconvert does not follow (a conditional, or an offset kept in another "
-                   "pointer): '%s_err' would keep stale error terms; use '%s' itself here, or "
-                   "zero or update '%s_err' by hand", api, v->name, p->name, p->name, p->name, p->name);
+                   "pointer): '%s" CP_ERR_SUFFIX "' would keep stale error terms; use '%s' itself here, or "
+                   "zero or update '%s" CP_ERR_SUFFIX "' by hand", api, v->name, p->name, p->name, p->name, p->name);
   else
     cp_diag_at(h->run, CP_WARNING, call->begin,
                "this %s reads through '%s', which points into paired buffer '%s' in a way "
@@ -401,7 +401,7 @@ static const char *copy_back(host *h, cp_node *call, int nargs, const cp_node *s
   if (mpi_keeps(h, call_arg(call, nargs, 0), s, sv, !async && !sv->dbl)) {
     const char *name = spelling_of(h, mpi_var(call_arg(call, nargs, 0)));
     return cp_arena_printf(arena(h), "cp_recombine_keep(%s, %s, %s, %s)", ct->arg[0],
-                           replace_word(h, ct->arg[0], name, cp_arena_printf(arena(h), "%s_err", name)),
+                           replace_word(h, ct->arg[0], name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name)),
                            stwin, ct->arg[2]);
   }
   return cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)", sv->dbl ? "cp_recombine_double" : "cp_recombine",
@@ -420,7 +420,7 @@ static const char *copy_in(host *h, cp_node *call, int nargs, const cp_node *s, 
   const mpi_use *r = clang_Cursor_isNull(src) ? NULL : received_pairs(h, src, s->begin);
   if (r)
     return cp_arena_printf(arena(h), "cudaMemcpy%s(%s, %s, %s, %s%s)", async ? "Async" : "", dtwin,
-                           replace_word(h, ct->arg[1], r->name, cp_arena_printf(arena(h), "%s_err", r->name)),
+                           replace_word(h, ct->arg[1], r->name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, r->name)),
                            ct->arg[2], ct->arg[3], stream);
   return cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin, ct->arg[2],
                          stream);
@@ -586,7 +586,7 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
     } else if (!is_paired(v)) {
       error(h, a, "parameter '%s' of '%s' is paired, but this argument is not a buffer variable "
                   "of this function that cpconvert can follow: pass a pointer variable, or add "
-                  "its _err companion by hand", p->name, g->name);
+                  "its " CP_ERR_SUFFIX " companion by hand", p->name, g->name);
     } else {
       const char *src = cp_arena_strndup(arena(h), text(h) + a->begin, a->end - a->begin);
       cp_apply_edit(h->run, a->end, 0,
@@ -618,7 +618,7 @@ static void on_symbol_copy(host *h, cp_node *call, const char *api, int nargs) {
     return;
   if (ct.nargs >= 5) {
     error(h, call, "a copy of paired symbol '%s' with an explicit direction is not followed: "
-                   "copy '%s_err' by hand, or leave the direction out", v->name, v->name);
+                   "copy '%s" CP_ERR_SUFFIX "' by hand, or leave the direction out", v->name, v->name);
     return;
   }
   const char *sym = replace_word(h, ct.arg[from ? 1 : 0], v->name, err_name(h, v));
@@ -654,7 +654,7 @@ static void on_symbol_async(host *h, cp_node *call, const char *api, int nargs) 
   (void)nargs;
   if (is_paired(v) && v->is_symbol)
     error(h, call, "%s of paired symbol '%s' is not followed: use the synchronous call, or "
-                   "copy '%s_err' by hand (zero it after a copy in, add it after a copy out)",
+                   "copy '%s" CP_ERR_SUFFIX "' by hand (zero it after a copy in, add it after a copy out)",
           api, v->name, v->name);
 }
 
@@ -868,7 +868,7 @@ static int host_companion(host *h, CXCursor v) {
   if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro || d->nkids != 1 ||
       h->n_comp == MAX_COMPANIONS || reassigned(h, h->f->body, v))
     return 0;
-  const char *name = spelling_of(h, v), *err = cp_arena_printf(arena(h), "%s_err", name);
+  const char *name = spelling_of(h, v), *err = cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name);
   const char *decl;
   if (clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer) {
     decl = cp_arena_printf(arena(h), "decltype(%s) %s{};", name, err);
@@ -983,7 +983,7 @@ static int receive_wanted(host *h, cp_node *n, const mpi_use *m) {
 
 /* The argument text of buffer argument `m` with the variable renamed to its companion. */
 static const char *companion_arg(host *h, const call_text *ct, const mpi_use *m) {
-  return replace_word(h, ct->arg[m->arg], m->name, cp_arena_printf(arena(h), "%s_err", m->name));
+  return replace_word(h, ct->arg[m->arg], m->name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, m->name));
 }
 
 static void warn_dropped(host *h, const mpi_use *m) {
@@ -1073,7 +1073,7 @@ static void on_host_free(host *h, cp_node *n) {
       const char *name = spelling_of(h, v);
       unsigned end = statement_end(h, s);
       const char *stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
-      stmt = replace_word(h, stmt, name, cp_arena_printf(arena(h), "%s_err", name));
+      stmt = replace_word(h, stmt, name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name));
       insert_after(h, s, stmt[strlen(stmt) - 1] == ';' ? stmt : cp_arena_printf(arena(h), "%s;", stmt),
                    CP_RULE_MPI);
     }
@@ -1114,13 +1114,13 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
   if (visible)
     cp_diag_at(h->run, CP_WARNING, call->begin,
                "paired buffer '%s' is passed to '%s', which writes it but is not converted: "
-               "its error term is not updated; zero %s_err after it, or convert '%s' [%s]",
+               "its error term is not updated; zero %s" CP_ERR_SUFFIX " after it, or convert '%s' [%s]",
                v->name, name, v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
   else
     cp_diag_at(h->run, CP_WARNING, call->begin,
                "paired buffer '%s' is passed to '%s', which cpconvert does not convert: it "
                "works on the values without their error terms (recombine them first if it "
-               "computes with them), and if it writes the buffer, zero %s_err after it [%s]",
+               "computes with them), and if it writes the buffer, zero %s" CP_ERR_SUFFIX " after it [%s]",
                v->name, name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
@@ -1179,7 +1179,7 @@ static void on_pointer_assignment(host *h, cp_node *n) {
   const cp_node *s = statement_of(n);
   if (!s || (!is_paired(r) && !null)) {
     error(h, n, "paired pointer '%s' is assigned a value cpconvert cannot follow to a buffer "
-                "with a companion: assign '%s_err' by hand too", l->name, l->name);
+                "with a companion: assign '%s" CP_ERR_SUFFIX "' by hand too", l->name, l->name);
     return;
   }
   unsigned end = statement_end(h, s);
@@ -1254,7 +1254,7 @@ static void declare_companion(host *h, cp_var *v) {
   const cp_node *d = decl_of(h->f->body, v->decl);
   if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro) {
     cp_diag_at(h->run, CP_ERROR, d ? d->begin : h->f->body->begin,
-               "cannot declare '%s_err' beside '%s': declare '%s' in a statement of its own "
+               "cannot declare '%s" CP_ERR_SUFFIX "' beside '%s': declare '%s' in a statement of its own "
                "[%s]", v->name, v->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
     return;
   }
@@ -1276,7 +1276,7 @@ static void declare_companion(host *h, cp_var *v) {
       v->allocated = 1; /* a copy of an allocated pointer */
     }
   }
-  const char *decl = cp_arena_printf(arena(h), "%s%s%s_err = %s;", type,
+  const char *decl = cp_arena_printf(arena(h), "%s%s%s" CP_ERR_SUFFIX " = %s;", type,
                                      n && type[n - 1] == '*' ? "" : " ", v->name, init);
   clang_disposeString(t);
   insert_after(h, d, decl, CP_RULE_HOST_PAIR);
@@ -1298,7 +1298,7 @@ void cp_convert_host(cp_run *run, cp_func *f) {
     if (!v->allocated)
       cp_diag_at(run, CP_ERROR, d ? d->begin : f->body->begin,
                  "'%s' is paired (a converted kernel writes it) but '%s' does not allocate it "
-                 "with cudaMalloc: allocate '%s_err' the same size, zeroed, and pass it with it "
+                 "with cudaMalloc: allocate '%s" CP_ERR_SUFFIX "' the same size, zeroed, and pass it with it "
                  "[%s]", v->name, f->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
   }
 }
@@ -1374,7 +1374,7 @@ void cp_convert_fields(cp_run *run) {
      * a field's is declared in its struct, which is here */
     if (!is_paired(v) || (v->external && !v->is_field) || !v->n_sites || v->is_symbol)
       continue;
-    const char *err = cp_arena_printf(run->r->arena, "%s_err", v->name);
+    const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, v->name);
     int defined = v->is_field;
     for (unsigned k = 0; k < v->n_sites; k++)
       defined |= clang_Cursor_getStorageClass(v->sites[k].decl) != CX_SC_Extern;

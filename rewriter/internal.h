@@ -37,6 +37,10 @@
 
 #include "parse.h"
 
+/* The suffix that names a companion: buffer `x` pairs with `x_err`, in generated code and in
+ * diagnostics (formats write "%s" CP_ERR_SUFFIX). The runtime and the tests spell it too. */
+#define CP_ERR_SUFFIX "_err"
+
 /* ---- node tree (tree.c) ----------------------------------------------------------- */
 
 struct cp_val;

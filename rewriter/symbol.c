@@ -40,7 +40,7 @@ static const char *companion_text(cp_run *run, const char *t, unsigned b, unsign
   unsigned stop = scan_to(t, name + (unsigned)n, end, '=');
   while (stop > name + n && (t[stop - 1] == ' ' || t[stop - 1] == '\t'))
     stop--;
-  return cp_arena_printf(run->r->arena, "%.*s%s_err%.*s;", (int)(name - b), t + b, var,
+  return cp_arena_printf(run->r->arena, "%.*s%s" CP_ERR_SUFFIX "%.*s;", (int)(name - b), t + b, var,
                          (int)(stop - name - n), t + name + n);
 }
 
@@ -59,7 +59,7 @@ static void declare_symbol_at(cp_run *run, const cp_var *v, const cp_site *site)
     CXString fn = clang_getFileName(file);
     cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, clang_getCString(fn)), line, col,
                 NULL, "device symbol '%s' is paired (a converted kernel writes it) but declared "
-                "in a file this run does not write: declare '%s_err' after it, the same way, or "
+                "in a file this run does not write: declare '%s" CP_ERR_SUFFIX "' after it, the same way, or "
                 "convert with --o-dir [%s]", v->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
     clang_disposeString(fn);
     return;
