@@ -5,6 +5,7 @@
 // cpconvert does not convert, and a buffer reallocated after its declaration (its
 // companion could not follow) get a warning where the error terms are dropped.
 #include <mpi.h>
+#include <cstdio>
 #include <cstdlib>
 
 #define REAL_MPI_TYPE MPI_FLOAT
@@ -40,7 +41,13 @@ int main(int argc, char **argv) {
   cudaMalloc(&d_recv, m * sizeof(float));
   float *h_send = (float *)malloc(m * sizeof(float));
   float *h_recv = new float[m];
-  drift<<<(n + 255) / 256, 256>>>(x, v, 0.01f, n);
+  float *h_x = new float[n];
+  for (int i = 0; i < n; i++)
+    h_x[i] = 1e-3f * i + rank;
+  cudaMemcpy(x, h_x, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(v, h_x, n * sizeof(float), cudaMemcpyHostToDevice);
+  for (int s = 0; s < 1000; s++)
+    drift<<<(n + 255) / 256, 256>>>(x, v, 1e-4f, n);
   pack<<<1, m>>>(x, d_send, 10.0f, m);
 
   cudaMemcpy(h_send, d_send, m * sizeof(float), cudaMemcpyDeviceToHost);
@@ -75,6 +82,12 @@ int main(int argc, char **argv) {
   MPI_Sendrecv(grown, m, MPI_FLOAT, rank, 5, h_recv, m, MPI_FLOAT, rank, 5, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
 
+  float got[m];
+  cudaMemcpy(got, x + n, m * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(h_x, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  if (rank == 0)
+    printf("%.9g %.9g %.9g %.9g %.9g\n", got[0], got[m / 2], got[m - 1], h_x[0], h_x[n - 1]);
+  delete[] h_x;
   free(h_send);
   delete[] h_recv;
   free(async);

@@ -8,6 +8,7 @@
 // cpconvert does not convert, and a buffer reallocated after its declaration (its
 // companion could not follow) get a warning where the error terms are dropped.
 #include <mpi.h>
+#include <cstdio>
 #include <cstdlib>
 
 #define REAL_MPI_TYPE MPI_FLOAT
@@ -54,7 +55,14 @@ int main(int argc, char **argv) {
   float *h_send_err = (float *)calloc(1, m * sizeof(float));
   float *h_recv = new float[m];
   float *h_recv_err = new float[m]();
-  drift<<<(n + 255) / 256, 256>>>(x, x_err, v, 0.01f, n);
+  float *h_x = new float[n];
+  for (int i = 0; i < n; i++)
+    h_x[i] = 1e-3f * i + rank;
+  cudaMemcpy(x, h_x, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemset(x_err, 0, n * sizeof(float));
+  cudaMemcpy(v, h_x, n * sizeof(float), cudaMemcpyHostToDevice);
+  for (int s = 0; s < 1000; s++)
+    drift<<<(n + 255) / 256, 256>>>(x, x_err, v, 1e-4f, n);
   pack<<<1, m>>>(x, x_err, d_send, d_send_err, 10.0f, m);
 
   cudaMemcpy(h_send, d_send, m * sizeof(float), cudaMemcpyDeviceToHost);
@@ -94,6 +102,14 @@ int main(int argc, char **argv) {
   MPI_Sendrecv(grown, m, MPI_FLOAT, rank, 5, h_recv, m, MPI_FLOAT, rank, 5, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
 
+  float got[m];
+  cudaMemcpy(got, x + n, m * sizeof(float), cudaMemcpyDeviceToHost);
+  cp_recombine(got, x_err + n, m * sizeof(float));
+  cudaMemcpy(h_x, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cp_recombine(h_x, x_err, n * sizeof(float));
+  if (rank == 0)
+    printf("%.9g %.9g %.9g %.9g %.9g\n", got[0], got[m / 2], got[m - 1], h_x[0], h_x[n - 1]);
+  delete[] h_x;
   free(h_send);
   free(h_send_err);
   delete[] h_recv;

@@ -16,6 +16,11 @@ __global__ void total(const float *e, int n, float *out, float *out_err) {
   cp_store(&*out, &*out_err, cp_fixed_to_cp(s));
 }
 
+__global__ void fill(float *e, int n, float a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) e[i] = 0.1f * i + a;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank;
@@ -27,7 +32,7 @@ int main(int argc, char **argv) {
   cudaMalloc(&out, sizeof(float));
   cudaMalloc(&out_err, sizeof(float));
   cudaMemset(out_err, 0, sizeof(float));
-  cudaMemset(e, 0, n * sizeof(float));
+  fill<<<(n + 255) / 256, 256>>>(e, n, 1.0f / (rank + 3));
   total<<<1, 1>>>(e, n, out, out_err);
 
   float local;
