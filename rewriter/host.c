@@ -90,7 +90,8 @@ static cp_var *root_of(host *h, const cp_node *n) { return cp_host_buffer(h->run
 static int is_paired(const cp_var *v) { return v && v->role == CP_VAR_PAIRED; }
 
 /* Whether `n` is the body of control statement `p` written without braces (`if (x)
- * f();`, `for (...) f();`): nothing can be added after it as a statement of its own. */
+ * f();`, `for (...) f();`): a statement added after it must go inside braces added
+ * around it, or it would run whether the body runs or not. */
 static int unbraced_body(const cp_node *n, const cp_node *p) {
   switch (p->kind) {
   case CXCursor_IfStmt:
@@ -724,8 +725,12 @@ typedef struct {
 static enum CXChildVisitResult find_macro(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   macro_find *m = data;
-  if (c.kind != CXCursor_MacroDefinition || clang_Cursor_isMacroFunctionLike(c) ||
-      strcmp(spelling_of(m->h, c), m->name) != 0)
+  if (c.kind != CXCursor_MacroDefinition || clang_Cursor_isMacroFunctionLike(c))
+    return CXChildVisit_Continue;
+  CXString name = clang_getCursorSpelling(c);
+  int other = strcmp(clang_getCString(name), m->name) != 0;
+  clang_disposeString(name);
+  if (other)
     return CXChildVisit_Continue;
   CXTranslationUnit tu = m->h->run->p->tu;
   CXToken *toks;
