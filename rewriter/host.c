@@ -81,8 +81,13 @@ static const char *replace_word(host *h, const char *s, const char *name, const 
   return out;
 }
 
-static const char *err_name(host *h, const cp_var *v) {
-  return cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, v->name);
+static const char *err_of(host *h, const char *name) {
+  return cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name);
+}
+
+/* `text` with every whole word `name` renamed to its companion NAME_err. */
+static const char *to_companion(host *h, const char *text, const char *name) {
+  return replace_word(h, text, name, err_of(h, name));
 }
 
 static cp_var *root_of(host *h, const cp_node *n) { return cp_host_buffer(h->run, h->f, n); }
@@ -162,6 +167,14 @@ static unsigned line_insert_point(host *h, unsigned offset) {
   if (i < n && t[i] == '\n')
     return i > offset && t[i - 1] == '\r' ? i - 1 : i;
   return cp_line_end_at(t, n, i) ? i : offset; /* a lone CR */
+}
+
+/* The text of statement `s`, ending in its ';' (added where the statement is a macro
+ * invocation written without one). */
+static const char *statement_text(host *h, const cp_node *s) {
+  unsigned end = statement_end(h, s);
+  const char *t = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
+  return end > s->begin && text(h)[end - 1] == ';' ? t : cp_arena_printf(arena(h), "%s;", t);
 }
 
 /* Adds `stmts` (each a complete statement) as new lines after statement `s`; after the
@@ -305,8 +318,8 @@ static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
   if (!s || ct.nargs < 2)
     return;
   const char *call_src = cp_arena_strndup(arena(h), ct.stmt + ct.b, ct.e - ct.b);
-  const char *alloc = replace_word(h, call_src, v->name, err_name(h, v));
-  const char *ptr = pointer_of(h, replace_word(h, ct.arg[0], v->name, err_name(h, v)));
+  const char *alloc = to_companion(h, call_src, v->name);
+  const char *ptr = pointer_of(h, to_companion(h, ct.arg[0], v->name));
   const char *zero = strcmp(api, "cudaMallocAsync") == 0 && ct.nargs >= 3
                          ? cp_arena_printf(arena(h), "cudaMemsetAsync(%s, 0, %s, %s)", ptr,
                                            ct.arg[1], ct.arg[2])
@@ -316,7 +329,6 @@ static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
                CP_RULE_HOST_PAIR);
 }
 
-/* cudaMemset(p, v, n): the companion is zeroed. */
 /* A paired variable that `n` names, at any depth. */
 static cp_var *paired_in(host *h, const cp_node *n) {
   cp_var *v = n->kind == CXCursor_DeclRefExpr ? root_of(h, n) : NULL;
@@ -366,6 +378,7 @@ static void check_alias(host *h, cp_node *call, const char *api, cp_node *arg, i
                cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
+/* cudaMemset(p, v, n): the companion is zeroed. */
 static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
   cp_var *v = root_of(h, call_arg(call, nargs, 0));
   check_alias(h, call, api, call_arg(call, nargs, 0), 1);
@@ -373,7 +386,7 @@ static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
   const cp_node *s;
   if (!is_paired(v) || !(s = statement_for(h, call, api, &ct)) || ct.nargs < 3)
     return;
-  const char *twin = replace_word(h, ct.arg[0], v->name, err_name(h, v));
+  const char *twin = to_companion(h, ct.arg[0], v->name);
   const char *zero = ct.nargs >= 4 ? cp_arena_printf(arena(h), "%s(%s, 0, %s, %s)", api, twin, ct.arg[2], ct.arg[3])
                                    : cp_arena_printf(arena(h), "%s(%s, 0, %s)", api, twin, ct.arg[2]);
   insert_after(h, s, with_call(h, &ct, zero), CP_RULE_HOST_PAIR);
@@ -386,7 +399,7 @@ static void on_free(host *h, cp_node *call, const char *api, int nargs) {
   if (!is_paired(v) || !(s = statement_for(h, call, api, &ct)))
     return;
   const char *call_src = cp_arena_strndup(arena(h), ct.stmt + ct.b, ct.e - ct.b);
-  insert_after(h, s, with_call(h, &ct, replace_word(h, call_src, v->name, err_name(h, v))),
+  insert_after(h, s, with_call(h, &ct, to_companion(h, call_src, v->name)),
                CP_RULE_HOST_PAIR);
 }
 
@@ -394,37 +407,31 @@ static CXCursor mpi_var(const cp_node *n);
 static int mpi_keeps(host *h, const cp_node *dst, const cp_node *s, const cp_var *src, int can_keep);
 static const mpi_use *received_pairs(host *h, CXCursor v, unsigned at);
 
-/* A device-to-host copy of paired buffer `sv` (its companion at `stwin`) into ct.arg[0]:
- * recombined, keeping the residuals where MPI moves the values next. */
+/* A device-to-host copy of paired buffer `sv` (its companion at `stwin`) into ct.arg[0]
+ * (`stream`: ", STREAM" of an asynchronous copy, else ""): recombined, keeping the
+ * residuals where MPI moves the values next. */
 static const char *copy_back(host *h, cp_node *call, int nargs, const cp_node *s, const call_text *ct,
-                             const cp_var *sv, const char *stwin) {
-  int async = ct->nargs >= 5;
-  if (mpi_keeps(h, call_arg(call, nargs, 0), s, sv, !async && !sv->dbl)) {
-    const char *name = spelling_of(h, mpi_var(call_arg(call, nargs, 0)));
+                             const char *stream, const cp_var *sv, const char *stwin) {
+  if (mpi_keeps(h, call_arg(call, nargs, 0), s, sv, !*stream && !sv->dbl))
     return cp_arena_printf(arena(h), "cp_recombine_keep(%s, %s, %s, %s)", ct->arg[0],
-                           replace_word(h, ct->arg[0], name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name)),
+                           to_companion(h, ct->arg[0], spelling_of(h, mpi_var(call_arg(call, nargs, 0)))),
                            stwin, ct->arg[2]);
-  }
   return cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)", sv->dbl ? "cp_recombine_double" : "cp_recombine",
-                         async ? "_async" : "", ct->arg[0], stwin, ct->arg[2],
-                         async ? cp_arena_printf(arena(h), ", %s", ct->arg[4]) : "");
+                         *stream ? "_async" : "", ct->arg[0], stwin, ct->arg[2], stream);
 }
 
 /* A host-to-device copy into paired buffer `dv` (companion at `dtwin`): the companion is
  * zeroed (fresh values carry no error), or receives the errors that a receive of pairs
  * brought with the host values. */
 static const char *copy_in(host *h, cp_node *call, int nargs, const cp_node *s, const call_text *ct,
-                           const char *dtwin) {
-  int async = ct->nargs >= 5;
-  const char *stream = async ? cp_arena_printf(arena(h), ", %s", ct->arg[4]) : "";
+                           const char *stream, const char *dtwin) {
+  const char *async = *stream ? "Async" : "";
   CXCursor src = mpi_var(call_arg(call, nargs, 1));
   const mpi_use *r = clang_Cursor_isNull(src) ? NULL : received_pairs(h, src, s->begin);
   if (r)
-    return cp_arena_printf(arena(h), "cudaMemcpy%s(%s, %s, %s, %s%s)", async ? "Async" : "", dtwin,
-                           replace_word(h, ct->arg[1], r->name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, r->name)),
-                           ct->arg[2], ct->arg[3], stream);
-  return cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async ? "Async" : "", dtwin, ct->arg[2],
-                         stream);
+    return cp_arena_printf(arena(h), "cudaMemcpy%s(%s, %s, %s, %s%s)", async, dtwin,
+                           to_companion(h, ct->arg[1], r->name), ct->arg[2], ct->arg[3], stream);
+  return cp_arena_printf(arena(h), "cudaMemset%s(%s, 0, %s%s)", async, dtwin, ct->arg[2], stream);
 }
 
 /* A host-to-device copy of received pairs into a buffer without a companion. */
@@ -461,13 +468,13 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
     return;
   int async = ct.nargs >= 5;
   const char *stream = async ? cp_arena_printf(arena(h), ", %s", ct.arg[4]) : "";
-  const char *dtwin = is_paired(dv) ? replace_word(h, ct.arg[0], dv->name, err_name(h, dv)) : NULL;
-  const char *stwin = is_paired(sv) ? replace_word(h, ct.arg[1], sv->name, err_name(h, sv)) : NULL;
+  const char *dtwin = is_paired(dv) ? to_companion(h, ct.arg[0], dv->name) : NULL;
+  const char *stwin = is_paired(sv) ? to_companion(h, ct.arg[1], sv->name) : NULL;
   const char *call2 = NULL;
   if (strcmp(kind, "cudaMemcpyHostToDevice") == 0 && dtwin) {
-    call2 = copy_in(h, call, nargs, s, &ct, dtwin);
+    call2 = copy_in(h, call, nargs, s, &ct, stream, dtwin);
   } else if (strcmp(kind, "cudaMemcpyDeviceToHost") == 0 && stwin) {
-    call2 = copy_back(h, call, nargs, s, &ct, sv, stwin);
+    call2 = copy_back(h, call, nargs, s, &ct, stream, sv, stwin);
   } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0 && dtwin && stwin) {
     call2 = cp_arena_printf(arena(h), "%s(%s, %s, %s, %s%s)", api, dtwin, stwin, ct.arg[2],
                             ct.arg[3], stream);
@@ -591,7 +598,7 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
     } else {
       const char *src = cp_arena_strndup(arena(h), text(h) + a->begin, a->end - a->begin);
       cp_apply_edit(h->run, a->end, 0,
-                    cp_arena_printf(arena(h), ", %s", replace_word(h, src, v->name, err_name(h, v))),
+                    cp_arena_printf(arena(h), ", %s", to_companion(h, src, v->name)),
                     CP_RULE_HOST_PAIR);
     }
   }
@@ -622,7 +629,7 @@ static void on_symbol_copy(host *h, cp_node *call, const char *api, int nargs) {
                    "copy '%s" CP_ERR_SUFFIX "' by hand, or leave the direction out", v->name, v->name);
     return;
   }
-  const char *sym = replace_word(h, ct.arg[from ? 1 : 0], v->name, err_name(h, v));
+  const char *sym = to_companion(h, ct.arg[from ? 1 : 0], v->name);
   const char *off = ct.nargs >= 4 ? cp_arena_printf(arena(h), ", %s", ct.arg[3]) : "";
   const char *call2 =
       from ? cp_arena_printf(arena(h), "cp_recombine_symbol(%s, %s, %s%s)", ct.arg[0], sym, ct.arg[2], off)
@@ -644,7 +651,7 @@ static void on_symbol_address(host *h, cp_node *call, const char *api, int nargs
   if (!s || ct.nargs < 2)
     return;
   const char *src = cp_arena_strndup(arena(h), ct.stmt + ct.b, ct.e - ct.b);
-  src = replace_word(h, replace_word(h, src, p->name, err_name(h, p)), v->name, err_name(h, v));
+  src = to_companion(h, to_companion(h, src, p->name), v->name);
   insert_after(h, s, with_call(h, &ct, src), CP_RULE_HOST_PAIR);
 }
 
@@ -862,6 +869,13 @@ static int reassigned(host *h, const cp_node *n, CXCursor var) {
   return 0;
 }
 
+/* Why host variable `name` gets no companion (host_companion said no), for a warning. */
+static const char *no_companion(host *h, const char *name) {
+  return cp_arena_printf(arena(h), "'%s' cannot have a companion: it is not a local float, array "
+                                   "or pointer allocated with malloc, calloc or new[] in a "
+                                   "declaration of its own and never reassigned", name);
+}
+
 /* Declares NAME_err beside host variable `v` (once): `decltype(v) v_err{};` for a float or
  * float array, the declaration again with a zeroed allocation for a pointer. 0 if `v`
  * cannot have one here (declared with others or in a macro, reassigned later). */
@@ -873,7 +887,7 @@ static int host_companion(host *h, CXCursor v) {
   if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro || d->nkids != 1 ||
       h->n_comp == MAX_COMPANIONS || reassigned(h, h->f->body, v))
     return 0;
-  const char *name = spelling_of(h, v), *err = cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name);
+  const char *name = spelling_of(h, v), *err = err_of(h, name);
   const char *decl;
   if (clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer) {
     decl = cp_arena_printf(arena(h), "decltype(%s) %s{};", name, err);
@@ -902,7 +916,9 @@ static int fixed_sums(host *h, const cp_var *v) {
   int root = cp_group_root(h->run, v->group), any = 0;
   for (unsigned i = 0; i < h->run->n_funcs; i++) {
     const cp_func *g = &h->run->funcs[i];
-    for (unsigned j = 0; j < g->n_vars && !g->is_host; j++) {
+    if (g->is_host)
+      continue;
+    for (unsigned j = 0; j < g->n_vars; j++) {
       const cp_var *p = &g->vars[j];
       if (!p->is_param || p->group < 0 || cp_group_root(h->run, p->group) != root)
         continue;
@@ -936,11 +952,7 @@ static int mpi_keeps(host *h, const cp_node *dst, const cp_node *s, const cp_var
                       : !only_mpi_reads(h, h->f->body, v, from, m->call->begin)
                           ? cp_arena_printf(arena(h), "'%s' is used between the copy back and this "
                                                       "call", m->name)
-                      : !host_companion(h, v)
-                          ? cp_arena_printf(arena(h), "'%s' cannot have a companion: it is not a "
-                                                      "local float, array or pointer allocated with "
-                                                      "malloc, calloc or new[] in a declaration of "
-                                                      "its own and never reassigned", m->name)
+                      : !host_companion(h, v) ? no_companion(h, m->name)
                           : NULL;
     if (why) {
       m->dropped = !m->kept;
@@ -988,7 +1000,7 @@ static int receive_wanted(host *h, cp_node *n, const mpi_use *m) {
 
 /* The argument text of buffer argument `m` with the variable renamed to its companion. */
 static const char *companion_arg(host *h, const call_text *ct, const mpi_use *m) {
-  return replace_word(h, ct->arg[m->arg], m->name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, m->name));
+  return to_companion(h, ct->arg[m->arg], m->name);
 }
 
 static void warn_dropped(host *h, const mpi_use *m) {
@@ -1014,10 +1026,8 @@ static const char *mpi_sum_call(host *h, const char *api, const call_text *ct, c
 static const char *mpi_message_call(host *h, const call_text *ct, mpi_use *s, mpi_use *r) {
   if (r && !(r->kept = host_companion(h, r->var)))
     cp_diag_at(h->run, CP_WARNING, r->call->begin,
-               "this %s receives pairs into '%s', which cannot have a companion here: the "
-               "received error terms are dropped; declare '%s' as a local array, or a pointer "
-               "allocated with malloc or new[] in a statement of its own [%s]",
-               r->api, r->name, r->name, cp_rule_name(CP_RULE_MPI));
+               "this %s receives pairs, but the received error terms are dropped, because %s [%s]",
+               r->api, no_companion(h, r->name), cp_rule_name(CP_RULE_MPI));
   const char *se = s && s->kept ? companion_arg(h, ct, s) : "NULL";
   const char *re = r && r->kept ? companion_arg(h, ct, r) : "NULL";
   if (s && r)
@@ -1074,14 +1084,8 @@ static void on_host_free(host *h, cp_node *n) {
   CXCursor v = mpi_var(n->kids[n->nkids - 1]);
   const cp_node *s = statement_of(n);
   for (int i = 0; i < h->n_comp && s && !clang_Cursor_isNull(v); i++)
-    if (clang_equalCursors(h->comp[i], v)) {
-      const char *name = spelling_of(h, v);
-      unsigned end = statement_end(h, s);
-      const char *stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
-      stmt = replace_word(h, stmt, name, cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name));
-      insert_after(h, s, stmt[strlen(stmt) - 1] == ';' ? stmt : cp_arena_printf(arena(h), "%s;", stmt),
-                   CP_RULE_MPI);
-    }
+    if (clang_equalCursors(h->comp[i], v))
+      insert_after(h, s, to_companion(h, statement_text(h, s), spelling_of(h, v)), CP_RULE_MPI);
 }
 
 static const api_row api_table[] = {
@@ -1187,13 +1191,10 @@ static void on_pointer_assignment(host *h, cp_node *n) {
                 "with a companion: assign '%s" CP_ERR_SUFFIX "' by hand too", l->name, l->name);
     return;
   }
-  unsigned end = statement_end(h, s);
-  const char *stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
-  stmt = replace_word(h, stmt, l->name, err_name(h, l));
+  const char *stmt = to_companion(h, statement_text(h, s), l->name);
   if (is_paired(r) && r != l)
-    stmt = replace_word(h, stmt, r->name, err_name(h, r));
-  insert_after(h, s, stmt[strlen(stmt) - 1] == ';' ? stmt : cp_arena_printf(arena(h), "%s;", stmt),
-               CP_RULE_HOST_PAIR);
+    stmt = to_companion(h, stmt, r->name);
+  insert_after(h, s, stmt, CP_RULE_HOST_PAIR);
 }
 
 /* A converted function named other than as the callee of a call: its address taken, for a
@@ -1277,7 +1278,7 @@ static void declare_companion(host *h, cp_var *v) {
     if (is_paired(r)) {
       const cp_node *e = vd->kids[vd->nkids - 1];
       init = replace_word(h, cp_arena_strndup(arena(h), text(h) + e->begin, e->end - e->begin),
-                          r->name, err_name(h, r));
+                          r->name, err_of(h, r->name));
       v->allocated = 1; /* a copy of an allocated pointer */
     }
   }

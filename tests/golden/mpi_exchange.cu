@@ -2,8 +2,9 @@
 // residuals in a companion of the host buffer (allocated zeroed like it, freed with it), the
 // send and the receive move pairs, and the copy of the received values into a paired buffer
 // moves their errors too. A datatype named through a macro is followed; MPI_Isend, which
-// cpconvert does not convert, and a buffer reallocated after its declaration (its
-// companion could not follow) get a warning where the error terms are dropped.
+// cpconvert does not convert, a buffer reallocated after its declaration (its companion
+// could not follow) and a receive buffer declared with another variable get a warning
+// where the error terms are dropped.
 #include <mpi.h>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +57,10 @@ int main(int argc, char **argv) {
                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Sendrecv(h_send + m / 2, m / 2, REAL_MPI_TYPE, prev, 2, h_recv + m / 2, m / 2, REAL_MPI_TYPE,
                next, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  float spare[m], count[1];
+  MPI_Sendrecv(h_send, m, REAL_MPI_TYPE, rank, 6, spare, m, REAL_MPI_TYPE, rank, 6, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+  count[0] = spare[0];
   cudaMemcpy(d_recv, h_recv, m * sizeof(float), cudaMemcpyHostToDevice);
   unpack<<<1, m>>>(d_recv, x, n, m);
 
@@ -86,7 +91,8 @@ int main(int argc, char **argv) {
   cudaMemcpy(got, x + n, m * sizeof(float), cudaMemcpyDeviceToHost);
   cudaMemcpy(h_x, x, n * sizeof(float), cudaMemcpyDeviceToHost);
   if (rank == 0)
-    printf("%.9g %.9g %.9g %.9g %.9g\n", got[0], got[m / 2], got[m - 1], h_x[0], h_x[n - 1]);
+    printf("%.9g %.9g %.9g %.9g %.9g %.9g\n", got[0], got[m / 2], got[m - 1], h_x[0], h_x[n - 1],
+           count[0]);
   delete[] h_x;
   free(h_send);
   delete[] h_recv;

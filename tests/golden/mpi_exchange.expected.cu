@@ -5,8 +5,9 @@
 // residuals in a companion of the host buffer (allocated zeroed like it, freed with it), the
 // send and the receive move pairs, and the copy of the received values into a paired buffer
 // moves their errors too. A datatype named through a macro is followed; MPI_Isend, which
-// cpconvert does not convert, and a buffer reallocated after its declaration (its
-// companion could not follow) get a warning where the error terms are dropped.
+// cpconvert does not convert, a buffer reallocated after its declaration (its companion
+// could not follow) and a receive buffer declared with another variable get a warning
+// where the error terms are dropped.
 #include <mpi.h>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,9 @@ int main(int argc, char **argv) {
   int next = (rank + 1) % size, prev = (rank + size - 1) % size;
   cp_mpi_sendrecv_pairs(h_send, h_send_err, m / 2, next, 1, h_recv, h_recv_err, m, prev, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   cp_mpi_sendrecv_pairs(h_send + m / 2, h_send_err + m / 2, m / 2, prev, 2, h_recv + m / 2, h_recv_err + m / 2, m / 2, next, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  float spare[m], count[1];
+  cp_mpi_sendrecv_pairs(h_send, h_send_err, m, rank, 6, spare, NULL, m, rank, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  count[0] = spare[0];
   cudaMemcpy(d_recv, h_recv, m * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(d_recv_err, h_recv_err, m * sizeof(float), cudaMemcpyHostToDevice);
   unpack<<<1, m>>>(d_recv, d_recv_err, x, x_err, n, m);
@@ -108,7 +112,8 @@ int main(int argc, char **argv) {
   cudaMemcpy(h_x, x, n * sizeof(float), cudaMemcpyDeviceToHost);
   cp_recombine(h_x, x_err, n * sizeof(float));
   if (rank == 0)
-    printf("%.9g %.9g %.9g %.9g %.9g\n", got[0], got[m / 2], got[m - 1], h_x[0], h_x[n - 1]);
+    printf("%.9g %.9g %.9g %.9g %.9g %.9g\n", got[0], got[m / 2], got[m - 1], h_x[0], h_x[n - 1],
+           count[0]);
   delete[] h_x;
   free(h_send);
   free(h_send_err);

@@ -231,9 +231,6 @@ static inline int cp_mpi_allreduce_sum_fixed(const void *send, const float *send
 
 static inline int cp_mpi_reduce_sum_fixed(const void *send, const float *send_err, float *recv, int n,
                                           int root, MPI_Comm comm) {
-  int rank, rc = MPI_Comm_rank(comm, &rank);
-  if (rc != MPI_SUCCESS)
-    return rc;
   const float *v = send == MPI_IN_PLACE ? recv : (const float *)send;
   return cp_detail_mpi_sum_fixed(v, send_err, recv, root, n, comm);
 }
