@@ -54,6 +54,13 @@ static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
   return NULL;
 }
 
+static const char *function_name(cp_rw *c, const cp_node *n) {
+  CXString s = clang_getCursorSpelling(clang_getCursorReferenced(n->cur));
+  const char *name = cp_arena_strdup(c->run->r->arena, clang_getCString(s));
+  clang_disposeString(s);
+  return name;
+}
+
 cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
   int w = cp_node_width(c, n);
   cp_val *v = cp_pass(c, n);
@@ -79,26 +86,30 @@ cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
       v->var = var;
     }
     break;
-  case CP_VAR_PAIRED:
-    if (cp_has_side_effects(c, n)) {
+  case CP_VAR_PAIRED: {
+    const cp_node *e = cp_side_effect(c, n);
+    if (e) {
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_POINTER,
-                    "the index of a paired buffer element has side effects; compute it first");
+                    e->kind == CXCursor_CallExpr
+                        ? cp_arena_printf(c->run->r->arena,
+                                          "the index of a paired buffer element calls '%s', "
+                                          "which does more than compute its result; the index "
+                                          "is evaluated for the value and again for the error "
+                                          "half: compute it into a local first",
+                                          function_name(c, e))
+                        : "the index of a paired buffer element has side effects; it is "
+                          "evaluated for the value and again for the error half: compute it "
+                          "into a local first");
       return v;
     }
     v->kind = CP_V_PAIRED;
     v->twin = cp_twin(c, n, root);
     break;
+  }
   default:
     break;
   }
   return v;
-}
-
-static const char *function_name(cp_rw *c, const cp_node *n) {
-  CXString s = clang_getCursorSpelling(clang_getCursorReferenced(n->cur));
-  const char *name = cp_arena_strdup(c->run->r->arena, clang_getCString(s));
-  clang_disposeString(s);
-  return name;
 }
 
 typedef struct {

@@ -203,29 +203,36 @@ static const char *compare_name(const char *op) {
   return NULL;
 }
 
-/* Whether evaluating `n` twice could differ from evaluating it once. */
-int cp_has_side_effects(cp_rw *c, const cp_node *n) {
+/* The first node of `n` whose evaluation has an effect besides its value (an
+ * assignment, ++/--, a call that is not pure): evaluating `n` twice could differ from
+ * evaluating it once. NULL if none. */
+const cp_node *cp_side_effect(cp_rw *c, const cp_node *n) {
   char op[4];
   switch (n->kind) {
   case CXCursor_CallExpr:
+    if (!cp_call_is_pure(n))
+      return n;
+    break;
   case CXCursor_CompoundAssignOperator:
-    return 1;
+    return n;
   case CXCursor_BinaryOperator:
     if (strcmp(cp_node_operator(c->run->opt->input_text, n, op), "=") == 0)
-      return 1;
+      return n;
     break;
   case CXCursor_UnaryOperator:
     cp_node_operator(c->run->opt->input_text, n, op);
     if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
-      return 1;
+      return n;
     break;
   default:
     break;
   }
-  for (unsigned i = 0; i < n->nkids; i++)
-    if (cp_has_side_effects(c, n->kids[i]))
-      return 1;
-  return 0;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *e = cp_side_effect(c, n->kids[i]);
+    if (e)
+      return e;
+  }
+  return NULL;
 }
 
 /* Offsets of the two ';' of a for statement's header, at its own parenthesis depth. */
@@ -449,7 +456,7 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
       const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_promote(c, r)), &ch);
       return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
     }
-    if (cp_has_side_effects(c, lhs)) {
+    if (cp_side_effect(c, lhs)) {
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
                "compound assignment to a composite whose address has side effects; "
                "compute the element's index first");

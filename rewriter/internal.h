@@ -296,7 +296,9 @@ int cp_node_width(const cp_rw *c, const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
 int cp_used_as_value(cp_rw *c, const cp_node *n);
-int cp_has_side_effects(cp_rw *c, const cp_node *n);
+/* The first part of `n` that has an effect besides its value (an assignment, ++/--, a call
+ * that is not pure), so that evaluating `n` twice could differ from once; NULL if none. */
+const cp_node *cp_side_effect(cp_rw *c, const cp_node *n);
 const char *cp_wsuffix(int width);
 void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg);
 cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
@@ -405,6 +407,11 @@ unsigned cp_find_writes(cp_arena *a, const char *text, const cp_node *body, CXCu
  * is looked up (by USR) in the run's inputs; `*visible` says whether it was found there.
  * NULL when it only reads or is not visible. */
 const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible);
+/* writes.c: whether the call has no effect but its result (a library function of
+ * rules.def's CP_MATH or CP_PURE rows, or a function of the user's code that stores only
+ * into its own locals and calls only such functions), so that evaluating it twice equals
+ * evaluating it once. */
+int cp_call_is_pure(const cp_node *call);
 
 /* expr.c: the type an accumulator is declared with, and a value converted into it. */
 const char *cp_accum_type(cp_accum m);

@@ -11,6 +11,7 @@
  * host code into kernels that are not converted (a read-only kernel needs no care for the
  * companion) and for the final check that no converted store drops an error term.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -168,4 +169,162 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
                           clang_Cursor_getArgument(d.found, i), 1, &w) ? w[0] : NULL;
   }
   return NULL;
+}
+
+/* ---- calls that may be evaluated twice ----------------------------------------------
+ * A paired buffer's element is written as two accesses with one index (x[i] and
+ * x_err[i]), so its index is evaluated twice: a call there is accepted when it has no
+ * effect but its result. That holds for the library functions of rules.def (CP_MATH,
+ * CP_PURE) and for a function defined in the user's code whose body stores only into its
+ * own locals and by-value parameters and calls only such functions (to a depth of 8). */
+
+#define PURE_DEPTH 8
+
+static const char *const pure_names[] = {
+#define CP_MATH(cuda_name, cp_name, nargs) #cuda_name,
+#define CP_PURE(name) #name,
+#include "rules.def"
+};
+
+static CXCursor first_child_of(CXCursor c);
+
+static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
+
+static CXCursor first_child_of(CXCursor c) {
+  CXCursor k = clang_getNullCursor();
+  clang_visitChildren(c, take_first, &k);
+  return k;
+}
+
+/* The expression with parentheses and implicit casts removed. */
+static CXCursor bare(CXCursor e) {
+  while (clang_getCursorKind(e) == CXCursor_ParenExpr ||
+         clang_getCursorKind(e) == CXCursor_UnexposedExpr)
+    e = first_child_of(e);
+  return e;
+}
+
+/* Whether the lvalue `e` lies in a local object of `fn` (a variable or by-value
+ * parameter, an element of a local array, a member of a local struct). */
+static int local_lvalue(CXCursor fn, CXCursor e) {
+  e = bare(e);
+  while (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr ||
+         clang_getCursorKind(e) == CXCursor_MemberRefExpr) {
+    CXCursor base = bare(first_child_of(e));
+    if (clang_Cursor_isNull(base) ||
+        clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+      return 0; /* p[i], p->f, or a member of *this */
+    e = base;
+  }
+  if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+    return 0;
+  CXCursor d = clang_getCursorReferenced(e);
+  enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(d)).kind;
+  enum CX_StorageClass sc = clang_Cursor_getStorageClass(d);
+  return (clang_getCursorKind(d) == CXCursor_VarDecl ||
+          clang_getCursorKind(d) == CXCursor_ParmDecl) &&
+         t != CXType_LValueReference && t != CXType_RValueReference && sc != CX_SC_Static &&
+         sc != CX_SC_Extern && clang_equalCursors(clang_getCursorSemanticParent(d), fn);
+}
+
+/* The spelling of the first token of `r` into buf (at most 3 characters); "" if none. */
+static const char *first_token(CXTranslationUnit tu, CXSourceRange r, char buf[4]) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  buf[0] = 0;
+  clang_tokenize(tu, r, &toks, &n);
+  if (n) {
+    CXString s = clang_getTokenSpelling(tu, toks[0]);
+    snprintf(buf, 4, "%s", clang_getCString(s));
+    clang_disposeString(s);
+  }
+  clang_disposeTokens(tu, toks, n);
+  return buf;
+}
+
+/* The operator of a binary operator: the first token after its left operand. */
+static const char *binary_op(CXTranslationUnit tu, CXCursor e, char buf[4]) {
+  CXCursor lhs = first_child_of(e);
+  return first_token(tu, clang_getRange(clang_getRangeEnd(clang_getCursorExtent(lhs)),
+                                        clang_getRangeEnd(clang_getCursorExtent(e))), buf);
+}
+
+static int pure_function(CXTranslationUnit tu, CXCursor callee, int depth);
+
+typedef struct {
+  CXTranslationUnit tu;
+  CXCursor fn;
+  int depth, pure;
+} pure_ctx;
+
+static enum CXChildVisitResult pure_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  pure_ctx *p = data;
+  char op[4];
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_CallExpr:
+    p->pure = pure_function(p->tu, clang_getCursorReferenced(c), p->depth + 1);
+    break;
+  case CXCursor_CompoundAssignOperator:
+    p->pure = local_lvalue(p->fn, first_child_of(c));
+    break;
+  case CXCursor_BinaryOperator:
+    if (strcmp(binary_op(p->tu, c, op), "=") == 0 || !op[0])
+      p->pure = local_lvalue(p->fn, first_child_of(c));
+    break;
+  case CXCursor_UnaryOperator: {
+    CXCursor e = first_child_of(c);
+    const char *f = first_token(p->tu, clang_getCursorExtent(c), op);
+    char g[4];
+    const char *l = first_token(p->tu, clang_getRange(clang_getRangeEnd(clang_getCursorExtent(e)),
+                                                      clang_getRangeEnd(clang_getCursorExtent(c))), g);
+    if (!strcmp(f, "++") || !strcmp(f, "--") || !strcmp(l, "++") || !strcmp(l, "--") || !f[0])
+      p->pure = local_lvalue(p->fn, e);
+    break;
+  }
+  case CXCursor_VarDecl:
+    p->pure = clang_Cursor_getStorageClass(c) != CX_SC_Static;
+    break;
+  case CXCursor_AsmStmt:
+  case CXCursor_MSAsmStmt:
+  case CXCursor_CXXNewExpr:
+  case CXCursor_CXXDeleteExpr:
+  case CXCursor_CXXThrowExpr:
+  case CXCursor_LambdaExpr:
+    p->pure = 0;
+    break;
+  default:
+    break;
+  }
+  return p->pure ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static int pure_function(CXTranslationUnit tu, CXCursor callee, int depth) {
+  if (clang_Cursor_isNull(callee) || depth > PURE_DEPTH)
+    return 0;
+  CXString s = clang_getCursorSpelling(callee);
+  const char *name = clang_getCString(s);
+  int named = 0;
+  for (size_t i = 0; i < sizeof pure_names / sizeof *pure_names && !named; i++)
+    named = strcmp(name, pure_names[i]) == 0;
+  clang_disposeString(s);
+  CXCursor def = clang_getCursorDefinition(callee);
+  if (clang_getCursorKind(callee) == CXCursor_Constructor && clang_Cursor_isNull(def))
+    return 1; /* an implicit constructor of a local object */
+  if (clang_Cursor_isNull(def) || clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+    return named;
+  if (clang_getCursorKind(def) != CXCursor_FunctionDecl)
+    return 0; /* methods and constructors with bodies: `this` is not followed */
+  pure_ctx p = {tu, def, depth, 1};
+  clang_visitChildren(def, pure_visit, &p);
+  return p.pure;
+}
+
+int cp_call_is_pure(const cp_node *call) {
+  return pure_function(clang_Cursor_getTranslationUnit(call->cur),
+                       clang_getCursorReferenced(call->cur), 1);
 }
