@@ -288,6 +288,15 @@ static int is_function_definition(CXCursor c) {
   return clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c);
 }
 
+/* A host function's definition may also be a member function defined at file scope
+ * (`void Simulation::step() { ... }`, a constructor that allocates the fields). */
+static int is_host_definition(CXCursor c) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  return (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+          k == CXCursor_Destructor) &&
+         clang_isCursorDefinition(c);
+}
+
 static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr);
 
 /* Host functions of the main file that call converted functions (launches) or such host
@@ -380,7 +389,7 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
         clang_visitChildren(run->funcs[i].cursor, note_callee, &callees);
     for (unsigned i = 0; i < l->n; i++) {
       CXCursor d = l->decls[i];
-      if (!is_function_definition(d) || cp_cuda_kind(d) != 0 || cp_func_of(run, d))
+      if (!is_host_definition(d) || cp_cuda_kind(d) != 0 || cp_func_of(run, d))
         continue;
       host_ctx ctx = {run, 0};
       clang_visitChildren(d, calls_converted, &ctx);

@@ -102,13 +102,16 @@ const char *cp_runtime_prologue(cp_arena *a, const cp_options *opt, const char *
  * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
 static const char **build_args(cp_arena *a, const cp_options *opt, const char *pch,
                                int runtime, int *n) {
-  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 28) * sizeof *args);
+  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 29) * sizeof *args);
   int k = 0;
   args[k++] = "-x";
   args[k++] = "cuda";
   args[k++] = opt->device_parse ? "--cuda-device-only" : "--cuda-host-only";
   args[k++] = "--cuda-gpu-arch=sm_90";
   args[k++] = "-std=c++17";
+  /* nvcc accepts a sized `extern __shared__ float4 s[N]` at file scope in whole-program
+   * mode; clang accepts it only with relocatable device code. Parsing is all it changes. */
+  args[k++] = "-fgpu-rdc";
   if (opt->cuda_path) {
     args[k++] = cp_arena_printf(a, "--cuda-path=%s", opt->cuda_path);
     args[k++] = "-isystem"; /* CUDA 13 keeps CCCL (cuda/std, thrust, cub) there; as nvcc */

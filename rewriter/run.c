@@ -135,7 +135,8 @@ cp_func *cp_func_add(cp_run *run, CXCursor fn) {
 
 cp_func *cp_func_of(cp_run *run, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
-  if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
+  if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod &&
+      k != CXCursor_Constructor && k != CXCursor_Destructor)
     return NULL;
   CXCursor def = clang_getCursorDefinition(decl);
   if (!clang_Cursor_isNull(def) && run->n_funcs) {

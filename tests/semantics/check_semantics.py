@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The semantics guard: a converted program must not compute worse than the float one.
 
-For one whole program (a golden test with a main, or an example) it builds three
-variants with nvcc and runs them on the GPU:
+For one whole program (a golden test with a main, a multi-file test directory, or an
+example) it builds three variants with nvcc and runs them on the GPU:
   float      the input as written
-  converted  the golden NAME.expected.cu, or the example converted by cpconvert now
+  converted  the golden NAME.expected.cu (a multi test's expected/ tree), or the example
+             converted by cpconvert now
   double     the input with every float type spelled double (float, float2/3/4,
              make_floatN, the f-suffixed math functions); literals keep their f suffix, so
              the double program starts from the same float-rounded constants and data
@@ -45,12 +46,23 @@ def worse_than_float(fn, cn, dn, where=""):
             if not abs(c - d) <= abs(f - d) + 2 * 2.0 ** -24 * abs(d)]
 
 
-def build(nvcc, include_dirs, src, exe, flags=()):
-    p = subprocess.run([nvcc, "-arch=sm_90", "-o", exe, src] + list(flags) +
+def build(nvcc, include_dirs, srcs, exe, flags=()):
+    srcs = [srcs] if isinstance(srcs, str) else srcs
+    p = subprocess.run([nvcc, "-arch=sm_90", "-o", exe] + srcs + list(flags) +
                        ["-I" + d for d in include_dirs], capture_output=True)
     if p.returncode != 0:
         sys.stdout.write(p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace"))
-        fail("nvcc could not build " + src)
+        fail("nvcc could not build " + " ".join(srcs))
+
+
+def double_tree(srcdir, out):
+    """A multi test's sources and headers in double under out; its .cu files there."""
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    for f in sorted(os.listdir(srcdir)):
+        if f.endswith((".cu", ".h", ".cuh", ".hpp")):
+            open(os.path.join(out, f), "w").write(to_double(open(os.path.join(srcdir, f)).read()))
+    return sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".cu"))
 
 
 def have_device():
@@ -77,29 +89,41 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--runtime-include", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("source", help="NAME.cu; NAME.expected.cu beside it is the converted one")
+    ap.add_argument("source", help="NAME.cu (NAME.expected.cu beside it is the converted one), "
+                    "or a multi test's directory (its expected/ tree is)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
-    name = os.path.basename(a.source)[:-3]
-    srcdir = os.path.dirname(os.path.abspath(a.source))
+    multi = os.path.isdir(a.source)
+    name = os.path.basename(os.path.normpath(a.source)) if multi else os.path.basename(a.source)[:-3]
+    srcdir = os.path.abspath(a.source) if multi else os.path.dirname(os.path.abspath(a.source))
     w = lambda suffix: os.path.join(a.work, name + suffix)
-    dbl_src = w(".double.cu")
-    open(dbl_src, "w").write(to_double(open(a.source).read()))
-    build(a.nvcc, [srcdir], dbl_src, w(".double"))
+    if multi:
+        float_srcs = sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".cu"))
+        conv_dir = os.path.join(srcdir, "expected")
+        conv_srcs = [os.path.join(conv_dir, os.path.basename(f)) for f in float_srcs]
+        dbl_srcs = double_tree(srcdir, w(".double.d"))
+        build(a.nvcc, [w(".double.d")], dbl_srcs, w(".double"))
+    else:
+        float_srcs = [a.source]
+        conv_dir = srcdir
+        dbl_src = w(".double.cu")
+        open(dbl_src, "w").write(to_double(open(a.source).read()))
+        build(a.nvcc, [srcdir], dbl_src, w(".double"))
     if not have_device():
         print("SKIP: no CUDA device (the double variant builds)")
         sys.exit(77)
 
-    conv_src = os.path.join(srcdir, name + ".expected.cu")
-    if not os.path.exists(conv_src):
-        conv_src = w(".cp.cu")
-        p = subprocess.run([a.tool, a.source, "-o", conv_src], capture_output=True)
-        if p.returncode != 0:
-            sys.stdout.write(p.stderr.decode(errors="replace"))
-            fail("cpconvert could not convert " + a.source)
-    build(a.nvcc, [srcdir], a.source, w(".float"))
-    build(a.nvcc, [srcdir, a.runtime_include], conv_src, w(".cp"))
-    build(a.nvcc, [srcdir, a.runtime_include], conv_src, w(".report"), ["-DCP_REPORT"])
+    if not multi:
+        conv_srcs = [os.path.join(srcdir, name + ".expected.cu")]
+        if not os.path.exists(conv_srcs[0]):
+            conv_srcs = [w(".cp.cu")]
+            p = subprocess.run([a.tool, a.source, "-o", conv_srcs[0]], capture_output=True)
+            if p.returncode != 0:
+                sys.stdout.write(p.stderr.decode(errors="replace"))
+                fail("cpconvert could not convert " + a.source)
+    build(a.nvcc, [srcdir], float_srcs, w(".float"))
+    build(a.nvcc, [conv_dir, a.runtime_include], conv_srcs, w(".cp"))
+    build(a.nvcc, [conv_dir, a.runtime_include], conv_srcs, w(".report"), ["-DCP_REPORT"])
 
     (fc, fo), (cc, co), (dc, do) = run(w(".float")), run(w(".cp")), run(w(".double"))
     print("float (exit %d):\n%sconverted (exit %d):\n%sdouble (exit %d):\n%s" % (fc, fo, cc, co, dc, do))
@@ -116,7 +140,7 @@ def main():
     print("converted with -DCP_REPORT, standard error:\n%s" % report)
     if (rc, ro) != (cc, co):
         fail("with -DCP_REPORT the converted program prints something else (exit %d):\n%s" % (rc, ro))
-    if "cp_recombine" in open(conv_src).read() and "cp report: " not in report:
+    if any("cp_recombine" in open(f).read() for f in conv_srcs) and "cp report: " not in report:
         fail("with -DCP_REPORT the converted program recombines but reports nothing")
     print("PASS: %d values, none worse than float; -DCP_REPORT changes no output byte" % len(dn))
 
