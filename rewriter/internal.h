@@ -73,8 +73,9 @@ int cp_type_width(CXType t, int dbl);
 int cp_pointee_width(CXType t, int dbl);
 /* The declaration a DeclRefExpr (or an implicit cast of one) names; null cursor if none. */
 CXCursor cp_node_decl(const cp_node *n);
-/* A file-scope `__device__` or `__constant__` float symbol (scalar, floatN, or array of
- * them): its element width; 0 for anything else. */
+/* A file-scope `__device__`, `__constant__` or `__shared__` float symbol (scalar, floatN,
+ * or array of them; not the unsized `extern __shared__` array, which every such
+ * declaration shares): its element width; 0 for anything else. */
 int cp_symbol_width(CXCursor c);
 /* The node with implicit casts (UnexposedExpr wrappers) and parentheses removed. */
 const cp_node *cp_node_strip(const cp_node *n);

@@ -152,6 +152,8 @@ static enum CXChildVisitResult find_symbol_attr(CXCursor c, CXCursor parent, CXC
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_CUDADeviceAttr || k == CXCursor_CUDAConstantAttr)
     *(int *)data = 1;
+  if (k == CXCursor_CUDASharedAttr)
+    *(int *)data = 2;
   return CXChildVisit_Continue;
 }
 
@@ -160,12 +162,15 @@ int cp_symbol_width(CXCursor c) {
       clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_FunctionDecl)
     return 0;
   CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  int dynamic = t.kind == CXType_IncompleteArray;
   while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
     t = clang_getCanonicalType(clang_getArrayElementType(t));
   int device = 0, w = cp_type_width(t, 0);
   if (w)
     clang_visitChildren(c, find_symbol_attr, &device);
-  return device ? w : 0;
+  /* every `extern __shared__ float s[]` of a kernel is the same memory: a companion
+   * declared so would alias it */
+  return device == 1 || (device == 2 && !dynamic) ? w : 0;
 }
 
 const cp_node *cp_node_strip(const cp_node *n) {

@@ -2,48 +2,82 @@
 #include <cp/cp.cuh>
 // A sized `extern __shared__` array at file scope: nvcc takes it (with a warning that it is
 // treated as a static definition); clang takes it only with relocatable device code, which
-// is how cpconvert parses. The converted kernel keeps the array as written.
+// is how cpconvert parses. The tile holds positions of a paired buffer, and each body meets
+// itself in it: the tile must keep the error terms (its companion s_pos_err), or the body's
+// distance to itself becomes its own rounding error instead of 0, and the softened force
+// (1 / 1e-9^1.5) turns it into a huge acceleration.
 #include <cstdio>
 
 #define TILE 64
+#define SOFTENING 1e-9f
 extern __shared__ float4 s_pos[TILE];
+extern __shared__ float4 s_pos_err[TILE];
 
 #pragma cp composite
-__global__ void potential(const float4 *pos, float *phi, float *phi_err, int n) {
+__global__ void forces(const float4 *pos, const float4 *pos_err, float4 *acc, float4 *acc_err, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  cp_float4 mine = cp_from_float4(pos[i]);
-  cp_float sum = cp_from_float(0.0f);
+  cp_float4 mine = cp_pair_float4(pos[i], pos_err[i]);
+  cp_float ax = cp_from_float(0.0f), ay = cp_from_float(0.0f);
   for (int t = 0; t < n; t += TILE) {
-    s_pos[threadIdx.x] = pos[t + threadIdx.x];
+    cp_store_float4(&s_pos[threadIdx.x], &s_pos_err[threadIdx.x], cp_pair_float4(pos[t + threadIdx.x], pos_err[t + threadIdx.x]));
     __syncthreads();
     for (int j = 0; j < TILE; j++) {
-      cp_float dx = cp_sub_fc(s_pos[j].x, mine.x);
-      sum = cp_add(sum, cp_div_fc(s_pos[j].w, cp_add_cf(cp_mul(dx, dx), 0.01f)));
+      cp_float dx = cp_sub(cp_make_float(s_pos[j].x, s_pos_err[j].x), mine.x), dy = cp_sub(cp_make_float(s_pos[j].y, s_pos_err[j].y), mine.y);
+      cp_float d2 = cp_add_cf(cp_add(cp_mul(dx, dx), cp_mul(dy, dy)), SOFTENING);
+      cp_float inv = cp_div_fc(1.0f, cp_sqrt(cp_mul(cp_mul(d2, d2), d2)));
+      ax = cp_add(ax, cp_mul(dx, inv));
+      ay = cp_add(ay, cp_mul(dy, inv));
     }
     __syncthreads();
   }
-  cp_store(&phi[i], &phi_err[i], sum);
+  cp_store_float4(&acc[i], &acc_err[i], cp_make_float4(ax, ay, cp_from_float(0.0f), cp_from_float(0.0f)));
+}
+
+#pragma cp composite
+__global__ void step(float4 *pos, float4 *pos_err, float4 *vel, float4 *vel_err, const float4 *acc, const float4 *acc_err, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  cp_add_to(&vel[i].x, &vel_err[i].x, cp_mul_cf(cp_make_float(acc[i].x, acc_err[i].x), dt));
+  cp_add_to(&vel[i].y, &vel_err[i].y, cp_mul_cf(cp_make_float(acc[i].y, acc_err[i].y), dt));
+  cp_add_to(&pos[i].x, &pos_err[i].x, cp_mul_cf(cp_make_float(vel[i].x, vel_err[i].x), dt));
+  cp_add_to(&pos[i].y, &pos_err[i].y, cp_mul_cf(cp_make_float(vel[i].y, vel_err[i].y), dt));
 }
 
 int main() {
-  const int n = 1024;
-  float4 h[n];
-  for (int i = 0; i < n; i++)
-    h[i] = make_float4(0.001f * i, 0.0f, 0.0f, 1.0f / (1 + i % 7));
-  float4 *d_pos;
-  float *d_phi, h_phi[n];
-  float *d_phi_err = nullptr;
+  const int n = 256;
+  float4 h[n], v[n];
+  for (int i = 0; i < n; i++) {
+    h[i] = make_float4(0.37f * (i % 16) + 0.001f * i, 0.41f * (i / 16), 0.0f, 1.0f);
+    v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+  float4 *d_pos, *d_vel, *d_acc;
+  float4 *d_pos_err = nullptr;
+  float4 *d_vel_err = nullptr;
+  float4 *d_acc_err = nullptr;
   cudaMalloc(&d_pos, sizeof h);
-  cudaMalloc(&d_phi, sizeof h_phi);
-  cudaMalloc(&d_phi_err, sizeof h_phi);
-  cudaMemset(d_phi_err, 0, sizeof h_phi);
+  cudaMalloc(&d_pos_err, sizeof h);
+  cudaMemset(d_pos_err, 0, sizeof h);
+  cudaMalloc(&d_vel, sizeof v);
+  cudaMalloc(&d_vel_err, sizeof v);
+  cudaMemset(d_vel_err, 0, sizeof v);
+  cudaMalloc(&d_acc, sizeof h);
+  cudaMalloc(&d_acc_err, sizeof h);
+  cudaMemset(d_acc_err, 0, sizeof h);
   cudaMemcpy(d_pos, h, sizeof h, cudaMemcpyHostToDevice);
-  potential<<<n / TILE, TILE>>>(d_pos, d_phi, d_phi_err, n);
-  cudaMemcpy(h_phi, d_phi, sizeof h_phi, cudaMemcpyDeviceToHost);
-  cp_recombine(h_phi, d_phi_err, sizeof h_phi);
-  printf("%.9g %.9g\n", h_phi[0], h_phi[n - 1]);
+  cudaMemset(d_pos_err, 0, sizeof h);
+  cudaMemcpy(d_vel, v, sizeof v, cudaMemcpyHostToDevice);
+  cudaMemset(d_vel_err, 0, sizeof v);
+  for (int s = 0; s < 20; s++) {
+    forces<<<n / TILE, TILE>>>(d_pos, d_pos_err, d_acc, d_acc_err, n);
+    step<<<n / TILE, TILE>>>(d_pos, d_pos_err, d_vel, d_vel_err, d_acc, d_acc_err, 1e-4f);
+  }
+  cudaMemcpy(h, d_pos, sizeof h, cudaMemcpyDeviceToHost);
+  cp_recombine(h, d_pos_err, sizeof h);
+  printf("%.9g %.9g %.9g %.9g\n", h[0].x, h[0].y, h[n - 1].x, h[n - 1].y);
   cudaFree(d_pos);
-  cudaFree(d_phi);
-  cudaFree(d_phi_err);
+  cudaFree(d_pos_err);
+  cudaFree(d_vel);
+  cudaFree(d_vel_err);
+  cudaFree(d_acc);
+  cudaFree(d_acc_err);
   return 0;
 }
