@@ -433,11 +433,49 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
   }
 }
 
-/* Pass 2b: pointer copies in host code (tmp = d_a; float *p = s->pos) put both pointers
- * in one group: they designate the same buffers. */
+/* Whether host function `n` (a body) gives `v` device memory: cudaMalloc*(&v, ...). */
+static int device_allocated(const cp_node *n, const cp_var *v) {
+  if (n->kind == CXCursor_CallExpr && n->nkids > 1) {
+    CXString s = clang_getCursorSpelling(n->cur);
+    int alloc = strncmp(clang_getCString(s), "cudaMalloc", 10) == 0;
+    clang_disposeString(s);
+    const cp_node *root = alloc ? cp_node_root(n->kids[1], 0) : NULL;
+    if (root && clang_equalCursors(clang_getCursorReferenced(root->cur), v->decl))
+      return 1;
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (device_allocated(n->kids[i], v))
+      return 1;
+  return 0;
+}
+
+/* A struct initialised from device pointers, `Bodies d = {(float4 *)d_buf, (float4 *)d_buf +
+ * n}`: each pointer field joins the group of the allocation its element points into (only
+ * device memory: the same struct type often holds host copies too). */
+static void follow_init_list(cp_run *run, cp_func *f, const cp_node *list) {
+  CXCursor fields[64];
+  unsigned n = cp_record_fields(clang_getCursorType(list->cur), fields, 64);
+  for (unsigned i = 0; i < n; i++) {
+    const cp_node *e = cp_init_element(run->opt->input_text, list, i);
+    const cp_node *root = e ? cp_node_root(e, 0) : NULL;
+    cp_var *l = struct_var(run, fields[i]);
+    cp_var *r = root ? cp_var_of(f, clang_getCursorReferenced(root->cur)) : NULL;
+    if (l && r && l->group >= 0 && r->group >= 0 && device_allocated(f->body, r))
+      join_groups(run, l->group, r->group);
+  }
+}
+
+cp_var *cp_field_var(cp_run *run, CXCursor field) { return struct_var(run, field); }
+
+/* Pass 2b: pointer copies in host code (tmp = d_a; float *p = s->pos; a struct's
+ * initializer list) put both pointers in one group: they designate the same buffers. */
 static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     follow_copies(run, f, n->kids[i]);
+  if (n->kind == CXCursor_InitListExpr) {
+    follow_init_list(run, f, n);
+    return;
+  }
   const cp_node *lhs = NULL, *rhs = NULL;
   char op[4];
   cp_var *l = NULL;
@@ -701,6 +739,18 @@ static void collect_function(cp_run *run, cp_func *f) {
   apply_clauses(run, f);
 }
 
+/* Passes 2b, 2c and 3 over every function: copies of pointers in host code, then writes. */
+static void follow_pointers(cp_run *run) {
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (run->funcs[i].is_host) {
+      follow_copies(run, func(run, i), run->funcs[i].body);
+      follow_symbol_addresses(run, func(run, i), run->funcs[i].body);
+    }
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
+      find_writes(run, func(run, i), run->funcs[i].body);
+}
+
 void cp_analyse(cp_run *run) {
   run->structs.is_host = 1; /* fields hold float and double buffers alike */
   for (unsigned u = 0; u < run->n_inputs; u++) {
@@ -742,14 +792,7 @@ void cp_analyse(cp_run *run) {
     follow_calls(run, func(run, i), run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     agree_outptrs(run, func(run, i), run->funcs[i].body);
-  for (unsigned i = 0; i < run->n_funcs; i++)
-    if (run->funcs[i].is_host) {
-      follow_copies(run, func(run, i), run->funcs[i].body);
-      follow_symbol_addresses(run, func(run, i), run->funcs[i].body);
-    }
-  for (unsigned i = 0; i < run->n_funcs; i++)
-    if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
-      find_writes(run, func(run, i), run->funcs[i].body);
+  follow_pointers(run);
   settle_stores(run);
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, func(run, i));

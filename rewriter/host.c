@@ -1197,6 +1197,32 @@ static void on_pointer_assignment(host *h, cp_node *n) {
   insert_after(h, s, stmt, CP_RULE_HOST_PAIR);
 }
 
+/* A struct declared with pointers into paired device buffers, `Bodies d = {(float4 *)d_buf,
+ * (float4 *)d_buf + n};`: its companion fields get the same pointers into the companions, in
+ * a statement after the declaration (`d.pos_err = (float4 *)d_buf_err;` ...). */
+static void on_init_list(host *h, const cp_node *n) {
+  const cp_node *var = n->parent, *s;
+  if (n->kind != CXCursor_InitListExpr || !var || var->kind != CXCursor_VarDecl ||
+      !(s = statement_of(var)))
+    return;
+  CXCursor fields[64];
+  unsigned nf = cp_record_fields(clang_getCursorType(n->cur), fields, 64);
+  const char *name = spelling_of(h, var->cur), *stmts = "";
+  for (unsigned i = 0; i < nf; i++) {
+    const cp_node *e = cp_init_element(text(h), n, i);
+    cp_var *l = cp_field_var(h->run, fields[i]), *r = e ? root_of(h, e) : NULL;
+    if (!is_paired(l) || !is_paired(r) || e->macro)
+      continue;
+    const char *value = to_companion(h, cp_arena_strndup(arena(h), text(h) + e->begin,
+                                                         e->end - e->begin), r->name);
+    stmts = cp_arena_printf(arena(h), "%s%s%s.%s = %s;", stmts, *stmts ? " " : "", name,
+                            err_of(h, l->name), value);
+    l->allocated = 1; /* it points into an allocation the run follows */
+  }
+  if (*stmts)
+    insert_after(h, s, stmts, CP_RULE_HOST_PAIR);
+}
+
 /* A converted function named other than as the callee of a call: its address taken, for a
  * launch through a function pointer or cudaLaunchKernel, which are not followed. */
 static void on_function_reference(host *h, const cp_node *n) {
@@ -1220,6 +1246,7 @@ static void walk(host *h, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     walk(h, n->kids[i]);
   on_pointer_assignment(h, n);
+  on_init_list(h, n);
   on_function_reference(h, n);
   on_host_free(h, n);
   if (n->kind != CXCursor_CallExpr)

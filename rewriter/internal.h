@@ -96,6 +96,13 @@ const cp_node *cp_node_root(const cp_node *n, int fields);
  * MemberRefExpr of `x` in s.x[i], s->x + k, sim.atoms.r.x[i], s.pos[i].y; NULL if none. */
 const cp_node *cp_field_root(const cp_node *n);
 
+/* The fields of the struct type `t` in declaration order, at most `max` of them into `out`;
+ * how many (0 for any other type). */
+unsigned cp_record_fields(CXType t, CXCursor *out, unsigned max);
+/* The element of the initializer list `list` that initialises the struct's i-th field
+ * (`{a, b}`); NULL past its end, or where designators (`.x = a`) say otherwise. */
+const cp_node *cp_init_element(const char *text, const cp_node *list, unsigned i);
+
 /* ---- a conversion run ------------------------------------------------------------- */
 
 typedef struct cp_unit cp_unit;
@@ -396,6 +403,8 @@ int cp_group_root(cp_run *run, int g);
  * designates: s.x[i], s->x, sim.atoms.r.x[i] (cp_field_root); NULL if none. */
 cp_var *cp_field_buffer(cp_run *run, const cp_node *n);
 /* analyse.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
+/* analyse.c: the pointer field `field` as a buffer (run->structs); NULL if it is none. */
+cp_var *cp_field_var(cp_run *run, CXCursor field);
 cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
 /* writes.c: the places (every one, or the first `max` when max > 0; an array from `a` in
  * `*out`) where `body` (whose text is `text`) may write through `var`, a pointer or array

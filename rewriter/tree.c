@@ -307,3 +307,35 @@ int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
   }
   return 0;
 }
+
+typedef struct {
+  CXCursor *out;
+  unsigned n, max;
+} field_list;
+
+static enum CXVisitorResult list_field(CXCursor c, CXClientData data) {
+  field_list *l = data;
+  if (l->n == l->max)
+    return CXVisit_Break;
+  l->out[l->n++] = c;
+  return CXVisit_Continue;
+}
+
+unsigned cp_record_fields(CXType t, CXCursor *out, unsigned max) {
+  field_list l = {out, 0, max};
+  t = clang_getCanonicalType(t);
+  if (t.kind == CXType_Record)
+    clang_Type_visitFields(t, list_field, &l);
+  return l.n;
+}
+
+const cp_node *cp_init_element(const char *text, const cp_node *list, unsigned i) {
+  if (list->kind != CXCursor_InitListExpr || i >= list->nkids)
+    return NULL;
+  for (unsigned k = 0; k <= i; k++) {
+    const cp_node *e = list->kids[k];
+    if (!e->macro && (text[e->begin] == '.' || text[e->begin] == '['))
+      return NULL; /* a designated initializer: the elements are not in field order */
+  }
+  return list->kids[i];
+}
