@@ -238,8 +238,8 @@ static unsigned cursor_offset(CXCursor c) {
   return off;
 }
 
-/* Top-level declarations of the main file, in source order, looking inside namespaces
- * and extern "C" blocks. */
+/* Top-level declarations of the main file, in source order, looking inside namespaces,
+ * extern "C" blocks, classes and structs (after the class itself, its members). */
 static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   decl_list *l = data;
@@ -265,7 +265,9 @@ static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClie
   }
   l->decls[l->n] = c;
   l->offsets[l->n++] = cursor_offset(c);
-  return CXChildVisit_Continue;
+  /* member functions defined in the class body are host code too (is_host_definition) */
+  return k == CXCursor_ClassDecl || k == CXCursor_StructDecl ? CXChildVisit_Recurse
+                                                              : CXChildVisit_Continue;
 }
 
 static enum CXChildVisitResult find_cuda_attr(CXCursor c, CXCursor parent, CXClientData data) {

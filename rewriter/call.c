@@ -375,7 +375,8 @@ static int is_group_shuffle(CXCursor ref, const char *name) {
 
 /* Any other function: recombined floats in, a plain float out. */
 static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
-  if (strncmp(name, "tex", 3) == 0 || strncmp(name, "surf", 4) == 0) {
+  int texture = strncmp(name, "tex", 3) == 0 || strncmp(name, "surf", 4) == 0;
+  if (texture) {
     cp_diag_at(c->run, CP_WARNING, n->begin,
                "'%s' reads a plain float: a paired buffer bound to this texture is read without "
                "its error; read the buffer directly to get both halves [%s]",
@@ -404,7 +405,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   }
   int w = cp_node_width(c, n);
   CXCursor decl = clang_getCursorReferenced(n->cur);
-  if (w == 1 && (any || c->promote_all) &&
+  if (w == 1 && (any || c->promote_all) && !texture && /* said once, above */
       clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) {
     cp_diag_at(c->run, CP_WARNING, n->begin,
                "'%s' has no composite version; it is evaluated in float on the recombined "

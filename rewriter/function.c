@@ -426,11 +426,15 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
   cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
   if (callee && !callee->twin && cp_signature_changes(callee)) {
     CXString caller = clang_getCursorSpelling(ctx->in);
+    int tmpl = clang_getCursorKind(ctx->in) == CXCursor_FunctionTemplate;
     cp_diag_at(ctx->run, CP_ERROR, extent_begin(c),
                "'%s' is converted and its parameters change, but '%s', which calls it, is not "
-               "converted; annotate the caller too, or use scope(accumulators), which keeps "
-               "the signature [%s]",
-               callee->name, clang_getCString(caller), cp_rule_name(CP_RULE_UNSUPPORTED_CALL));
+               "converted%s, or use scope(accumulators), which keeps the signature [%s]",
+               callee->name, clang_getCString(caller),
+               tmpl ? " (a function template: templates are not converted); call it from a "
+                      "function that is not a template"
+                    : "; annotate the caller too",
+               cp_rule_name(CP_RULE_UNSUPPORTED_CALL));
     clang_disposeString(caller);
   }
   return CXChildVisit_Recurse;

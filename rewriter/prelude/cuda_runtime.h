@@ -80,6 +80,8 @@ typedef enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice =
                               cudaMemcpyDefault = 4 } cudaMemcpyKind;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+typedef unsigned long long cudaTextureObject_t;
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t t, int x);
 
 extern "C" {
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0,
