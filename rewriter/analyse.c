@@ -372,12 +372,10 @@ static void bound_both(cp_run *run, cp_func *f, cp_var *local, const cp_node *at
   if (local->bound == 3)
     return;
   local->bound = 3;
-  cp_diag_at(run, CP_ERROR, at->begin,
-             "'%s' is bound to a float & parameter that stays float and, in another call of "
-             "'%s', to one that takes a composite (cp_float & or cp_float *): it cannot be "
-             "both; use two variables [%s]", local->name, f->name,
-             cp_rule_name(CP_RULE_UNSUPPORTED_USE));
-  run->r->applied[CP_RULE_UNSUPPORTED_USE]++;
+  cp_rule_diag(run, CP_ERROR, at->begin, CP_RULE_UNSUPPORTED_USE,
+               "'%s' is bound to a float & parameter that stays float and, in another call of "
+               "'%s', to one that takes a composite (cp_float & or cp_float *): it cannot be "
+               "both; use two variables", local->name, f->name);
 }
 
 static void keep_float_ref(cp_run *run, cp_func *f, const cp_func *callee, cp_var *local,
@@ -392,11 +390,10 @@ static void keep_float_ref(cp_run *run, cp_func *f, const cp_func *callee, cp_va
   if (local->role == CP_VAR_FLOAT)
     return;
   local->role = CP_VAR_FLOAT;
-  cp_diag_at(run, CP_WARNING, at->begin,
-             "'%s' is passed by reference to '%s', whose float & parameter stays float "
-             "(it converts with scope(accumulators)); so '%s' stays float in '%s' [%s]",
-             local->name, callee->name, local->name, f->name, cp_rule_name(CP_RULE_FLOAT_CALL));
-  run->r->applied[CP_RULE_FLOAT_CALL]++;
+  cp_rule_diag(run, CP_WARNING, at->begin, CP_RULE_FLOAT_CALL,
+               "'%s' is passed by reference to '%s', whose float & parameter stays float "
+               "(it converts with scope(accumulators)); so '%s' stays float in '%s'",
+               local->name, callee->name, local->name, f->name);
 }
 
 static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {

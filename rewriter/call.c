@@ -181,13 +181,11 @@ static void demoted_accumulator(cp_rw *c, const cp_node *an, const cp_func *call
   if (!v || v->role != CP_VAR_COMPOSITE || v->is_param || !c->f->pragma ||
       c->f->pragma->scope != CP_SCOPE_ACCUMULATORS)
     return;
-  cp_diag_at(c->run, CP_WARNING, an->begin,
-             "accumulator '%s' is passed to '%s', whose parameter stays float (it converts with "
-             "scope(accumulators), its signature unchanged): the error term of '%s' is dropped "
-             "at this call; annotate '%s' with '#pragma cp composite scope(all)' to pass it "
-             "whole [%s]", v->name, callee->name, v->name, callee->name,
-             cp_rule_name(CP_RULE_FLOAT_CALL));
-  c->run->r->applied[CP_RULE_FLOAT_CALL]++;
+  cp_rule_diag(c->run, CP_WARNING, an->begin, CP_RULE_FLOAT_CALL,
+               "accumulator '%s' is passed to '%s', whose parameter stays float (it converts with "
+               "scope(accumulators), its signature unchanged): the error term of '%s' is dropped "
+               "at this call; annotate '%s' with '#pragma cp composite scope(all)' to pass it "
+               "whole", v->name, callee->name, v->name, callee->name);
 }
 
 /* A call to another converted function. */
@@ -377,11 +375,10 @@ static int is_group_shuffle(CXCursor ref, const char *name) {
 static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   int texture = strncmp(name, "tex", 3) == 0 || strncmp(name, "surf", 4) == 0;
   if (texture) {
-    cp_diag_at(c->run, CP_WARNING, n->begin,
-               "'%s' reads a plain float: a paired buffer bound to this texture is read without "
-               "its error; read the buffer directly to get both halves [%s]",
-               name, cp_rule_name(CP_RULE_UNSUPPORTED_TEXTURE));
-    c->run->r->applied[CP_RULE_UNSUPPORTED_TEXTURE]++;
+    cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_TEXTURE,
+                 "'%s' reads a plain float: a paired buffer bound to this texture is read without "
+                 "its error; read the buffer directly to get both halves",
+                 name);
   }
   const char **over = overrides(c, n);
   int any = 0;
@@ -390,12 +387,10 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     const cp_node *root;
     cp_var *buf = root_var(c, an, &root);
     if (buf && buf->role == CP_VAR_PAIRED && cp_node_strip(an) == root) {
-      cp_diag_at(c->run, CP_ERROR, an->begin,
-                 "paired buffer '%s' is passed to '%s', which is not converted: its body is not "
-                 "in this file, so it cannot be converted with its caller; define it here, or "
-                 "annotate its definition in a file of the same run [%s]", buf->name, name,
-                 cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
-      c->run->r->applied[CP_RULE_UNSUPPORTED_POINTER]++;
+      cp_rule_diag(c->run, CP_ERROR, an->begin, CP_RULE_UNSUPPORTED_POINTER,
+                   "paired buffer '%s' is passed to '%s', which is not converted: its body is not "
+                   "in this file, so it cannot be converted with its caller; define it here, or "
+                   "annotate its definition in a file of the same run", buf->name, name);
     }
     const cp_val *x = cp_rvalue(c, an->val);
     if (cp_is_composite(x) || x != an->val) {
@@ -407,10 +402,9 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   CXCursor decl = clang_getCursorReferenced(n->cur);
   if (w == 1 && (any || c->promote_all) && !texture && /* said once, above */
       clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) {
-    cp_diag_at(c->run, CP_WARNING, n->begin,
-               "'%s' has no composite version; it is evaluated in float on the recombined "
-               "value [%s]", name, cp_rule_name(CP_RULE_FLOAT_CALL));
-    c->run->r->applied[CP_RULE_FLOAT_CALL]++;
+    cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
+                 "'%s' has no composite version; it is evaluated in float on the recombined "
+                 "value", name);
   }
   if (!any)
     return cp_pass(c, n);

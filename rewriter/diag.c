@@ -100,6 +100,17 @@ void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col
   run->pos_col = *col_out = col;
 }
 
+void cp_rule_diag(cp_run *run, cp_severity sev, unsigned offset, cp_rule rule, const char *fmt,
+                  ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  cp_diag_at(run, sev, offset, "%s [%s]", buf, cp_rule_name(rule));
+  run->r->applied[rule]++;
+}
+
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
   const char *text = run->opt->input_text;
   unsigned line, col;

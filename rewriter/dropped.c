@@ -65,12 +65,11 @@ static void check_param(cp_run *run, cp_func *f, const cp_var *v) {
   const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, v->name);
   for (unsigned i = 0; i < n; i++)
     if (!companion_written(run, w[i], err)) {
-      cp_diag_at(run, CP_ERROR, w[i]->begin,
-                 "'%s' writes paired buffer '%s' here in a way cpconvert does not convert, so "
-                 "its companion '%s' is not written and the error term is lost; write it with "
-                 "a store or atomicAdd (converted), or declare it nopair(%s) [%s]",
-                 f->name, v->name, err, v->name, cp_rule_name(CP_RULE_DROPPED_ERROR));
-      run->r->applied[CP_RULE_DROPPED_ERROR]++;
+      cp_rule_diag(run, CP_ERROR, w[i]->begin, CP_RULE_DROPPED_ERROR,
+                   "'%s' writes paired buffer '%s' here in a way cpconvert does not convert, so "
+                   "its companion '%s' is not written and the error term is lost; write it with "
+                   "a store or atomicAdd (converted), or declare it nopair(%s)",
+                   f->name, v->name, err, v->name);
     }
 }
 
@@ -101,11 +100,10 @@ static void check_symbol(cp_run *run, cp_func *f, CXCursor d) {
   const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, name);
   for (unsigned i = 0; i < n; i++)
     if (stores_composite(run, w[i]) && !companion_written(run, w[i], err)) {
-      cp_diag_at(run, CP_WARNING, w[i]->begin,
-                 "'%s' stores a composite value into '%s', which has no companion: the value "
-                 "is kept and its error term is dropped [%s]",
-                 f->name, name, cp_rule_name(CP_RULE_DROPPED_ERROR));
-      run->r->applied[CP_RULE_DROPPED_ERROR]++;
+      cp_rule_diag(run, CP_WARNING, w[i]->begin, CP_RULE_DROPPED_ERROR,
+                   "'%s' stores a composite value into '%s', which has no companion: the value "
+                   "is kept and its error term is dropped",
+                   f->name, name);
     }
 }
 

@@ -285,8 +285,7 @@ int cp_used_as_value(cp_rw *c, const cp_node *n) {
 }
 
 void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg) {
-  cp_diag_at(c->run, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(rule));
-  c->run->r->applied[rule]++;
+  cp_rule_diag(c->run, CP_ERROR, n->begin, rule, "%s", msg);
 }
 
 /* ---- accumulators carried by accumulate(fixed|kahan|double) ------------------------- */

@@ -312,11 +312,10 @@ static void check_union(cp_rw *c, const cp_node *n) {
   if (t.kind != CXType_Record || clang_getCursorKind(d) != CXCursor_UnionDecl)
     return;
   CXString s = clang_getCursorSpelling(n->cur);
-  cp_diag_at(c->run, CP_WARNING, n->begin,
-             "'%s' is a union; its float members stay float (unions are not converted) [%s]",
-             clang_getCString(s), cp_rule_name(CP_RULE_UNSUPPORTED_UNION));
+  cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_UNION,
+               "'%s' is a union; its float members stay float (unions are not converted)",
+               clang_getCString(s));
   clang_disposeString(s);
-  c->run->r->applied[CP_RULE_UNSUPPORTED_UNION]++;
 }
 
 /* The type a float variable is declared with after conversion; NULL if it stays. */
@@ -384,11 +383,10 @@ static int uses_converted(cp_rw *c, const cp_node *n) {
 
 static void walk(cp_rw *c, cp_node *n) {
   if ((n->kind == CXCursor_AsmStmt || n->kind == CXCursor_GCCAsmStmt) && uses_converted(c, n)) {
-    cp_diag_at(c->run, CP_ERROR, n->begin,
-               "inline assembly reads or writes a converted variable; cpconvert cannot convert "
-               "assembly: keep() the variable, or move the assembly out of the converted "
-               "function [%s]", cp_rule_name(CP_RULE_UNSUPPORTED_ASM));
-    c->run->r->applied[CP_RULE_UNSUPPORTED_ASM]++;
+    cp_rule_diag(c->run, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_ASM,
+                 "inline assembly reads or writes a converted variable; cpconvert cannot convert "
+                 "assembly: keep() the variable, or move the assembly out of the converted "
+                 "function");
     return;
   }
   if (n->kind == CXCursor_VarDecl)

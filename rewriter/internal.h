@@ -326,6 +326,10 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
 void cp_position(cp_run *run, unsigned offset, unsigned *line, unsigned *col);
 
 /* diag.c: records a diagnostic at a byte offset of the main file. */
+/* diag.c: a diagnostic of rule `rule` at `offset`: the message, then " [rule-name]", and
+ * the rule counted once (--stats). Every refusal and warning of a rule goes through it. */
+void cp_rule_diag(cp_run *run, cp_severity sev, unsigned offset, cp_rule rule, const char *fmt,
+                  ...) __attribute__((format(printf, 5, 6)));
 void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
