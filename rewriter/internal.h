@@ -16,11 +16,12 @@
  *   analyse   accum.c   scope(accumulators), accumulate(), --suggest's hotspots
  *             analyse.c which functions convert, which buffers pair, which variables
  *                       turn composite; whether a signature changes
- *             writes.c  where a function may write through a buffer it is given
+ *             writes.c  where a function may write through a buffer it is given; whether
+ *                       a call only computes its result
  *   rewrite   expr.c + call.c  the converted text of expressions (one layer: they recurse
  *                       into each other), calls and casts in call.c
  *             host.c    companions of paired buffers in host code
- *             symbol.c  companions of paired __device__ float symbols
+ *             symbol.c  companions of paired __device__ float symbols and __shared__ arrays
  *             cas.c     a CAS-loop float atomic add becomes the composite atomic
  *             function.c  declarations, signatures and bodies of converted functions
  *   check     dropped.c no converted store drops an error term silently

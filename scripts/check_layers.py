@@ -5,8 +5,11 @@ The files of rewriter/ form layers (rewriter/internal.h lists them, docs/design.
 explains them). Each file may call the functions defined in files of its own layer or of
 layers below it, never those of a layer above. The check is textual: it collects the
 cp_* functions each file defines (a definition starts at the beginning of a line and is
-not static) and looks for `name(` in every other file. Exits 1, naming each offending
-call, when a file calls upwards or when a .c file is in no layer.
+not static) and looks for `name(` in every other file. It also checks that the documents
+describe every file: internal.h's layer list and docs/design.md's file and layer tables
+name each .c file of rewriter/ (and the file table each .c file of tool/). Exits 1, naming
+each offending call or missing name, when a file calls upwards, when a .c file is in no
+layer, or when a document leaves a file out.
 
     scripts/check_layers.py [REWRITER_DIR]
 """
@@ -57,11 +60,38 @@ def main():
             for m in re.finditer(r"\b" + name + r"\s*\(", text[f]):
                 line = text[f].count("\n", 0, m.start()) + 1
                 errors.append(f"rewriter/{f}:{line}: calls {name} of {owner}, a later layer")
+    errors += documented(root, files)
     for e in errors:
         print(e)
     if not errors:
         print(f"{len(files)} files, {len(defined)} functions: every call goes downwards")
     return 1 if errors else 0
+
+
+def documented(root, files):
+    """The files internal.h's layer list or docs/design.md's tables leave out."""
+    errors = []
+    with open(os.path.join(root, "internal.h"), encoding="utf-8") as fh:
+        header = fh.read().split("*/", 1)[0]
+    design_path = os.path.join(root, "..", "docs", "design.md")
+    if not os.path.exists(design_path):
+        return errors  # an installed copy of the sources without docs
+    with open(design_path, encoding="utf-8") as fh:
+        design = fh.read()
+    rows = [l for l in design.splitlines() if l.startswith("| ")]
+    tool = os.path.join(root, "..", "tool")
+    tool_files = sorted(f for f in os.listdir(tool) if f.endswith(".c")) if os.path.isdir(tool) else []
+    for f in files:
+        if not re.search(r"\b" + re.escape(f) + r"\b", header):
+            errors.append(f"rewriter/{f}: not in rewriter/internal.h's list of layers")
+        if not any(f"`rewriter/{f}`" in r for r in rows):
+            errors.append(f"rewriter/{f}: not in docs/design.md's table of files")
+        if not any(f"`{f}`" in r for r in rows):
+            errors.append(f"rewriter/{f}: not in docs/design.md's table of layers")
+    for f in tool_files:
+        if not any(f"`tool/{f}`" in r for r in rows):
+            errors.append(f"tool/{f}: not in docs/design.md's table of files")
+    return errors
 
 
 if __name__ == "__main__":
