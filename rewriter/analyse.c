@@ -332,7 +332,7 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
   int nargs = clang_Cursor_getNumArguments(n->cur);
   for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
     cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
-    const cp_node *arg = n->kids[n->nkids - (unsigned)nargs + (unsigned)i];
+    const cp_node *arg = cp_call_arg(n, nargs, i);
     if (!param || param->group < 0)
       continue;
     const cp_node *a = cp_node_strip(arg);
@@ -404,7 +404,7 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
   int nargs = callee ? clang_Cursor_getNumArguments(n->cur) : 0;
   for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
     cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
-    const cp_node *a = cp_node_strip(n->kids[n->nkids - (unsigned)nargs + (unsigned)i]);
+    const cp_node *a = cp_node_strip(cp_call_arg(n, nargs, i));
     char op[4];
     cp_var *local = NULL;
     if (param && param->is_ref && !cp_composite_signature(callee)) {
@@ -643,7 +643,7 @@ static void refuse_kept_addresses(cp_run *run, cp_func *f, const cp_node *n) {
   int nargs = callee ? clang_Cursor_getNumArguments(n->cur) : 0;
   for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
     cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
-    const cp_node *a = cp_node_strip(n->kids[n->nkids - (unsigned)nargs + (unsigned)i]);
+    const cp_node *a = cp_node_strip(cp_call_arg(n, nargs, i));
     char op[4];
     if (!param || (param->role != CP_VAR_OUTPTR && param->role != CP_VAR_PAIRED) ||
         a->kind != CXCursor_UnaryOperator || strcmp(cp_node_operator(run->opt->input_text, a, op), "&"))

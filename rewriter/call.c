@@ -129,10 +129,6 @@ static const math_row *math_lookup(const char *name, int nargs) {
   return NULL;
 }
 
-/* The call's argument nodes are its last nargs children (the first is the callee). */
-static cp_node *arg(cp_node *n, int nargs, int i) {
-  return n->kids[n->nkids - (unsigned)nargs + (unsigned)i];
-}
 
 static const char **overrides(cp_rw *c, const cp_node *n) {
   const char **over = cp_arena_alloc(c->run->r->arena, (n->nkids + 1) * sizeof *over);
@@ -142,7 +138,7 @@ static const char **overrides(cp_rw *c, const cp_node *n) {
 
 static int any_composite_arg(cp_node *n, int nargs) {
   for (int i = 0; i < nargs; i++)
-    if (cp_is_composite(arg(n, nargs, i)->val))
+    if (cp_is_composite(cp_call_arg(n, nargs, i)->val))
       return 1;
   return 0;
 }
@@ -194,8 +190,8 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
   cp_arena *a = c->run->r->arena;
   int composite_sig = !callee->pragma || callee->pragma->scope == CP_SCOPE_ALL;
   for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
-    cp_node *an = arg(n, nargs, i);
-    unsigned k = n->nkids - (unsigned)nargs + (unsigned)i;
+    cp_node *an = cp_call_arg(n, nargs, i);
+    unsigned k = cp_arg_index(n, nargs, i);
     cp_var *p = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
     if (!p)
       continue;
@@ -250,17 +246,19 @@ static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
   const char **over = overrides(c, n);
   if (nargs == 2 && (strcmp(m->cp, "cp_add") == 0 || strcmp(m->cp, "cp_sub") == 0 ||
                      strcmp(m->cp, "cp_mul") == 0 || strcmp(m->cp, "cp_div") == 0))
-    return cp_made(c, cp_arith(c, m->cp + 3, arg(n, nargs, 0)->val, arg(n, nargs, 1)->val),
+    return cp_made(c,
+                   cp_arith(c, m->cp + 3, cp_call_arg(n, nargs, 0)->val,
+                            cp_call_arg(n, nargs, 1)->val),
                    CP_V_COMPOSITE, 1, CP_RULE_MATH);
   for (int i = 0; i < nargs; i++)
-    over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_promote(c, arg(n, nargs, i)->val);
+    over[cp_arg_index(n, nargs, i)] = cp_promote(c, cp_call_arg(n, nargs, i)->val);
   return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%s%s", c->f->prec->fn, m->cp + 3),
                    CP_V_COMPOSITE, 1, CP_RULE_MATH);
 }
 
 /* atomicAdd(&x, v) / atomicSub(&x, v) on floats. */
 static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
-  const cp_val *target = arg(n, nargs, 0)->val, *v = arg(n, nargs, 1)->val;
+  const cp_val *target = cp_call_arg(n, nargs, 0)->val, *v = cp_call_arg(n, nargs, 1)->val;
   cp_arena *a = c->run->r->arena;
   const cp_prec *P = c->f->prec;
   const char *value = cp_promote(c, v);
@@ -268,14 +266,14 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     value = cp_arena_printf(a, "%sneg(%s)", P->fn, value);
   const char *text = NULL;
   const cp_node *root;
-  cp_var *buf = root_var(c, arg(n, nargs, 0), &root);
+  cp_var *buf = root_var(c, cp_call_arg(n, nargs, 0), &root);
   if (target->kind == CP_V_PAIRED_ADDR) {
     text = cp_arena_printf(a, "%s(%s, %s, %s)", P->atomic, target->text, target->twin, value);
   } else if (buf && buf->role == CP_VAR_PAIRED) { /* atomicAdd(total, x), atomicAdd(x + i, v) */
     text = cp_arena_printf(a, "%s(%s, %s, %s)", P->atomic, target->text,
-                           cp_twin(c, arg(n, nargs, 0), root), value);
+                           cp_twin(c, cp_call_arg(n, nargs, 0), root), value);
   } else {
-    const cp_node *t = cp_node_strip(arg(n, nargs, 0));
+    const cp_node *t = cp_node_strip(cp_call_arg(n, nargs, 0));
     char op[4];
     if (t->kind == CXCursor_UnaryOperator &&
         strcmp(cp_node_operator(c->run->opt->input_text, t, op), "&") == 0 &&
@@ -302,12 +300,12 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
 /* __shfl_*_sync of a composite shuffles both halves; of a fixed-point accumulator, the
  * 64-bit integer, which stays exact when it is summed back into one. */
 static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
-  if (nargs < 2 || !cp_is_composite(arg(n, nargs, 1)->val))
+  if (nargs < 2 || !cp_is_composite(cp_call_arg(n, nargs, 1)->val))
     return cp_pass(c, n);
   const char **over = overrides(c, n);
-  const cp_val *x = arg(n, nargs, 1)->val;
+  const cp_val *x = cp_call_arg(n, nargs, 1)->val;
   if (x->kind == CP_V_COMPOSITE && x->from == CP_FROM_FIXED) {
-    over[n->nkids - (unsigned)nargs + 1] = x->src;
+    over[cp_arg_index(n, nargs, 1)] = x->src;
     cp_val *v = call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_fixed%s", name + 1),
                           CP_V_COMPOSITE, 1, CP_RULE_SHUFFLE);
     v->from = CP_FROM_FIXED;
@@ -315,7 +313,7 @@ static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     v->text = cp_arena_printf(c->run->r->arena, "cp_fixed_to_cp(%s)", v->src);
     return v;
   }
-  over[n->nkids - (unsigned)nargs + 1] = cp_promote(c, arg(n, nargs, 1)->val);
+  over[cp_arg_index(n, nargs, 1)] = cp_promote(c, cp_call_arg(n, nargs, 1)->val);
   return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%s%s", c->f->prec->fn, name + 2),
                    CP_V_COMPOSITE, 1, CP_RULE_SHUFFLE);
 }
@@ -325,7 +323,7 @@ static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
     return cp_pass(c, n);
   const char **over = overrides(c, n);
   for (int i = 0; i < nargs; i++)
-    over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_promote(c, arg(n, nargs, i)->val);
+    over[cp_arg_index(n, nargs, i)] = cp_promote(c, cp_call_arg(n, nargs, i)->val);
   return call_with(c, n, over,
                    cp_arena_printf(c->run->r->arena, "cp_make_%s%d", c->f->prec->scalar, width),
                    CP_V_COMPOSITE, width, CP_RULE_VECTOR);
@@ -335,7 +333,7 @@ static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
  * accumulator, the tile's own shuffle of the 64-bit integer (cp_fixed is a long long), which
  * stays exact when it is summed back into one, as with __shfl_*_sync. */
 static cp_val *group_shuffle(cp_rw *c, cp_node *n, const char *method, int nargs) {
-  const cp_val *x = nargs < 1 ? NULL : cp_rvalue(c, arg(n, nargs, 0)->val);
+  const cp_val *x = nargs < 1 ? NULL : cp_rvalue(c, cp_call_arg(n, nargs, 0)->val);
   if (nargs < 1 || n->nkids < 2 || !cp_is_composite(x))
     return cp_pass(c, n);
   const cp_node *callee = cp_node_strip(n->kids[0]);
@@ -344,14 +342,14 @@ static cp_val *group_shuffle(cp_rw *c, cp_node *n, const char *method, int nargs
   const cp_node *object = callee->kids[0];
   const char **over = overrides(c, n);
   if (x->kind == CP_V_COMPOSITE && x->from == CP_FROM_FIXED) {
-    over[n->nkids - (unsigned)nargs] = x->src;
+    over[cp_arg_index(n, nargs, 0)] = x->src;
     cp_val *v = call_with(c, n, over, NULL, CP_V_COMPOSITE, 1, CP_RULE_GROUP_SHUFFLE);
     v->from = CP_FROM_FIXED;
     v->src = v->text;
     v->text = cp_arena_printf(c->run->r->arena, "cp_fixed_to_cp(%s)", v->src);
     return v;
   }
-  over[n->nkids - (unsigned)nargs] =
+  over[cp_arg_index(n, nargs, 0)] =
       cp_arena_printf(c->run->r->arena, "%s, %s", cp_src(c, object), cp_promote(c, x));
   /* the callee `g.shfl_down` becomes `cp_group_shfl_down`, its object the first argument */
   return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%sgroup_%s", c->f->prec->fn, method),
@@ -383,7 +381,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   const char **over = overrides(c, n);
   int any = 0;
   for (int i = 0; i < nargs; i++) {
-    cp_node *an = arg(n, nargs, i);
+    cp_node *an = cp_call_arg(n, nargs, i);
     const cp_node *root;
     cp_var *buf = root_var(c, an, &root);
     if (buf && buf->role == CP_VAR_PAIRED && cp_node_strip(an) == root) {
@@ -394,7 +392,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     }
     const cp_val *x = cp_rvalue(c, an->val);
     if (cp_is_composite(x) || x != an->val) {
-      over[n->nkids - (unsigned)nargs + (unsigned)i] = cp_demote(c, x);
+      over[cp_arg_index(n, nargs, i)] = cp_demote(c, x);
       any = 1;
     }
   }

@@ -274,9 +274,6 @@ static void error(host *h, const cp_node *n, const char *fmt, ...) {
   cp_diag_at(h->run, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
-static cp_node *call_arg(cp_node *call, int nargs, int i) {
-  return call->kids[call->nkids - (unsigned)nargs + (unsigned)i];
-}
 
 /* The statement holding `call` and its text; reports and returns NULL if there is none. */
 static const cp_node *statement_for(host *h, const cp_node *call, const char *api, call_text *ct) {
@@ -309,7 +306,7 @@ static const char *pointer_of(host *h, const char *addr) {
 
 /* cudaMalloc(&p, n) and its kin: the same for p_err, then zero it. */
 static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
-  cp_var *v = root_of(h, call_arg(call, nargs, 0));
+  cp_var *v = root_of(h, cp_call_arg(call, nargs, 0));
   if (!is_paired(v))
     return;
   v->allocated = 1;
@@ -380,8 +377,8 @@ static void check_alias(host *h, cp_node *call, const char *api, cp_node *arg, i
 
 /* cudaMemset(p, v, n): the companion is zeroed. */
 static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
-  cp_var *v = root_of(h, call_arg(call, nargs, 0));
-  check_alias(h, call, api, call_arg(call, nargs, 0), 1);
+  cp_var *v = root_of(h, cp_call_arg(call, nargs, 0));
+  check_alias(h, call, api, cp_call_arg(call, nargs, 0), 1);
   call_text ct;
   const cp_node *s;
   if (!is_paired(v) || !(s = statement_for(h, call, api, &ct)) || ct.nargs < 3)
@@ -393,7 +390,7 @@ static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
 }
 
 static void on_free(host *h, cp_node *call, const char *api, int nargs) {
-  cp_var *v = root_of(h, call_arg(call, nargs, 0));
+  cp_var *v = root_of(h, cp_call_arg(call, nargs, 0));
   call_text ct;
   const cp_node *s;
   if (!is_paired(v) || !(s = statement_for(h, call, api, &ct)))
@@ -412,9 +409,10 @@ static const mpi_use *received_pairs(host *h, CXCursor v, unsigned at);
  * residuals where MPI moves the values next. */
 static const char *copy_back(host *h, cp_node *call, int nargs, const cp_node *s, const call_text *ct,
                              const char *stream, const cp_var *sv, const char *stwin) {
-  if (mpi_keeps(h, call_arg(call, nargs, 0), s, sv, !*stream && !sv->dbl))
+  if (mpi_keeps(h, cp_call_arg(call, nargs, 0), s, sv, !*stream && !sv->dbl))
     return cp_arena_printf(arena(h), "cp_recombine_keep(%s, %s, %s, %s)", ct->arg[0],
-                           to_companion(h, ct->arg[0], spelling_of(h, mpi_var(call_arg(call, nargs, 0)))),
+                           to_companion(h, ct->arg[0],
+                                        spelling_of(h, mpi_var(cp_call_arg(call, nargs, 0)))),
                            stwin, ct->arg[2]);
   return cp_arena_printf(arena(h), "%s%s(%s, %s, %s%s)", sv->dbl ? "cp_recombine_double" : "cp_recombine",
                          *stream ? "_async" : "", ct->arg[0], stwin, ct->arg[2], stream);
@@ -426,7 +424,7 @@ static const char *copy_back(host *h, cp_node *call, int nargs, const cp_node *s
 static const char *copy_in(host *h, cp_node *call, int nargs, const cp_node *s, const call_text *ct,
                            const char *stream, const char *dtwin) {
   const char *async = *stream ? "Async" : "";
-  CXCursor src = mpi_var(call_arg(call, nargs, 1));
+  CXCursor src = mpi_var(cp_call_arg(call, nargs, 1));
   const mpi_use *r = clang_Cursor_isNull(src) ? NULL : received_pairs(h, src, s->begin);
   if (r)
     return cp_arena_printf(arena(h), "cudaMemcpy%s(%s, %s, %s, %s%s)", async, dtwin,
@@ -436,7 +434,7 @@ static const char *copy_in(host *h, cp_node *call, int nargs, const cp_node *s, 
 
 /* A host-to-device copy of received pairs into a buffer without a companion. */
 static void copy_in_unpaired(host *h, cp_node *call, int nargs, const char *kind) {
-  CXCursor src = mpi_var(call_arg(call, nargs, 1));
+  CXCursor src = mpi_var(cp_call_arg(call, nargs, 1));
   const mpi_use *r;
   if (strcmp(kind, "cudaMemcpyHostToDevice") != 0 || clang_Cursor_isNull(src) ||
       !(r = received_pairs(h, src, call->begin)))
@@ -451,14 +449,15 @@ static void copy_in_unpaired(host *h, cp_node *call, int nargs, const char *kind
 static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   if (nargs < 4)
     return;
-  cp_var *dv = root_of(h, call_arg(call, nargs, 0)), *sv = root_of(h, call_arg(call, nargs, 1));
-  const cp_node *k = cp_node_strip(call_arg(call, nargs, 3));
+  cp_var *dv = root_of(h, cp_call_arg(call, nargs, 0));
+  cp_var *sv = root_of(h, cp_call_arg(call, nargs, 1));
+  const cp_node *k = cp_node_strip(cp_call_arg(call, nargs, 3));
   const char *kind = k->kind == CXCursor_DeclRefExpr ? spelling_of(h, clang_getCursorReferenced(k->cur)) : "";
   if (!is_paired(dv))
     copy_in_unpaired(h, call, nargs, kind);
   if (strcmp(kind, "cudaMemcpyHostToHost") != 0) {
-    check_alias(h, call, api, call_arg(call, nargs, 0), 1);
-    check_alias(h, call, api, call_arg(call, nargs, 1), 0);
+    check_alias(h, call, api, cp_call_arg(call, nargs, 0), 1);
+    check_alias(h, call, api, cp_call_arg(call, nargs, 1), 0);
   }
   if (!is_paired(dv) && !is_paired(sv))
     return;
@@ -575,12 +574,12 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
   int nargs = clang_Cursor_getNumArguments(call->cur);
   int nparams = clang_Cursor_getNumArguments(g->cursor);
   if (g->is_kernel && doubles_shared(h->run, g, 0))
-    double_shared_bytes(h, call, nargs > 0 ? call_arg(call, nargs, 0) : NULL);
+    double_shared_bytes(h, call, nargs > 0 ? cp_call_arg(call, nargs, 0) : NULL);
   for (int i = 0; i < nargs && i < nparams; i++) {
     cp_var *p = cp_var_of(g, clang_Cursor_getArgument(g->cursor, (unsigned)i));
     if (!is_paired(p))
       continue;
-    cp_node *a = call_arg(call, nargs, i);
+    cp_node *a = cp_call_arg(call, nargs, i);
     cp_var *v = root_of(h, a);
     if (a->macro || call->macro) {
       error(h, a, "the launch of '%s' is inside a macro; its companion argument cannot be "
@@ -795,21 +794,22 @@ static void find_mpi_uses(host *h, cp_node *n) {
   if (strncmp(name, "MPI_", 4) != 0 || nargs < 1)
     return;
   int sum = (strcmp(name, "MPI_Allreduce") == 0 && nargs == 6) || (strcmp(name, "MPI_Reduce") == 0 && nargs == 7);
-  if (sum && mpi_constant(h, call_arg(n, nargs, 3), "MPI_FLOAT") &&
-      mpi_constant(h, call_arg(n, nargs, 4), "MPI_SUM")) {
-    int in_place = mpi_constant(h, call_arg(n, nargs, 0), "MPI_IN_PLACE");
-    add_mpi_use(h, MPI_USE_SUM, n, name, in_place, mpi_var(call_arg(n, nargs, in_place)));
+  if (sum && mpi_constant(h, cp_call_arg(n, nargs, 3), "MPI_FLOAT") &&
+      mpi_constant(h, cp_call_arg(n, nargs, 4), "MPI_SUM")) {
+    int in_place = mpi_constant(h, cp_call_arg(n, nargs, 0), "MPI_IN_PLACE");
+    add_mpi_use(h, MPI_USE_SUM, n, name, in_place, mpi_var(cp_call_arg(n, nargs, in_place)));
   } else if (strcmp(name, "MPI_Sendrecv") == 0 && nargs == 12 &&
-             mpi_constant(h, call_arg(n, nargs, 2), "MPI_FLOAT") &&
-             mpi_constant(h, call_arg(n, nargs, 7), "MPI_FLOAT")) {
-    add_mpi_use(h, MPI_USE_SEND, n, name, 0, mpi_var(call_arg(n, nargs, 0)));
-    add_mpi_use(h, MPI_USE_RECV, n, name, 5, mpi_var(call_arg(n, nargs, 5)));
+             mpi_constant(h, cp_call_arg(n, nargs, 2), "MPI_FLOAT") &&
+             mpi_constant(h, cp_call_arg(n, nargs, 7), "MPI_FLOAT")) {
+    add_mpi_use(h, MPI_USE_SEND, n, name, 0, mpi_var(cp_call_arg(n, nargs, 0)));
+    add_mpi_use(h, MPI_USE_RECV, n, name, 5, mpi_var(cp_call_arg(n, nargs, 5)));
   } else if (((strcmp(name, "MPI_Send") == 0 && nargs == 6) || (strcmp(name, "MPI_Recv") == 0 && nargs == 7)) &&
-             mpi_constant(h, call_arg(n, nargs, 2), "MPI_FLOAT")) {
-    add_mpi_use(h, name[4] == 'S' ? MPI_USE_SEND : MPI_USE_RECV, n, name, 0, mpi_var(call_arg(n, nargs, 0)));
+             mpi_constant(h, cp_call_arg(n, nargs, 2), "MPI_FLOAT")) {
+    add_mpi_use(h, name[4] == 'S' ? MPI_USE_SEND : MPI_USE_RECV, n, name, 0,
+                mpi_var(cp_call_arg(n, nargs, 0)));
   } else {
     for (int i = 0; i < nargs; i++)
-      add_mpi_use(h, MPI_USE_OTHER, n, name, i, mpi_var(call_arg(n, nargs, i)));
+      add_mpi_use(h, MPI_USE_OTHER, n, name, i, mpi_var(cp_call_arg(n, nargs, i)));
   }
 }
 
@@ -990,11 +990,11 @@ static int receive_wanted(host *h, cp_node *n, const mpi_use *m) {
   const char *name = spelling_of(h, clang_getCursorReferenced(n->cur));
   int nargs = clang_Cursor_getNumArguments(n->cur);
   if ((strcmp(name, "cudaMemcpy") != 0 && strcmp(name, "cudaMemcpyAsync") != 0) || nargs < 4 ||
-      !mpi_constant(h, call_arg(n, nargs, 3), "cudaMemcpyHostToDevice"))
+      !mpi_constant(h, cp_call_arg(n, nargs, 3), "cudaMemcpyHostToDevice"))
     return 0;
-  CXCursor src = mpi_var(call_arg(n, nargs, 1));
+  CXCursor src = mpi_var(cp_call_arg(n, nargs, 1));
   return !clang_Cursor_isNull(src) && clang_equalCursors(src, m->var) &&
-         is_paired(root_of(h, call_arg(n, nargs, 0))) &&
+         is_paired(root_of(h, cp_call_arg(n, nargs, 0))) &&
          only_mpi_reads(h, h->f->body, m->var, m->call->end, n->begin);
 }
 
@@ -1143,7 +1143,7 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
 static void on_other_call(host *h, cp_node *call, const char *name) {
   int nargs = clang_Cursor_getNumArguments(call->cur);
   for (int i = 0; i < nargs; i++) {
-    cp_var *v = root_of(h, call_arg(call, nargs, i));
+    cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
     if (!is_paired(v))
       continue;
     if (strncmp(name, "MPI_", 4) == 0 || strncmp(name, "nccl", 4) == 0)

@@ -97,6 +97,10 @@ const cp_node *cp_node_root(const cp_node *n, int fields);
  * MemberRefExpr of `x` in s.x[i], s->x + k, sim.atoms.r.x[i], s.pos[i].y; NULL if none. */
 const cp_node *cp_field_root(const cp_node *n);
 
+/* A call's arguments are its last `nargs` children (before them: the callee, and a
+ * launch's configuration): the index of argument `i` among the children, and its node. */
+unsigned cp_arg_index(const cp_node *call, int nargs, int i);
+cp_node *cp_call_arg(const cp_node *call, int nargs, int i);
 /* The fields of the struct type `t` in declaration order, at most `max` of them into `out`;
  * how many (0 for any other type). */
 unsigned cp_record_fields(CXType t, CXCursor *out, unsigned max);

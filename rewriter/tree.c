@@ -339,3 +339,11 @@ const cp_node *cp_init_element(const char *text, const cp_node *list, unsigned i
   }
   return list->kids[i];
 }
+
+unsigned cp_arg_index(const cp_node *call, int nargs, int i) {
+  return call->nkids - (unsigned)nargs + (unsigned)i;
+}
+
+cp_node *cp_call_arg(const cp_node *call, int nargs, int i) {
+  return call->kids[cp_arg_index(call, nargs, i)];
+}
