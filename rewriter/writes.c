@@ -186,8 +186,6 @@ static const char *const pure_names[] = {
 #include "rules.def"
 };
 
-static CXCursor first_child_of(CXCursor c);
-
 static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   *(CXCursor *)data = c;
@@ -246,10 +244,11 @@ static const char *first_token(CXTranslationUnit tu, CXSourceRange r, char buf[4
   return buf;
 }
 
-/* The operator of a binary operator: the first token after its left operand. */
-static const char *binary_op(CXTranslationUnit tu, CXCursor e, char buf[4]) {
-  CXCursor lhs = first_child_of(e);
-  return first_token(tu, clang_getRange(clang_getRangeEnd(clang_getCursorExtent(lhs)),
+/* The first token after the first operand of `e`: a binary operator's operator, a
+ * postfix ++/--. */
+static const char *token_after_operand(CXTranslationUnit tu, CXCursor e, char buf[4]) {
+  CXCursor operand = first_child_of(e);
+  return first_token(tu, clang_getRange(clang_getRangeEnd(clang_getCursorExtent(operand)),
                                         clang_getRangeEnd(clang_getCursorExtent(e))), buf);
 }
 
@@ -273,17 +272,16 @@ static enum CXChildVisitResult pure_visit(CXCursor c, CXCursor parent, CXClientD
     p->pure = local_lvalue(p->fn, first_child_of(c));
     break;
   case CXCursor_BinaryOperator:
-    if (strcmp(binary_op(p->tu, c, op), "=") == 0 || !op[0])
+    if (strcmp(token_after_operand(p->tu, c, op), "=") == 0 || !op[0])
       p->pure = local_lvalue(p->fn, first_child_of(c));
     break;
   case CXCursor_UnaryOperator: {
-    CXCursor e = first_child_of(c);
-    const char *f = first_token(p->tu, clang_getCursorExtent(c), op);
-    char g[4];
-    const char *l = first_token(p->tu, clang_getRange(clang_getRangeEnd(clang_getCursorExtent(e)),
-                                                      clang_getRangeEnd(clang_getCursorExtent(c))), g);
-    if (!strcmp(f, "++") || !strcmp(f, "--") || !strcmp(l, "++") || !strcmp(l, "--") || !f[0])
-      p->pure = local_lvalue(p->fn, e);
+    char post[4];
+    const char *pre = first_token(p->tu, clang_getCursorExtent(c), op);
+    token_after_operand(p->tu, c, post);
+    if (!pre[0] || !strcmp(pre, "++") || !strcmp(pre, "--") || !strcmp(post, "++") ||
+        !strcmp(post, "--"))
+      p->pure = local_lvalue(p->fn, first_child_of(c));
     break;
   }
   case CXCursor_VarDecl:
