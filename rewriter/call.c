@@ -449,9 +449,16 @@ cp_val *cp_call(cp_rw *c, cp_node *n) {
 
 cp_val *cp_cast(cp_rw *c, cp_node *n) {
   int w = cp_node_width(c, n);
-  if (!w || n->nkids == 0)
+  if (n->nkids == 0)
     return cp_pass(c, n);
   const cp_val *k = n->kids[n->nkids - 1]->val;
+  CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+  cp_val *d;
+  if (!w && (t.kind == CXType_Double || t.kind == CXType_LongDouble) &&
+      (d = cp_double_of_split(c, k)))
+    return d;
+  if (!w)
+    return cp_pass(c, n);
   if (cp_is_composite(k)) /* (float)x of a composite x: the cast has nothing to do */
     return cp_made(c, cp_promote(c, k), CP_V_COMPOSITE, k->width, CP_RULE_CONVERT);
   cp_val *v = cp_pass(c, n);

@@ -650,6 +650,18 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
   return cp_made(c, t, CP_V_COMPOSITE, w, CP_RULE_SELECT);
 }
 
+/* A float made from a double (`(float)d`) read back as a double: in a converted function
+ * the float is a composite, the split of d (cp_from_double), whose double value is d to
+ * 2^-48; d is read instead of d rounded to a float. NULL for any other value, and where
+ * nothing rounds (the text is d's own). */
+cp_val *cp_double_of_split(cp_rw *c, const cp_val *k) {
+  if (c->f->dbl || k->kind != CP_V_PLAIN || k->from != CP_FROM_DOUBLE || k->width != 1 ||
+      !k->src || strcmp(k->text, k->src) == 0)
+    return NULL;
+  return cp_made(c, cp_arena_printf(c->run->r->arena, "(%s)", k->src), CP_V_OTHER, 0,
+                 CP_RULE_CONVERT);
+}
+
 /* Implicit conversions (UnexposedExpr wrappers) and value-category changes. */
 static cp_val *implicit(cp_rw *c, cp_node *n) {
   if (n->nkids != 1)
@@ -681,6 +693,11 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
                     ? CP_FROM_FLOAT
                     : CP_FROM_INT;
     return v;
+  }
+  if (!to && from && (t.kind == CXType_Double || t.kind == CXType_LongDouble)) {
+    cp_val *d = cp_double_of_split(c, k);
+    if (d)
+      return d;
   }
   if (!to && from && cp_is_composite(k)) {
     if ((t.kind == CXType_Double || t.kind == CXType_LongDouble) && !c->f->dbl)

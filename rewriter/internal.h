@@ -308,6 +308,8 @@ const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *
 int cp_node_width(const cp_rw *c, const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
+/* `(double)(float)d` and its implicit form: the double value of the split of d, or NULL. */
+cp_val *cp_double_of_split(cp_rw *c, const cp_val *k);
 int cp_used_as_value(cp_rw *c, const cp_node *n);
 /* The first part of `n` that has an effect besides its value (an assignment, ++/--, a call
  * that is not pure), so that evaluating `n` twice could differ from once; NULL if none. */
