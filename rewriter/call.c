@@ -145,7 +145,8 @@ static int any_composite_arg(cp_node *n, int nargs) {
 
 static cp_val *call_with(cp_rw *c, cp_node *n, const char **over, const char *callee,
                          cp_vkind kind, int width, cp_rule rule) {
-  if (callee && n->nkids > 0)
+  if (callee && n->nkids > 0 && !cp_call_is_infix(n)) /* a + b: the twin operator+ is found by
+                                                        its parameter types */
     over[0] = callee;
   int ch;
   return cp_made(c, cp_splice(c, n, over, &ch), kind, width, rule);

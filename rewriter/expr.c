@@ -36,8 +36,30 @@ const cp_prec cp_prec_double = {
     .atomic = "cp_dd_atomic_add", .atomic_old = "cp_dd_atomic_add", .hi = "hi", .lo = "lo", .one = "1.0",
     .recombine = "cp_recombine_double"};
 
+/* A node's source text; inside a macro expansion (below its outermost node, whose text is
+ * the macro's use) the node as the expansion wrote it (macro.c). */
 const char *cp_src(cp_rw *c, const cp_node *n) {
+  const char *t;
+  if (n->macro && !cp_macro_root(n) && (t = cp_macro_text(c->run->r->arena, n)))
+    return t;
   return cp_arena_strndup(c->run->r->arena, c->run->opt->input_text + n->begin, n->end - n->begin);
+}
+
+/* cp_splice inside a macro expansion: the node printed with its children's texts; the
+ * outermost node keeps the macro's use where nothing changed. */
+static const char *splice_macro(cp_rw *c, const cp_node *n, const char *const *over, int *changed) {
+  cp_arena *a = c->run->r->arena;
+  const char **kid = cp_arena_alloc(a, (n->nkids + 1) * sizeof *kid);
+  *changed = 0;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *k = n->kids[i];
+    kid[i] = over && over[i] ? over[i] : k->val && k->val->changed ? k->val->text : NULL;
+    *changed |= kid[i] != NULL;
+    if (!kid[i])
+      kid[i] = cp_macro_text(a, k);
+  }
+  const char *t = *changed || !cp_macro_root(n) ? cp_macro_print(a, n, kid) : NULL;
+  return t ? t : cp_arena_strndup(a, c->run->opt->input_text + n->begin, n->end - n->begin);
 }
 
 cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width) {
@@ -107,6 +129,8 @@ int cp_is_composite(const cp_val *v) {
 /* The source text of `n` with each changed child's text spliced in; `over[i]`, where
  * `over` and it are not NULL, replaces the text of child i. */
 const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed) {
+  if (n->macro)
+    return splice_macro(c, n, over, changed);
   const char *text = c->run->opt->input_text;
   size_t len = 0, cap = n->end - n->begin + 1;
   for (unsigned i = 0; i < n->nkids; i++) {
@@ -743,6 +767,43 @@ static int float_operator_in_macro(cp_rw *c, const cp_node *n) {
   return 0;
 }
 
+/* Whether a node a macro wrote, with value `v`, is refused. With libclang 17 on, the AST
+ * says every operator, so the rules convert inside macros as elsewhere: a changed
+ * expression is written out over the macro's use (macro.c) when every part of it prints
+ * and it is the macro's whole expansion, and refused otherwise; one left as written is
+ * float arithmetic the rules keep. Before 17 an operator inside a macro cannot be read, so
+ * any float arithmetic there is refused. */
+static const char *macro_refused(cp_rw *c, const cp_node *n, const cp_val *v) {
+  if (!cp_node_operator_from_ast())
+    return n->macro && (v->changed || (!wraps_value(n->kind) && has_composite_kid(n)) ||
+                        float_operator_in_macro(c, n))
+               ? "float arithmetic inside a macro expansion is not converted with this "
+                 "libclang (16 cannot tell its operators); write it out, or make the macro a "
+                 "__device__ function"
+               : NULL;
+  if (!cp_macro_root(n) || (!v->changed && (v->kind == CP_V_PLAIN || v->kind == CP_V_OTHER)))
+    return NULL;
+  if (v->changed && (!clang_isExpression(n->kind) || !cp_macro_text(c->run->r->arena, n)))
+    return "float arithmetic inside a macro expansion that cannot be written out at its use "
+           "(the macro writes a statement, a declaration or an expression the AST does not "
+           "spell out); write it out, or make the macro a __device__ function";
+  if (!cp_macro_whole(c->run->opt->input_text, n))
+    return "float arithmetic inside a macro expansion that is part of a larger expression "
+           "(an operator, parenthesis or operand of it comes from the macro); write it out, "
+           "or make the macro a __device__ function";
+  return NULL;
+}
+
+/* Whether an earlier sibling from the same macro was refused already. */
+static int refused_beside(const cp_node *n) {
+  for (unsigned i = 0; n->parent && i < n->parent->nkids && n->parent->kids[i] != n; i++) {
+    const cp_node *k = n->parent->kids[i];
+    if (k->macro && k->begin == n->begin && k->val && k->val->rule == CP_RULE_UNSUPPORTED_MACRO)
+      return 1;
+  }
+  return 0;
+}
+
 const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   if (n->val)
     return n->val;
@@ -771,11 +832,10 @@ const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   case CXCursor_CXXStaticCastExpr: v = cp_cast(c, n); break;
   default: v = cp_pass(c, n); break;
   }
-  if (n->macro && (v->changed || (!wraps_value(n->kind) && has_composite_kid(n)) ||
-                   float_operator_in_macro(c, n))) {
-    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_MACRO,
-             "float arithmetic inside a macro expansion is not converted; write it out, or "
-             "make the macro a __device__ function");
+  const char *refused = macro_refused(c, n, v);
+  if (refused) {
+    if (!refused_beside(n)) /* `f(PAIR)`: once for the macro */
+      cp_rule_error(c, n, CP_RULE_UNSUPPORTED_MACRO, refused);
     v = cp_new_val(c, cp_src(c, n), CP_V_OTHER, 0);
     v->rule = CP_RULE_UNSUPPORTED_MACRO;
   }

@@ -263,6 +263,13 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
     text = cp_demote(c, v);
   if (text == v->text && !v->changed)
     return;
+  if (n->macro && !cp_macro_root(n)) { /* its statement too comes from the macro */
+    cp_rule_diag(c->run, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_MACRO,
+                 "float arithmetic in a statement a macro writes is not converted (only an "
+                 "expression can be written out at the macro's use); write it out, or make the "
+                 "macro a __device__ function");
+    return;
+  }
   cp_rule rule = text != v->text ? CP_RULE_CONVERT : v->rule;
   cp_edit_add(c->run->r->arena, c->run->edits, n->begin, n->end - n->begin, text, rule);
 }
@@ -346,7 +353,8 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
     first = v;
     type = t;
   }
-  if (type && !n->macro) {
+  int from_macro = n->macro || (n->nkids && n->kids[0]->macro);
+  if (type && !from_macro) {
     cp_node *d = n->kids[0];
     retype(run, c->f, clang_getCursorType(d->cur), first->width, n->begin, name_offset(d->cur),
            first->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE, type);
@@ -360,6 +368,7 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
   } else if (type) {
     cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
                "be converted [%s]", first->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
+    return;
   }
   for (unsigned i = 0; i < n->nkids; i++)
     if (n->kids[i]->kind == CXCursor_VarDecl) {
@@ -460,7 +469,8 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
 
 /* A helper converted because converted code calls it (annotate.c) keeps its float
  * original when float code calls it too (a function that is not converted, host code, or
- * the float original of another twin): the converted copy is then a twin NAME_cp. Found
+ * the float original of another twin): the converted copy is then a twin NAME_cp (an
+ * operator's twin keeps its name and overloads it by its composite parameters). Found
  * until nothing changes, since a twin's original is float code calling further helpers. */
 typedef struct {
   cp_run *run;
@@ -481,7 +491,10 @@ static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
   cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
   if (callee && !callee->twin && needs_twin(callee)) {
-    callee->twin = cp_arena_printf(ctx->run->r->arena, "%s_cp", callee->name);
+    /* an operator's twin overloads it (operator+(cp_float3, cp_float3)) */
+    callee->twin = strncmp(callee->name, "operator", 8) == 0
+                       ? callee->name
+                       : cp_arena_printf(ctx->run->r->arena, "%s_cp", callee->name);
     ctx->changed = 1;
   }
   return CXChildVisit_Recurse;
@@ -542,7 +555,12 @@ static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
 }
 
 static void note_helper(cp_run *run, cp_func *f) {
-  if (f->twin)
+  if (f->twin && strcmp(f->twin, f->name) == 0)
+    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+               "'%s' is not annotated; converted code calls it, so a converted copy that "
+               "overloads it on the composite types is written after it, and float code keeps "
+               "calling the float one [%s]", f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
+  else if (f->twin)
     cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
                "'%s' is not annotated; converted code calls it, so its converted copy '%s' is "
                "written after it and called there, and float code keeps calling '%s' [%s]",

@@ -1235,8 +1235,9 @@ static void on_function_reference(host *h, const cp_node *n) {
     k = p;
     p = p->parent;
   }
-  if (p && p->kind == CXCursor_CallExpr && p->nkids > 0 && p->kids[0] == k)
-    return; /* the callee of a call or launch */
+  if (p && p->kind == CXCursor_CallExpr && p->nkids > 0 &&
+      (p->kids[0] == k || (cp_call_is_infix(p) && p->kids[1] == k)))
+    return; /* the callee of a call or launch, or the operator of `a + b` */
   error(h, n, "converted function '%s' is used other than in a direct call or launch (a function "
               "pointer, cudaLaunchKernel); cpconvert cannot add its companion arguments there: "
               "launch it directly with <<<...>>>", g->name);

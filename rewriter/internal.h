@@ -10,6 +10,7 @@
  *             edit.c    the edit list and its one application
  *   parse     parse.c   libclang over one CUDA file (parse.h)
  *             tree.c    a node tree over libclang cursors, with parents and byte offsets
+ *             macro.c   the text of an expression a macro wrote, printed from the AST
  *   tables    run.c     the run's units, functions and variables; USRs; counted edits
  *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark,
  *                       and the unannotated helpers converted code calls
@@ -30,8 +31,9 @@
  *   driver    convert.c the run: stages in order, then the edits applied per file
  *
  * Invariants: node offsets are byte offsets into the main file's text (the input), with
- * `end` exclusive; a node whose text comes from a macro expansion has `macro` set and is
- * never edited (converting it is reported, not guessed).
+ * `end` exclusive; a node whose text comes from a macro expansion has `macro` set, spans the
+ * whole expansion, and is never edited in place: a converted expression a macro wrote is
+ * printed from the AST over the macro's use (macro.c), or refused.
  */
 #ifndef CPCONVERT_INTERNAL_H
 #define CPCONVERT_INTERNAL_H
@@ -82,8 +84,12 @@ int cp_symbol_width(CXCursor c);
 const cp_node *cp_node_strip(const cp_node *n);
 /* The spelling of a unary, binary or compound-assignment operator, read from the text
  * between its operands (libclang 16 has no call for an operator's kind, 17 on do: the
- * text serves both releases supported); "" if none. */
+ * text serves both releases supported); inside a macro expansion, where the text says
+ * nothing, from the AST (libclang 17 on); "" if none. */
 const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]);
+/* Whether this libclang tells operators apart in the AST (17 on), so that expressions
+ * written by macros can be printed (macro.c). */
+int cp_node_operator_from_ast(void);
 /* Whether `n` assigns (x = y, x op= y, or a struct's operator= call); sets the operands
  * and the operator's spelling. */
 int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
@@ -100,6 +106,9 @@ const cp_node *cp_field_root(const cp_node *n);
 /* A call's arguments are its last `nargs` children (before them: the callee, and a
  * launch's configuration): the index of argument `i` among the children, and its node. */
 unsigned cp_arg_index(const cp_node *call, int nargs, int i);
+/* Whether a call is a free binary operator function written as an operator (`a + b` calling
+ * `operator+(float3, float3)`): its children are a, the callee, b. */
+int cp_call_is_infix(const cp_node *call);
 cp_node *cp_call_arg(const cp_node *call, int nargs, int i);
 /* The fields of the struct type `t` in declaration order, at most `max` of them into `out`;
  * how many (0 for any other type). */
@@ -107,6 +116,22 @@ unsigned cp_record_fields(CXType t, CXCursor *out, unsigned max);
 /* The element of the initializer list `list` that initialises the struct's i-th field
  * (`{a, b}`); NULL past its end, or where designators (`.x = a`) say otherwise. */
 const cp_node *cp_init_element(const char *text, const cp_node *list, unsigned i);
+
+/* ---- expressions written by macros (macro.c) -------------------------------------- */
+
+/* The text of the macro node `n` (an expression inside a macro expansion) with its
+ * children's texts `kid`, printed from the AST; NULL where a child's text is NULL or n's
+ * kind is not printed. */
+const char *cp_macro_print(cp_arena *a, const cp_node *n, const char *const *kid);
+/* The same with every child printed too: n's expansion as written out; NULL if any part
+ * is not printed. */
+const char *cp_macro_text(cp_arena *a, const cp_node *n);
+/* Whether `n` is the outermost node of its expansion (its parent is not in one). */
+int cp_macro_root(const cp_node *n);
+/* Whether the outermost node `r` is its whole expansion: none of its parent's own tokens
+ * (an operator, a parenthesis, a sibling) comes from the same macro, so writing r's text
+ * over the macro's use keeps the parent intact. */
+int cp_macro_whole(const char *text, const cp_node *r);
 
 /* ---- a conversion run ------------------------------------------------------------- */
 

@@ -66,7 +66,7 @@ void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, CXFile file, cp_macros
   clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_macro, &ctx);
 }
 
-/* Whether [b, e) lies inside one expansion (they come in source order). */
+/* The expansion [b, e) lies inside (they come in source order), or -1. */
 static int inside_macro(const cp_macros *m, unsigned b, unsigned e) {
   unsigned lo = 0, hi = m->n;
   while (lo < hi) { /* first expansion that begins after b */
@@ -76,7 +76,16 @@ static int inside_macro(const cp_macros *m, unsigned b, unsigned e) {
     else
       hi = mid;
   }
-  return lo > 0 && e <= m->end[lo - 1] && b < m->end[lo - 1];
+  return lo > 0 && e <= m->end[lo - 1] && b < m->end[lo - 1] ? (int)lo - 1 : -1;
+}
+
+/* Whether a location lies in a macro expansion: spelled elsewhere than it expands. */
+static int macro_end(CXSourceLocation loc) {
+  CXFile fe = NULL, fs = NULL;
+  unsigned oe = 0, os = 0;
+  clang_getExpansionLocation(loc, &fe, NULL, NULL, &oe);
+  clang_getSpellingLocation(loc, &fs, NULL, NULL, &os);
+  return oe != os || !fe || !fs || !clang_File_isEqual(fe, fs);
 }
 
 static cp_node *new_node(cp_arena *a, const cp_macros *m, CXCursor c, cp_node *parent) {
@@ -88,7 +97,18 @@ static cp_node *new_node(cp_arena *a, const cp_macros *m, CXCursor c, cp_node *p
   CXSourceRange r = clang_getCursorExtent(c);
   n->begin = offset_of(clang_getRangeStart(r));
   n->end = offset_of(clang_getRangeEnd(r));
-  n->macro = inside_macro(m, n->begin, n->end);
+  /* a node that ends in a macro's argument (`a + SCALE(b)`) ends where the macro's use
+   * does: libclang gives the end of the argument's token, whose expansion point is the
+   * macro's name */
+  int xe = macro_end(clang_getRangeEnd(r)) ? inside_macro(m, n->end, n->end + 1) : -1;
+  if (xe >= 0)
+    n->end = m->end[xe];
+  int x = inside_macro(m, n->begin, n->end);
+  if (x >= 0) { /* every node of an expansion spans it: its tokens have no place of their own */
+    n->macro = 1;
+    n->begin = m->begin[x];
+    n->end = m->end[x];
+  }
   return n;
 }
 
@@ -212,7 +232,44 @@ static const char *read_punct(const char *s, unsigned i, unsigned end, char *buf
   return buf;
 }
 
+#if CINDEX_VERSION_MINOR >= 64
+static const char *copy_spelling(CXString s, char buf[4]) {
+  const char *t = clang_getCString(s);
+  if (t && strlen(t) <= 3)
+    strcpy(buf, t);
+  clang_disposeString(s);
+  return buf;
+}
+#endif
+
+int cp_node_operator_from_ast(void) { return CINDEX_VERSION_MINOR >= 64; }
+
+/* From the AST where libclang has the calls (17 on); "" otherwise. */
+static const char *ast_operator(const cp_node *n, char buf[4]) {
+  buf[0] = '\0';
+#if CINDEX_VERSION_MINOR >= 64
+  if (n->kind == CXCursor_UnaryOperator)
+    return copy_spelling(clang_getUnaryOperatorKindSpelling(clang_getCursorUnaryOperatorKind(n->cur)), buf);
+  if (n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator)
+    return copy_spelling(
+        clang_getBinaryOperatorKindSpelling(clang_getCursorBinaryOperatorKind(n->cur)), buf);
+#else
+  (void)n;
+#endif
+  return buf;
+}
+
+static const char *text_operator(const char *text, const cp_node *n, char buf[4]);
+
+/* The text tells the operator where it is written between the operands; where a macro
+ * wrote it (`NEG x`, or inside an expansion) the AST does. */
 const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]) {
+  if (n->macro || !text_operator(text, n, buf)[0])
+    return ast_operator(n, buf);
+  return buf;
+}
+
+static const char *text_operator(const char *text, const cp_node *n, char buf[4]) {
   buf[0] = '\0';
   if ((n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator) &&
       n->nkids == 2)
@@ -340,7 +397,18 @@ const cp_node *cp_init_element(const char *text, const cp_node *list, unsigned i
   return list->kids[i];
 }
 
+int cp_call_is_infix(const cp_node *call) {
+  if (call->kind != CXCursor_CallExpr || call->nkids != 3 || clang_Cursor_getNumArguments(call->cur) != 2)
+    return 0;
+  const cp_node *callee = cp_node_strip(call->kids[1]);
+  return callee->kind == CXCursor_DeclRefExpr &&
+         clang_equalCursors(clang_getCursorReferenced(callee->cur),
+                            clang_getCursorReferenced(call->cur));
+}
+
 unsigned cp_arg_index(const cp_node *call, int nargs, int i) {
+  if (cp_call_is_infix(call)) /* a + b calling operator+(a, b): the callee between them */
+    return i == 0 ? 0 : 2;
   return call->nkids - (unsigned)nargs + (unsigned)i;
 }
 

@@ -21,7 +21,7 @@ import sys
 # other); otherwise each file is a layer of its own, so the order is strict.
 LAYERS = [
     ["arena.c"], ["rules.c"], ["diag.c"], ["edit.c"],  # base
-    ["parse.c"], ["tree.c"],                           # parse
+    ["parse.c"], ["tree.c"], ["macro.c"],              # parse
     ["run.c"],                                         # the run's tables
     ["annotate.c"],
     ["accum.c"], ["analyse.c"], ["writes.c"],

@@ -201,12 +201,21 @@ def macro_operand(c):
 
 @case
 def macro_statement(c):
-    # A macro that expands to a whole assignment with float arithmetic: refused, located
-    # at the macro's use, never edited inside the macro body.
-    c.write("m.cu", b"#define UPDATE(p, v) (p)[threadIdx.x] = (p)[threadIdx.x] * (v)\n"
-            b"#pragma cp composite\n__global__ void k(float *x, float a) {\n"
+    # A macro that expands to a whole assignment with float arithmetic is one expression:
+    # written out converted at the macro's use (a store with its companion), the macro's
+    # body untouched. A macro that writes a statement around it (a loop) is refused,
+    # located at the macro's use.
+    body = b"#define UPDATE(p, v) (p)[threadIdx.x] = (p)[threadIdx.x] * (v)\n"
+    c.write("m.cu", body + b"#pragma cp composite\n__global__ void k(float *x, float a) {\n"
             b"  UPDATE(x, a);\n}\n")
-    expect_refused(c, c.convert("m.cu"), "m.cu:4:3:", "inside a macro expansion")
+    out = expect_converted(c, c.convert("m.cu"))
+    expect(body in out, "the macro's definition was edited")
+    expect(b"  cp_store(&(x)[threadIdx.x], &(x_err)[threadIdx.x], cp_mul_cf(" in out, out)
+    os.remove(os.path.join(c.d, "out.cu"))
+    c.write("l.cu", b"#define SCALE_ALL(p, n, v) for (int j = 0; j < n; j++) (p)[j] *= (v)\n"
+            b"#pragma cp composite\n__global__ void k(float *x, int n, float a) {\n"
+            b"  SCALE_ALL(x, n, a);\n}\n")
+    expect_refused(c, c.convert("l.cu"), "l.cu:4:3:", "in a statement a macro writes")
 
 
 @case
