@@ -20,6 +20,19 @@
 #include "convert.cuh"
 #include "report.cuh"
 
+/* cp_recombine and the functions below it call the CUDA runtime: nvcc declares it in a .cu
+ * file; a host C or C++ file the conversion changed (Solver.cpp beside Solver.cu, built by
+ * the host compiler) gets it from cuda_runtime_api.h where that is on the include path. */
+#if !defined(__CUDACC__) && defined(__has_include)
+#if __has_include(<cuda_runtime_api.h>)
+#include <cuda_runtime_api.h>
+#define CP_DETAIL_HOST_CUDART 1
+#endif
+#endif
+#if defined(__CUDACC__) || defined(CP_DETAIL_HOST_CUDART)
+#define CP_DETAIL_CUDART 1
+#endif
+
 /* cp_recombine_host, keeping what the rounding drops when `res` is not NULL:
  * dst[i] = RN(v + e) and res[i] = v + e - dst[i], exactly (TwoSum), so (dst, res) is the
  * pair, normalized, for a later sum over MPI ranks (cp/mpi.h). The one loop of both, and
@@ -54,7 +67,7 @@ static inline void cp_recombine_host_double(double *dst, const double *err, size
     dst[i] = cp_dd_to_double(cp_make_double(dst[i], err[i]));
 }
 
-#if defined(__CUDACC__)
+#if defined(CP_DETAIL_CUDART)
 /* The raw error terms of a paired buffer: copies `bytes` bytes of its companion x_err
  * (floats, or doubles for converted double kernels) from the device into `host`, unchanged
  * (with the values copied beside them, cp_error_stats_add measures them as -DCP_REPORT
@@ -194,7 +207,7 @@ static inline cudaError_t cp_zero_symbol(const T &err_symbol, size_t bytes, size
 #define cp_recombine_host(...) CP_DETAIL_REPORTED(cp_recombine_host, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_keep_host(...) CP_DETAIL_REPORTED(cp_recombine_keep_host, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_host_double(...) CP_DETAIL_REPORTED(cp_recombine_host_double, #__VA_ARGS__, __VA_ARGS__)
-#if defined(__CUDACC__)
+#if defined(CP_DETAIL_CUDART)
 #define cp_recombine(...) CP_DETAIL_REPORTED(cp_recombine, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_double(...) CP_DETAIL_REPORTED(cp_recombine_double, #__VA_ARGS__, __VA_ARGS__)
 #define cp_recombine_keep(...) CP_DETAIL_REPORTED(cp_recombine_keep, #__VA_ARGS__, __VA_ARGS__)
