@@ -44,9 +44,7 @@ static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
   if (!width && !ptr)
     return NULL;
   cp_var *v = cp_var_add(run, f, decl);
-  CXString s = clang_getCursorSpelling(decl);
-  v->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
-  clang_disposeString(s);
+  v->name = cp_cursor_spelling(run->r->arena, decl);
   v->is_param = is_param;
   v->is_ref = ref;
   v->group = -1;

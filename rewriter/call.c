@@ -55,10 +55,7 @@ static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
 }
 
 static const char *function_name(cp_rw *c, const cp_node *n) {
-  CXString s = clang_getCursorSpelling(clang_getCursorReferenced(n->cur));
-  const char *name = cp_arena_strdup(c->run->r->arena, clang_getCString(s));
-  clang_disposeString(s);
-  return name;
+  return cp_cursor_spelling(c->run->r->arena, clang_getCursorReferenced(n->cur));
 }
 
 cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
@@ -128,7 +125,6 @@ static const math_row *math_lookup(const char *name, int nargs) {
       return &math_table[i];
   return NULL;
 }
-
 
 static const char **overrides(cp_rw *c, const cp_node *n) {
   const char **over = cp_arena_alloc(c->run->r->arena, (n->nkids + 1) * sizeof *over);

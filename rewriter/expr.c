@@ -36,13 +36,17 @@ const cp_prec cp_prec_double = {
     .atomic = "cp_dd_atomic_add", .atomic_old = "cp_dd_atomic_add", .hi = "hi", .lo = "lo", .one = "1.0",
     .recombine = "cp_recombine_double"};
 
+static const char *input_text_of(cp_rw *c, const cp_node *n) {
+  return cp_arena_strndup(c->run->r->arena, c->run->opt->input_text + n->begin, n->end - n->begin);
+}
+
 /* A node's source text; inside a macro expansion (below its outermost node, whose text is
  * the macro's use) the node as the expansion wrote it (macro.c). */
 const char *cp_src(cp_rw *c, const cp_node *n) {
   const char *t;
   if (n->macro && !cp_macro_root(n) && (t = cp_macro_text(c->run->r->arena, n)))
     return t;
-  return cp_arena_strndup(c->run->r->arena, c->run->opt->input_text + n->begin, n->end - n->begin);
+  return input_text_of(c, n);
 }
 
 /* cp_splice inside a macro expansion: the node printed with its children's texts; the
@@ -59,7 +63,7 @@ static const char *splice_macro(cp_rw *c, const cp_node *n, const char *const *o
       kid[i] = cp_macro_text(a, k);
   }
   const char *t = *changed || !cp_macro_root(n) ? cp_macro_print(a, n, kid) : NULL;
-  return t ? t : cp_arena_strndup(a, c->run->opt->input_text + n->begin, n->end - n->begin);
+  return t ? t : input_text_of(c, n);
 }
 
 cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width) {

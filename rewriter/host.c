@@ -256,10 +256,7 @@ static const char *with_call(host *h, const call_text *ct, const char *call) {
 /* ---- the operations on a paired buffer --------------------------------------------- */
 
 static const char *spelling_of(host *h, CXCursor c) {
-  CXString s = clang_getCursorSpelling(c);
-  const char *r = cp_arena_strdup(arena(h), clang_getCString(s));
-  clang_disposeString(s);
-  return r;
+  return cp_cursor_spelling(arena(h), c);
 }
 
 static void error(host *h, const cp_node *n, const char *fmt, ...)
@@ -273,7 +270,6 @@ static void error(host *h, const cp_node *n, const char *fmt, ...) {
   va_end(ap);
   cp_diag_at(h->run, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(CP_RULE_HOST_PAIR));
 }
-
 
 /* The statement holding `call` and its text; reports and returns NULL if there is none. */
 static const cp_node *statement_for(host *h, const cp_node *call, const char *api, call_text *ct) {

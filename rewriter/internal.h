@@ -67,6 +67,8 @@ typedef struct {
 
 /* The macro expansions of `file` (a unit's main file, or the header it stands for). */
 void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, CXFile file, cp_macros *m);
+/* A cursor's spelling (a name, `operator+`), copied into the arena. */
+const char *cp_cursor_spelling(cp_arena *a, CXCursor c);
 /* A node tree over `root`; a node lying inside a macro expansion gets `macro` set. */
 cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m);
 /* Whether a type is the base type (float, or double when `dbl`): 0 no, 1 scalar, 2..4

@@ -46,9 +46,7 @@ static const char *token_at(cp_arena *a, CXCursor c, CXSourceLocation loc) {
 
 /* A name as written: `x`, or `std::x` with the qualifier read at its spelling. */
 static const char *name_of(cp_arena *a, CXCursor c) {
-  CXString s = clang_getCursorSpelling(c);
-  const char *name = cp_arena_strndup(a, clang_getCString(s), strlen(clang_getCString(s)));
-  clang_disposeString(s);
+  const char *name = cp_cursor_spelling(a, c);
   CXFile f1 = NULL, f2 = NULL;
   unsigned b = 0, at = 0;
   clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f1, NULL, NULL, &b);
@@ -73,7 +71,7 @@ static int is_postfix(CXCursor c) {
 
 static const char *type_of(cp_arena *a, CXCursor c) {
   CXString s = clang_getTypeSpelling(clang_getCursorType(c));
-  const char *t = cp_arena_strndup(a, clang_getCString(s), strlen(clang_getCString(s)));
+  const char *t = cp_arena_strdup(a, clang_getCString(s));
   clang_disposeString(s);
   return t;
 }
@@ -81,9 +79,7 @@ static const char *type_of(cp_arena *a, CXCursor c) {
 /* A call's text: callee, then its arguments; NULL for operator calls and constructions. */
 static const char *call_text(cp_arena *a, const cp_node *n, const char *const *kid) {
   CXCursor ref = clang_getCursorReferenced(n->cur);
-  CXString s = clang_getCursorSpelling(ref);
-  int op = strncmp(clang_getCString(s), "operator", 8) == 0;
-  clang_disposeString(s);
+  int op = strncmp(cp_cursor_spelling(a, ref), "operator", 8) == 0;
   int nargs = clang_Cursor_getNumArguments(n->cur);
   if (clang_getCursorKind(ref) == CXCursor_Constructor)
     return n->nkids == 1 ? kid[0] : NULL; /* a copy */
@@ -139,9 +135,7 @@ const char *cp_macro_print(cp_arena *a, const cp_node *n, const char *const *kid
   case CXCursor_DeclRefExpr:
     return k == 0 ? name_of(a, n->cur) : NULL;
   case CXCursor_MemberRefExpr: {
-    CXString s = clang_getCursorSpelling(n->cur);
-    const char *m = cp_arena_printf(a, "%s", clang_getCString(s));
-    clang_disposeString(s);
+    const char *m = cp_cursor_spelling(a, n->cur);
     if (k == 0 || !*m)
       return k == 0 && *m ? m : NULL;
     CXType base = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur));

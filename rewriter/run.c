@@ -127,9 +127,7 @@ cp_func *cp_func_add(cp_run *run, CXCursor fn) {
   index_func(run, run->n_funcs - 1);
   f->unit = run->unit;
   f->usr = cp_usr(run, fn);
-  CXString s = clang_getCursorSpelling(fn);
-  f->name = cp_arena_strdup(run->r->arena, clang_getCString(s));
-  clang_disposeString(s);
+  f->name = cp_cursor_spelling(run->r->arena, fn);
   return f;
 }
 

@@ -79,6 +79,13 @@ static int inside_macro(const cp_macros *m, unsigned b, unsigned e) {
   return lo > 0 && e <= m->end[lo - 1] && b < m->end[lo - 1] ? (int)lo - 1 : -1;
 }
 
+const char *cp_cursor_spelling(cp_arena *a, CXCursor c) {
+  CXString s = clang_getCursorSpelling(c);
+  const char *r = cp_arena_strdup(a, clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
 /* Whether a location lies in a macro expansion: spelled elsewhere than it expands. */
 static int macro_end(CXSourceLocation loc) {
   CXFile fe = NULL, fs = NULL;
@@ -100,7 +107,7 @@ static cp_node *new_node(cp_arena *a, const cp_macros *m, CXCursor c, cp_node *p
   /* a node that ends in a macro's argument (`a + SCALE(b)`) ends where the macro's use
    * does: libclang gives the end of the argument's token, whose expansion point is the
    * macro's name */
-  int xe = macro_end(clang_getRangeEnd(r)) ? inside_macro(m, n->end, n->end + 1) : -1;
+  int xe = m->n && macro_end(clang_getRangeEnd(r)) ? inside_macro(m, n->end, n->end + 1) : -1;
   if (xe >= 0)
     n->end = m->end[xe];
   int x = inside_macro(m, n->begin, n->end);
