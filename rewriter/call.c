@@ -132,10 +132,13 @@ static const char **overrides(cp_rw *c, const cp_node *n) {
   return over;
 }
 
-static int any_composite_arg(cp_node *n, int nargs) {
-  for (int i = 0; i < nargs; i++)
-    if (cp_is_composite(cp_call_arg(n, nargs, i)->val))
+/* Whether an argument carries an error term: a composite, or the split of a double. */
+static int any_composite_arg(const cp_rw *c, cp_node *n, int nargs) {
+  for (int i = 0; i < nargs; i++) {
+    const cp_val *v = cp_call_arg(n, nargs, i)->val;
+    if (cp_is_composite(v) || cp_is_split(c, v))
       return 1;
+  }
   return 0;
 }
 
@@ -238,7 +241,7 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
 }
 
 static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
-  if (!any_composite_arg(n, nargs) && !c->promote_all)
+  if (!any_composite_arg(c, n, nargs) && !c->promote_all)
     return cp_pass(c, n);
   const char **over = overrides(c, n);
   if (nargs == 2 && (strcmp(m->cp, "cp_add") == 0 || strcmp(m->cp, "cp_sub") == 0 ||
@@ -297,10 +300,10 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
 /* __shfl_*_sync of a composite shuffles both halves; of a fixed-point accumulator, the
  * 64-bit integer, which stays exact when it is summed back into one. */
 static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
-  if (nargs < 2 || !cp_is_composite(cp_call_arg(n, nargs, 1)->val))
+  const cp_val *x = nargs < 2 ? NULL : cp_call_arg(n, nargs, 1)->val;
+  if (!x || !(cp_is_composite(x) || cp_is_split(c, x)))
     return cp_pass(c, n);
   const char **over = overrides(c, n);
-  const cp_val *x = cp_call_arg(n, nargs, 1)->val;
   if (x->kind == CP_V_COMPOSITE && x->from == CP_FROM_FIXED) {
     over[cp_arg_index(n, nargs, 1)] = x->src;
     cp_val *v = call_with(c, n, over, cp_arena_printf(c->run->r->arena, "cp_fixed%s", name + 1),
@@ -316,7 +319,7 @@ static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
 }
 
 static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
-  if (!any_composite_arg(n, nargs) && !c->promote_all)
+  if (!any_composite_arg(c, n, nargs) && !c->promote_all)
     return cp_pass(c, n);
   const char **over = overrides(c, n);
   for (int i = 0; i < nargs; i++)
@@ -331,7 +334,7 @@ static cp_val *vector_call(cp_rw *c, cp_node *n, int width, int nargs) {
  * stays exact when it is summed back into one, as with __shfl_*_sync. */
 static cp_val *group_shuffle(cp_rw *c, cp_node *n, const char *method, int nargs) {
   const cp_val *x = nargs < 1 ? NULL : cp_rvalue(c, cp_call_arg(n, nargs, 0)->val);
-  if (nargs < 1 || n->nkids < 2 || !cp_is_composite(x))
+  if (nargs < 1 || n->nkids < 2 || !(cp_is_composite(x) || cp_is_split(c, x)))
     return cp_pass(c, n);
   const cp_node *callee = cp_node_strip(n->kids[0]);
   if (callee->kind != CXCursor_MemberRefExpr || callee->nkids != 1)

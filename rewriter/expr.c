@@ -513,8 +513,9 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   if (!is_float_value(a) || !is_float_value(b) || a->width != 1 || b->width != 1)
     return cp_pass(c, n);
   const char *cmp = compare_name(op);
+  int carry = cp_is_composite(a) || cp_is_composite(b) || cp_is_split(c, a) || cp_is_split(c, b);
   if (cmp) {
-    if (!cp_is_composite(a) && !cp_is_composite(b))
+    if (!carry)
       return cp_pass(c, n);
     /* cp_double has pair-scalar comparisons only */
     int cf = cp_passes_as_float(b), fc = !cf && !c->f->dbl && cp_passes_as_float(a);
@@ -527,7 +528,7 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   const char *name = op_name(op);
   if (!name || op[1] || cp_node_width(c, n) != 1)
     return cp_pass(c, n);
-  if (!cp_is_composite(a) && !cp_is_composite(b) && !c->promote_all)
+  if (!carry && !c->promote_all)
     return cp_pass(c, n);
   return cp_made(c, cp_arith(c, name, a, b), CP_V_COMPOSITE, 1, CP_RULE_ARITH);
 }
@@ -554,7 +555,7 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
   cp_node_operator(c->run->opt->input_text, n, op);
   const cp_val *k = n->kids[0]->val;
   cp_arena *a = c->run->r->arena;
-  if (strcmp(op, "-") == 0 && cp_is_composite(k))
+  if (strcmp(op, "-") == 0 && (cp_is_composite(k) || cp_is_split(c, k)))
     return cp_made(c, cp_arena_printf(a, "%sneg(%s)", c->f->prec->fn, cp_promote(c, k)), CP_V_COMPOSITE, 1,
                 CP_RULE_ARITH);
   if (k->kind == CP_V_ACCUM) {
@@ -670,7 +671,8 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
   int w = cp_node_width(c, n);
   if (a->kind == CP_V_ACCUM || b->kind == CP_V_ACCUM)
     return accum_select(c, n, a, b, w);
-  if (!w || (!cp_is_composite(a) && !cp_is_composite(b)))
+  if (!w || (!cp_is_composite(a) && !cp_is_composite(b) && !cp_is_split(c, a) &&
+             !cp_is_split(c, b)))
     return cp_pass(c, n);
   const char *over[3] = {NULL, cp_promote(c, a), cp_promote(c, b)};
   int ch;
@@ -678,13 +680,20 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
   return cp_made(c, t, CP_V_COMPOSITE, w, CP_RULE_SELECT);
 }
 
-/* A float made from a double (`(float)d`) read back as a double: in a converted function
- * the float is a composite, the split of d (cp_from_double), whose double value is d to
- * 2^-48; d is read instead of d rounded to a float. NULL for any other value, and where
- * nothing rounds (the text is d's own). */
+/* Whether v is a float made from a double (`(float)d`, the text rounds): in a converted
+ * function such a float is a composite, the exact split of d (cp_promote gives
+ * cp_from_double(d)), wherever its error term can go on (an operand, a shuffle, a
+ * conditional's branch). */
+int cp_is_split(const cp_rw *c, const cp_val *v) {
+  return !c->f->dbl && v->kind == CP_V_PLAIN && v->from == CP_FROM_DOUBLE && v->width == 1 &&
+         v->src && strcmp(v->text, v->src) != 0;
+}
+
+/* A float made from a double (`(float)d`) read back as a double: the split of d, whose
+ * double value is d to 2^-48; d is read instead of d rounded to a float. NULL for any
+ * other value. */
 cp_val *cp_double_of_split(cp_rw *c, const cp_val *k) {
-  if (c->f->dbl || k->kind != CP_V_PLAIN || k->from != CP_FROM_DOUBLE || k->width != 1 ||
-      !k->src || strcmp(k->text, k->src) == 0)
+  if (!cp_is_split(c, k))
     return NULL;
   return cp_made(c, cp_arena_printf(c->run->r->arena, "(%s)", k->src), CP_V_OTHER, 0,
                  CP_RULE_CONVERT);

@@ -336,6 +336,7 @@ int cp_node_width(const cp_rw *c, const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
 /* `(double)(float)d` and its implicit form: the double value of the split of d, or NULL. */
+int cp_is_split(const cp_rw *c, const cp_val *v);
 cp_val *cp_double_of_split(cp_rw *c, const cp_val *k);
 int cp_used_as_value(cp_rw *c, const cp_node *n);
 /* The first part of `n` that has an effect besides its value (an assignment, ++/--, a call

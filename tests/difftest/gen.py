@@ -20,6 +20,7 @@ Usage: gen.py SEED OUTDIR [--no FEATURE ...]   writes OUTDIR/dt_SEED.cu and
 OUTDIR/dt_SEED.ref.cu and prints the features the program uses.
 """
 import argparse
+import collections
 import os
 import random
 import re
@@ -162,6 +163,9 @@ class ExprGen:
     def __init__(self, rng, feats):
         self.rng, self.f = rng, feats
         self.float_only = False
+        # categories of non-composite arithmetic met since the caller last cleared it
+        # (see Program.lax_of): the per-value attribution of run.py's accuracy report
+        self.lax = set()
         self.ref_helpers = []
 
     def ty(self, vec=False):
@@ -239,6 +243,7 @@ class ExprGen:
             return Call(name, [a], a.mag)
         if name == "expf":
             self.float_only = True
+            self.lax.add("float-call")
             return Call(name, [Neg(Call("fabsf", [Bin("*", Lit(2.0 ** -20), a)], a.mag))], 1.0)
         b = self.expr(env, depth - 1, inputs)
         if name in ("fminf", "fmaxf", "__fadd_rn"):
@@ -410,6 +415,7 @@ class Body:
         if not self.helpers:
             return self.s_decl()
         h = self.rng.choice(self.helpers)
+        self.g.lax |= h.lax
         a, b = self.e(2), self.e(2)
         if h.kind == "out":
             o1, o2 = self.decl(Lit(0.0)), self.decl(Lit(0.0))
@@ -447,6 +453,7 @@ class Body:
     def s_ref_param(self):
         rng, g = self.rng, self.g
         h = rng.choice(g.ref_helpers)
+        g.lax |= h.lax
         a = g.bounded(self.e(2), 1e5)
         small = [n for n, m in self.env if m <= 1e5]
         if h.bref and small and rng.random() < 0.7:
@@ -602,8 +609,11 @@ class RefHelper:
         self.inline = rng.random() < 0.3
         self.ty = [gen.ty() for _ in range(4)]
         env = [("a", 1.0), ("b", 1.0)]
+        outer, gen.lax = gen.lax, set()
         self.e1 = gen.expr(env, 1)
         self.e2 = gen.expr(env, 1)
+        # called only from converted code: an unannotated one converts whole
+        self.lax, gen.lax = gen.lax, outer
         self.c = dyadic(rng)
         self.scale = max(self.e1.mag, self.e2.mag, 1.0)
 
@@ -635,8 +645,10 @@ class Helper:
         self.kind = gen.rng.choice(["out", "ret"])
         env = [("a", 1.0), ("b", 1.0)]
         # magnitude per unit input: helpers are drawn once, used with any operands
+        outer, gen.lax = gen.lax, set()
         self.e1 = gen.expr(env, 1)
         self.e2 = gen.expr(env, 1)
+        self.lax, gen.lax = gen.lax | ({"unannotated helper"} if not annotated else set()), outer
         self.scale = max(self.e1.mag, self.e2.mag, 1.0)
 
     def mag(self, a, b):
@@ -694,6 +706,9 @@ class Program:
         self.g = ExprGen(rng, self.f)
         self.g.f = self.f
         self.strict = True  # the accuracy criterion applies (see run.py)
+        # per value: the categories of non-composite arithmetic that reach each buffer
+        self.pending = set()  # the categories of the kernel being drawn
+        self.flow = []  # per kernel: (buffers read, buffers written, categories)
         self.helpers = []
         if "helpers" in self.f:
             for k in range(rng.randint(1, 2)):
@@ -739,6 +754,7 @@ class Program:
         if "scope_accumulators" in f and rng.random() < 0.4:
             parts.append("scope(accumulators)")
             self.strict = False
+            self.pending.add("scope(accumulators)")
         elif rng.random() < 0.3:
             parts.append("scope(all)")
         acc = ["composite"] + [a for a in ("fixed", "kahan", "double") if "acc_" + a in f]
@@ -746,18 +762,30 @@ class Program:
         if a != "composite" or rng.random() < 0.3:
             parts.append("accumulate(%s)" % a)
             self.strict &= a in ("composite", "double")
+            if a not in ("composite", "double"):
+                self.pending.add("accumulate(%s)" % a)
         if "keep" in f and body_locals and rng.random() < 0.3:
             parts.append("keep(%s)" % rng.choice(body_locals))
             self.strict = False
+            self.pending.add("keep")
         reads = [p for p in pointer_params if p not in written]
         if "pair" in f and reads and rng.random() < 0.3:
             parts.append("pair(%s)" % rng.choice(reads))
         if "nopair" in f and written and rng.random() < 0.3:
             parts.append("nopair(%s)" % rng.choice(written))
             self.strict = False
+            self.pending.add("nopair")
         return " ".join(parts)
 
-    def kernel(self, name, params, stmts, pragma):
+    def kernel(self, name, params, stmts, pragma, reads=None, writes=None):
+        """A kernel, and its data flow for the per-value categories: by default it reads
+        its "in" parameters and writes its "out" ones, named as the buffers they get."""
+        if reads is None:
+            reads = [p for k, p in params if k in ("in", "in4")]
+        if writes is None:
+            writes = [p for k, p in params if k == "out"]
+        self.flow.append((reads, writes, self.g.lax | self.pending))
+        self.g.lax, self.pending = set(), set()
         real = ()
         if "type_macro" in self.f:
             real = [p for k, p in params
@@ -935,7 +963,8 @@ class Program:
         stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;"),
                  Stmt("if (i < %s.n)" % st, [], body.stmts)]
         kind = "Sim" if var == "sim" else "State"
-        self.kernel(name, [(kind, var)], stmts, self.pragma(body.derived, [], []))
+        self.kernel(name, [(kind, var)], stmts, self.pragma(body.derived, [], []),
+                    ["%s.r.x" % st, "%s.v.x" % st], ["%s.r.y" % st, "%s.v.y" % st])
         self.launches.append((name, self.blocks, [var]))
         # kernel 2: the same r.y buffer as a plain float * (updated in place, or read)
         name2 = "plain%d" % idx
@@ -959,9 +988,10 @@ class Program:
         stmts = [Stmt("int i = blockIdx.x * blockDim.x + threadIdx.x;"),
                  Stmt("if (i < n)", [], body.stmts)]
         ptrs = [p for k, p in params if k in ("in", "out")]
-        self.kernel(name2, params, stmts,
-                    self.pragma(body.derived, ptrs, ["ry"] if inplace else [out]))
         args = ["%s.r.y" % st, "%s.v.x" % st] + ([out] if out else []) + ["n"]
+        self.kernel(name2, params, stmts,
+                    self.pragma(body.derived, ptrs, ["ry"] if inplace else [out]),
+                    args[:2], [args[2] if out else args[0]])
         self.launches.append((name2, self.blocks, args))
         self.printed += [("%s.r.y" % st, "n"), ("%s.v.y" % st, "n")]
         if out:
@@ -1015,9 +1045,10 @@ class Program:
         if "scope_accumulators" in self.f and rng.random() < 0.4:
             parts.append("scope(accumulators)")
             self.strict = False
+            self.pending.add("scope(accumulators)")
         elif rng.random() < 0.3:
             parts.append("scope(all)")
-        parts.append("accumulate(fixed)")
+        parts.append("accumulate(fixed)")  # bounded terms: no category (see above)
         params = self.in_params() + [("out", out), ("int", "n")]
         self.kernel(name, params, stmts, " ".join(parts))
         self.launches.append((name, max(self.blocks // 2, 1), [p for _, p in params]))
@@ -1049,6 +1080,25 @@ class Program:
             self.launches.append(("force", self.blocks, ["x", "f", "n"]))
             self.launches.append(("update", self.blocks, ["x", "v", "f", "dt", "n"]))
         self.printed += [("x", "n"), ("v", "n")]
+
+    def value_categories(self):
+        """Per printed value, in print order, the categories of non-composite arithmetic
+        (float-call, keep, nopair, scope(accumulators), accumulate(fixed|kahan),
+        unannotated helper) that reach it: a kernel's own, and those of every buffer it
+        reads, through any number of launches. Returns [(count, "cat+cat" or "")]."""
+        cats = collections.defaultdict(set)
+        changed = True
+        while changed:
+            changed = False
+            for reads, writes, own in self.flow:
+                reach = set(own).union(*(cats[b] for b in reads + writes))
+                for w in writes:
+                    if not reach <= cats[w]:
+                        cats[w] |= reach
+                        changed = True
+        n = self.blocks * THREADS
+        return [(int(eval(count, {"n": n})), "+".join(sorted(cats[b])))
+                for b, count in self.printed]
 
     # -- rendering --
     def buffers(self):

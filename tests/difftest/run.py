@@ -114,7 +114,7 @@ def convert(seed, opts):
     return "converted", "", text, prog
 
 
-def run_gpu(seed, opts, strict):
+def run_gpu(seed, opts, cats, strict):
     """Build and run float, converted and double; compare every printed value."""
     work = os.path.join(opts.work, str(seed))
     inc = "-I" + os.path.join(ROOT, "runtime", "include")
@@ -129,15 +129,25 @@ def run_gpu(seed, opts, strict):
         outs[tag] = [float(x) for x in text.split()]
     if not (len(outs["float"]) == len(outs["cp"]) == len(outs["ref"])):
         return "gpu-run", "different numbers of results", None
-    return check(outs, strict)
+    return check(outs, cats, strict)
 
 
-def check(outs, strict):
-    """The accuracy criterion; returns (class, reason, log10 ratios)."""
+def check(outs, cats, strict):
+    """The accuracy criterion, on the values no category of non-composite arithmetic
+    reaches (cats: gen.Program.value_categories(); None, from a manifest older than
+    them: every value takes the program's strictness); returns (class, reason, ratios)."""
+    if cats is None:
+        cats = [(len(outs["float"]), "" if strict else "program")]
+    cats = [cat for count, cat in cats for _ in range(count)]
+    if len(cats) != len(outs["float"]):
+        return "gpu-run", "%d values printed, the generator expects %d" % (
+            len(outs["float"]), len(cats)), None
     ratios, bad = [], None
-    for f, c, r in zip(outs["float"], outs["cp"], outs["ref"]):
+    for f, c, r, cat in zip(outs["float"], outs["cp"], outs["ref"], cats):
+        strict = not cat
         # a ratio is recorded as (log10 ratio, float's relative error > 1e-4, composite
-        # more than 2x further from double than float, beyond the reference's own noise)
+        # more than 2x further from double than float beyond the reference's own noise,
+        # the value's categories)
         if not math.isfinite(r) or not math.isfinite(f):
             bad = bad or "non-finite float or double result (a generator bug)"
             continue
@@ -146,7 +156,7 @@ def check(outs, strict):
             continue
         ef, ec = abs(f - r), abs(c - r)
         ratios.append((math.log10(max(ef, 1e-300) / max(ec, 1e-300)), ef > 1e-4 * abs(r),
-                       ec > 2 * ef + 1e-12 * abs(r)))
+                       ec > 2 * ef + 1e-12 * abs(r), cat))
         if not strict:
             continue
         # slack: the double reference itself is only good to ~1e-16 relative, and the
@@ -177,23 +187,25 @@ def one(args):
     if opts.source:
         entry = opts.source[seed]
         cls, reason, detail, strict = entry["class"], entry["reason"], "", entry["strict"]
+        cats = entry.get("values")  # None in a manifest older than the categories
     else:
         cls, reason, detail, prog = convert(seed, opts)
-        strict = prog.strict
+        strict, cats = prog.strict, prog.value_categories()
     ratios = None
     if cls == "converted" and opts.gpu:
-        cls, reason, ratios = run_gpu(seed, opts, strict)
+        cls, reason, ratios = run_gpu(seed, opts, cats, strict)
     if cls in ("converted", "refused") and not opts.keep:
         shutil.rmtree(os.path.join(opts.work, str(seed)), ignore_errors=True)
-    return seed, cls, reason, detail, strict, ratios
+    return seed, cls, reason, detail, strict, cats, ratios
 
 
 def histogram(ratios):
     bins = collections.Counter()
     for x, *_ in ratios:
         bins[max(min(int(math.floor(x)), 12), -3)] += 1
-    big = [x for x, b, _ in ratios if b]
-    lines = ["log10(err_float / err_composite) over %d values of strict programs; %d of them "
+    big = [x for x, b, *_ in ratios if b]
+    lines = ["log10(err_float / err_composite) over %d strict values (no category of "
+             "non-composite arithmetic reaches them); %d of them "
              "with float relative error > 1e-4, where the smallest ratio is 10^%.2f:" % (
                  len(ratios), len(big), min(big) if big else float("nan"))]
     for b in sorted(bins):
@@ -245,8 +257,8 @@ def load_manifest(opts):
 
 
 def write_manifest(opts, seeds, classes):
-    entries = {str(seed): {"class": cls, "reason": reason, "strict": strict}
-               for seed, (cls, reason, strict) in sorted(classes.items())}
+    entries = {str(seed): {"class": cls, "reason": reason, "strict": strict, "values": cats}
+               for seed, (cls, reason, strict, cats) in sorted(classes.items())}
     manifest = {"seed": seeds.start, "count": len(seeds), "no": sorted(opts.no),
                 "tool": opts.tool, "seeds": entries}
     with open(os.path.join(opts.work, "manifest.json"), "w") as fh:
@@ -263,20 +275,27 @@ def save_failure(opts, seed, cls, reason, detail):
 
 
 def worse_than_float(every):
-    """Values of every program run (strict or not) where the composite result is more than
-    2x further from the double reference than float's: the count, and the seeds."""
-    worse = [(seed, strict, sum(1 for *_, w in rs if w)) for seed, strict, rs in every]
-    worse = [w for w in worse if w[2]]
-    total = sum(len(rs) for _, _, rs in every)
-    line = ("values where the composite result is more than 2x worse than float's: %d of %d "
-            "(strict programs %d, others %d)" % (
-                sum(n for *_, n in worse), total, sum(n for _, s, n in worse if s),
-                sum(n for _, s, n in worse if not s)))
-    if worse:
-        line += "; seeds (values): " + " ".join(
-            "%d%s(%d)" % (seed, "" if s else "*", n) for seed, s, n in sorted(worse))
-        line += "  (* not strict)"
-    return line
+    """Values of every program run where the composite result is more than 2x further from
+    the double reference than float's: how many, per category of non-composite arithmetic
+    that reaches them (strict values: none), with the seeds."""
+    values, worse, seeds = collections.Counter(), collections.Counter(), {}
+    for seed, rs in every:
+        for *_, w, cat in rs:
+            key = cat or "strict"
+            values[key] += 1
+            if w:
+                worse[key] += 1
+                seeds.setdefault(key, set()).add(seed)
+    lines = ["values where the composite result is more than 2x worse than float's: %d of %d "
+             "(strict values %d of %d); per category:" % (
+                 sum(worse.values()), sum(values.values()), worse["strict"], values["strict"])]
+    for key in sorted(values, key=lambda k: (k != "strict", k)):
+        line = "  %-60s %6d of %7d" % (key, worse[key], values[key])
+        if key in seeds:
+            few = sorted(seeds[key])
+            line += "  seeds: " + " ".join(map(str, few[:12])) + (" ..." if len(few) > 12 else "")
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def report(opts, seeds, by_class, by_reason, ratios, fails, every=()):
@@ -315,16 +334,15 @@ def main():
     by_class, by_reason, ratios, fails = collections.Counter(), collections.Counter(), [], []
     classes, every = {}, []
     with multiprocessing.Pool(opts.j) as pool:
-        for seed, cls, reason, detail, strict, rs in pool.imap_unordered(
+        for seed, cls, reason, detail, strict, cats, rs in pool.imap_unordered(
                 one, [(s, opts) for s in seeds]):
             by_class[cls] += 1
-            classes[seed] = (cls, reason, strict)
+            classes[seed] = (cls, reason, strict, cats)
             if reason:
                 by_reason[(cls, reason)] += 1
-            if rs and strict:
-                ratios += rs
             if rs:
-                every.append((seed, strict, rs))
+                ratios += [r for r in rs if not r[-1]]
+                every.append((seed, rs))
             if cls not in ("converted", "refused"):
                 fails.append(seed)
                 print("seed %d: %s: %s" % (seed, cls, reason), flush=True)

@@ -63,13 +63,22 @@ def check_manifest(prep):
 
 
 def fake_nvcc(work, composite):
-    """An "nvcc" whose output program (named by -o) prints that build's fixed value."""
+    """An "nvcc" whose output program (named by -o) prints that build's fixed value, as
+    many times as the seed's program prints values (the manifest's per-value categories;
+    run.py builds in DIR/SEED)."""
     path = os.path.join(work, "nvcc_" + composite)
+    values = {"float": VALUES["float"], "ref": VALUES["ref"], "cp": VALUES[composite]}
     with open(path, "w") as fh:
-        fh.write("#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
-                 "case $out in float) v=%s ;; ref) v=%s ;; cp) v=%s ;; *) v= ;; esac\n"
-                 "printf '#!/bin/sh\\necho %%s\\n' \"$v\" > \"$out\"; chmod +x \"$out\"\n"
-                 % (VALUES["float"], VALUES["ref"], VALUES[composite]))
+        fh.write("#!%s\nimport json, os, sys\n"
+                 "out = sys.argv[sys.argv.index('-o') + 1]\n"
+                 "v, n = %r.get(out), 0\n"
+                 "if v:  # not the device probe\n"
+                 "    with open('../manifest.json') as fh:\n"
+                 "        entry = json.load(fh)['seeds'][os.path.basename(os.getcwd())]\n"
+                 "    n = sum(count for count, _ in entry['values'])\n"
+                 "with open(out, 'w') as fh:\n"
+                 "    fh.write('#!/bin/sh\\nfor i in $(seq %%d); do echo %%s; done\\n' %% (n, v))\n"
+                 "os.chmod(out, 0o755)\n" % (sys.executable, values))
     os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
     return path
 
