@@ -17,6 +17,12 @@
  * directory that is missing, read-only or not creatable, a PCH that fails to build,
  * fails its check or that clang refuses means a plain parse, never an error; a damaged
  * one is removed and built again under its lock, which nobody waits for long.
+ *
+ * The cache is bounded (trim): each PCH is 10 MB or so, and every version of the tool and
+ * every set of flags has its own, so after each build the least recently used PCHs go
+ * until the directory holds at most CPCONVERT_CACHE_MAX bytes (default 2 GiB), as
+ * ccache bounds its own; a use stamps the PCH's record, and a PCH used in the last ten
+ * minutes stays (a make -j over several flag sets would otherwise rebuild in turns).
  */
 #define _GNU_SOURCE /* flock, posix_spawn_file_actions_addclosefrom_np */
 #include <dirent.h>
@@ -332,7 +338,25 @@ int cp_cache_check(const char *path, cp_arena *a, const char ***deps, size_t *n_
     return -1;
   if (a && read_info(path, &size, &sum, a, deps, n_deps) != 0)
     return -1;
+  char *info = with_suffix(path, ".info");
+  utimensat(AT_FDCWD, info, NULL, 0); /* last used now, for trim (a read-only cache: not) */
+  free(info);
   return 1;
+}
+
+/* The bound on the cache directory's bytes: CPCONVERT_CACHE_MAX, a number of bytes with
+ * an optional K, M or G (powers of 1024); 2 GiB when unset or not such a number. */
+static uint64_t cache_max(void) {
+  const char *s = getenv("CPCONVERT_CACHE_MAX");
+  char *end;
+  errno = 0;
+  unsigned long long v = s && *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+  if (!s || errno || !(*s >= '0' && *s <= '9'))
+    return 2ULL << 30;
+  int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+  if ((shift && end[1]) || (!shift && *end) || v > (~0ULL >> shift))
+    return 2ULL << 30;
+  return (uint64_t)v << shift;
 }
 
 /* Removes a PCH and its record (under the lock: no build is under way). */
@@ -434,6 +458,88 @@ static int take_lock(int fd, int wait) {
   return 0;
 }
 
+typedef struct {
+  char *path;
+  uint64_t bytes; /* the PCH and its record */
+  time_t used;    /* the record's time: written, or stamped by the last use */
+} cache_entry;
+
+static int by_use(const void *a, const void *b) {
+  time_t x = ((const cache_entry *)a)->used, y = ((const cache_entry *)b)->used;
+  return (x > y) - (x < y);
+}
+
+/* The PCHs in `dir` (pch-KEY.pch, out-KEY.pch); *total gets their bytes. */
+static cache_entry *entries(const char *dir, size_t *n, uint64_t *total) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  cache_entry *v = NULL;
+  size_t cap = 0;
+  *n = 0;
+  *total = 0;
+  while (d && (e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    struct stat st, si;
+    char full[PATH_MAX];
+    if ((strncmp(e->d_name, "pch-", 4) != 0 && strncmp(e->d_name, "out-", 4) != 0) || len < 8 ||
+        strcmp(e->d_name + len - 4, ".pch") != 0)
+      continue;
+    snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+    if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    char *info = with_suffix(full, ".info");
+    int has_info = stat(info, &si) == 0;
+    free(info);
+    if (*n == cap) {
+      cache_entry *w = realloc(v, (2 * cap + 16) * sizeof *v);
+      if (!w)
+        break; /* trim what was counted */
+      v = w;
+      cap = 2 * cap + 16;
+    }
+    v[*n] = (cache_entry){strdup(full), (uint64_t)st.st_size + (has_info ? (uint64_t)si.st_size : 0),
+                          has_info ? si.st_mtime : st.st_mtime};
+    *total += v[(*n)++].bytes;
+  }
+  if (d)
+    closedir(d);
+  return v;
+}
+
+enum { CP_TRIM_KEEP_S = 600 };
+
+/* Keeps the cache within cache_max(): removes the least recently used PCHs, never `keep`
+ * (just built), one used in the last CP_TRIM_KEEP_S seconds, or one whose lock is held (it
+ * is being built or replaced). Each goes with its record and its lock file, unlinked while
+ * held: a run that opened the old lock file builds that PCH again, which is harmless. */
+static void trim(const char *keep) {
+  const char *slash = strrchr(keep, '/');
+  char *dir = strndup(keep, (size_t)(slash - keep));
+  size_t n;
+  uint64_t total, max = cache_max();
+  cache_entry *v = entries(dir, &n, &total);
+  qsort(v, n, sizeof *v, by_use);
+  time_t now = time(NULL);
+  for (size_t i = 0; i < n && total > max; i++) {
+    int fd;
+    if (strcmp(v[i].path, keep) == 0 || now - v[i].used < CP_TRIM_KEEP_S ||
+        (fd = open_lock(v[i].path)) < 0)
+      continue;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      char *lock = with_suffix(v[i].path, ".lock");
+      remove_entry(v[i].path);
+      unlink(lock);
+      free(lock);
+      total -= v[i].bytes;
+    }
+    close(fd);
+  }
+  for (size_t i = 0; i < n; i++)
+    free(v[i].path);
+  free(v);
+  free(dir);
+}
+
 /* Only one process builds a PCH at a time, under the lock beside it. With `wait`, a run
  * that finds the lock held waits for the holder (bounded, take_lock) and uses its PCH
  * instead of spending a build of its own (several inputs sharing a PCH,
@@ -452,6 +558,8 @@ int cp_cache_build(const cp_options *opt, const char *path, int wait) {
     sweep(path);
     remove_entry(path);
     rc = build_into(opt, path);
+    if (rc == 0)
+      trim(path);
   }
   if (fd >= 0)
     close(fd); /* releases the lock */

@@ -508,6 +508,69 @@ def cache_sweep(c):
     print("PASS")
 
 
+@case
+def cache_trim(c):
+    """The cache keeps within CPCONVERT_CACHE_MAX: a build removes the least recently used
+    PCHs (with their records and locks) until it does, never one used in the last ten
+    minutes; a use stamps a PCH's record. Five stale entries of 300 000 bytes each, two
+    and more hours old, beside the real PCHs of k.cu."""
+    args, out, plain = one_kernel(c)
+    cache = os.path.join(c.d, "cache")
+    same("cold", c.run(cache, args, c.d, out), plain)
+    real = cached(c, cache) + cached(c, cache, True)
+    if len(real) != 2:
+        fail("expected the input's and the outputs' PCH, got %s" % real)
+    size = sum(os.path.getsize(p) + os.path.getsize(p + ".info") for p in real)
+    # a warm run stamps the records it uses
+    old = time.time() - 3 * 3600
+    for p in real:
+        os.utime(p + ".info", (old, old))
+    same("warm", c.run(cache, args, c.d, out), plain)
+    if any(os.path.getmtime(p + ".info") < time.time() - 600 for p in real):
+        fail("a warm run did not stamp the records of the PCHs it used")
+    d = os.path.dirname(real[0])
+    stale = []
+    for k in range(5):  # k = 0 the oldest
+        p = os.path.join(d, "pch-%016x.pch" % (k + 1))
+        open(p, "wb").write(b"x" * 299950)
+        open(p + ".info", "w").write("cpconvert pch 1\nsize 299950\nsum 0\n")
+        open(p + ".lock", "w").write("1\n")
+        t = time.time() - (10 - k) * 3600
+        os.utime(p + ".info", (t, t))
+        stale.append(p)
+    entry = 299950 + os.path.getsize(stale[0] + ".info")
+    for p in real:  # the next run builds both again
+        os.remove(p)
+    env_max = size + 2 * entry + entry // 2
+    os.environ.update(CPCONVERT_CACHE_MAX=str(env_max))
+    try:
+        same("rebuild", c.run(cache, args, c.d, out), plain)
+    finally:
+        del os.environ["CPCONVERT_CACHE_MAX"]
+    kept = [os.path.exists(p) for p in stale]
+    if kept != [False, False, False, True, True]:
+        fail("with room for two stale entries, kept %s (oldest first)" % kept)
+    if any(os.path.exists(p + s) for p in stale[:3] for s in (".info", ".lock")):
+        fail("a removed PCH left its record or lock")
+    if not all(os.path.exists(p) for p in real):
+        fail("a PCH just built or used was removed")
+    total = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+    if total > env_max + 4096:
+        fail("the cache holds %d bytes, the bound is %d" % (total, env_max))
+    # a bound below what the last ten minutes used: the stale entries go, the recent stay
+    os.environ.update(CPCONVERT_CACHE_MAX="1K")
+    try:
+        for p in real:
+            os.remove(p)
+        same("rebuild, 1K", c.run(cache, args, c.d, out), plain)
+    finally:
+        del os.environ["CPCONVERT_CACHE_MAX"]
+    if any(os.path.exists(p) for p in stale) or not all(os.path.exists(p) for p in real):
+        fail("with a 1K bound: stale %s, recent %s" % (
+            [os.path.exists(p) for p in stale], [os.path.exists(p) for p in real]))
+    print("PASS")
+
+
 def damage(rng, data):
     """One random damage to a file's bytes: bit flips, a truncation, or a run of random
     bytes written over it."""
