@@ -96,7 +96,7 @@ static void find_sums(acc_ctx *a, const cp_node *n, const cp_node *loop, int *ke
   }
   if (n->kind == CXCursor_CallExpr && n->nkids >= 2) {
     CXString s = clang_getCursorSpelling(n->cur);
-    if (strcmp(clang_getCString(s), "atomicAdd") == 0 || strcmp(clang_getCString(s), "atomicSub") == 0)
+    if (cp_atomic_sign(clang_getCString(s)))
       make_composite(a, local_of(a, n->kids[1]), kept);
     clang_disposeString(s);
   }
@@ -329,7 +329,7 @@ static void find_hot(hot_ctx *h, const cp_node *n, const cp_node *loop) {
     CXString s = clang_getCursorSpelling(n->cur);
     const cp_node *target = cp_node_root(n->kids[1], 1);
     CXString t = clang_getCursorSpelling(target ? target->cur : clang_getNullCursor());
-    if (strcmp(clang_getCString(s), "atomicAdd") == 0 || strcmp(clang_getCString(s), "atomicSub") == 0)
+    if (cp_atomic_sign(clang_getCString(s)))
       add_hotspot(h, n, CP_HOT_ATOMIC,
                   cp_arena_printf(h->a.run->r->arena, "float %s%s%s%s: every addition rounds, "
                                   "and the order the threads arrive in changes the sum",

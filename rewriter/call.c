@@ -262,7 +262,7 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   cp_arena *a = c->run->r->arena;
   const cp_prec *P = c->f->prec;
   const char *value = cp_promote(c, v);
-  if (strcmp(name, "atomicSub") == 0)
+  if (cp_atomic_sign(name) < 0)
     value = cp_arena_printf(a, "%sneg(%s)", P->fn, value);
   const char *text = NULL;
   const cp_node *root;
@@ -365,8 +365,7 @@ static int is_group_shuffle(CXCursor ref, const char *name) {
           (k == CXCursor_FunctionTemplate &&
            (pk == CXCursor_ClassDecl || pk == CXCursor_StructDecl ||
             pk == CXCursor_ClassTemplate || pk == CXCursor_ClassTemplatePartialSpecialization))) &&
-         (strcmp(name, "shfl") == 0 || strcmp(name, "shfl_down") == 0 ||
-          strcmp(name, "shfl_up") == 0 || strcmp(name, "shfl_xor") == 0);
+         cp_is_group_shuffle(name);
 }
 
 /* Any other function: recombined floats in, a plain float out. */
@@ -435,10 +434,9 @@ cp_val *cp_call(cp_rw *c, cp_node *n) {
     return converted_call(c, n, callee, nargs);
   if (cp_node_width(c, n) == 1 && (m = math_lookup(name, nargs)))
     return math_call(c, n, m, nargs);
-  if ((strcmp(name, "atomicAdd") == 0 || strcmp(name, "atomicSub") == 0) && nargs == 2 &&
-      cp_node_width(c, n) == 1)
+  if (cp_atomic_sign(name) && nargs == 2 && cp_node_width(c, n) == 1)
     return atomic_call(c, n, name, nargs);
-  if (strncmp(name, "__shfl_", 7) == 0 && cp_node_width(c, n) == 1)
+  if (cp_is_warp_shuffle(name) && cp_node_width(c, n) == 1)
     return shuffle_call(c, n, name, nargs);
   if (strncmp(name, "make_", 5) == 0 && strncmp(name + 5, c->f->prec->scalar,
                                                 strlen(c->f->prec->scalar)) == 0 &&

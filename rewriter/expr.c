@@ -545,7 +545,7 @@ static int address_stays(cp_rw *c, const cp_node *n) {
   if (cp_func_of(c->run, ref))
     return 1;
   CXString s = clang_getCursorSpelling(ref);
-  int atomic = strcmp(clang_getCString(s), "atomicAdd") == 0;
+  int atomic = cp_atomic_sign(clang_getCString(s)) != 0;
   clang_disposeString(s);
   return atomic;
 }

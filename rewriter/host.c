@@ -1085,16 +1085,8 @@ static void on_host_free(host *h, cp_node *n) {
 }
 
 static const api_row api_table[] = {
-    {"cudaMalloc", on_alloc},          {"cudaMallocManaged", on_alloc},
-    {"cudaMallocAsync", on_alloc},     {"cudaMemset", on_memset},
-    {"cudaMemsetAsync", on_memset},    {"cudaMemcpy", on_memcpy},
-    {"cudaMemcpyAsync", on_memcpy},    {"cudaFree", on_free},
-    {"cudaFreeAsync", on_free},
-    {"cudaMemcpyFromSymbol", on_symbol_copy}, {"cudaMemcpyToSymbol", on_symbol_copy},
-    {"cudaGetSymbolAddress", on_symbol_address},
-    {"MPI_Allreduce", on_mpi}, {"MPI_Reduce", on_mpi}, {"MPI_Send", on_mpi},
-    {"MPI_Recv", on_mpi},          {"MPI_Sendrecv", on_mpi},
-    {"cudaMemcpyFromSymbolAsync", on_symbol_async}, {"cudaMemcpyToSymbolAsync", on_symbol_async},
+#define CP_HOST_API(name, kind) {#name, on_##kind},
+#include "rules.def"
 };
 
 /* Whether parameter i of the function `call` calls is a pointer to const: the callee can

@@ -5,7 +5,7 @@
  * line or of lines above it (scripts/check_layers.py checks this, as the ctest `layers`):
  *
  *   base      arena.c   the run's allocator
- *             rules.c   names of the rewrite rules (rules.def)
+ *             rules.c   names of the rewrite rules, CUDA names of the rules (rules.def)
  *             diag.c    diagnostics, and line/column positions of byte offsets
  *             edit.c    the edit list and its one application
  *   parse     parse.c   libclang over one CUDA file (parse.h)
@@ -337,6 +337,10 @@ int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
 /* `(double)(float)d` and its implicit form: the double value of the split of d, or NULL. */
 int cp_is_split(const cp_rw *c, const cp_val *v);
+/* rules.c: the CUDA names of rules.def's CP_ATOMIC, CP_SHUFFLE and CP_GROUP_SHUFFLE rows */
+int cp_atomic_sign(const char *name); /* 1 atomicAdd, -1 atomicSub, else 0 */
+int cp_is_warp_shuffle(const char *name);
+int cp_is_group_shuffle(const char *method);
 cp_val *cp_double_of_split(cp_rw *c, const cp_val *k);
 int cp_used_as_value(cp_rw *c, const cp_node *n);
 /* The first part of `n` that has an effect besides its value (an assignment, ++/--, a call
