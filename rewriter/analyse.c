@@ -110,9 +110,9 @@ static cp_var *clause_field(cp_run *run, cp_func *f, const char *path) {
     return NULL;
   cp_var *v = NULL;
   CXType t = {CXType_Invalid, {NULL, NULL}};
-  int nargs = clang_Cursor_getNumArguments(f->cursor);
+  int nargs = cp_num_args(f->cursor);
   for (int i = 0; i < nargs; i++) {
-    CXCursor a = clang_Cursor_getArgument(f->cursor, (unsigned)i);
+    CXCursor a = cp_arg(f->cursor, (unsigned)i);
     CXString s = clang_getCursorSpelling(a);
     if (strlen(clang_getCString(s)) == (size_t)(dot - path) &&
         strncmp(clang_getCString(s), path, (size_t)(dot - path)) == 0)
@@ -327,9 +327,9 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
   if (!callee)
     return;
   const char *text = run->opt->input_text;
-  int nargs = clang_Cursor_getNumArguments(n->cur);
-  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
-    cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+  int nargs = cp_num_args(n->cur);
+  for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
+    cp_var *param = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
     const cp_node *arg = cp_call_arg(n, nargs, i);
     if (!param || param->group < 0)
       continue;
@@ -399,9 +399,9 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
     agree_outptrs(run, f, n->kids[i]);
   cp_func *callee = n->kind == CXCursor_CallExpr
                         ? cp_func_of(run, clang_getCursorReferenced(n->cur)) : NULL;
-  int nargs = callee ? clang_Cursor_getNumArguments(n->cur) : 0;
-  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
-    cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+  int nargs = callee ? cp_num_args(n->cur) : 0;
+  for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
+    cp_var *param = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
     const cp_node *a = cp_node_strip(cp_call_arg(n, nargs, i));
     char op[4];
     cp_var *local = NULL;
@@ -495,7 +495,7 @@ static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
 static void follow_symbol_addresses(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     follow_symbol_addresses(run, f, n->kids[i]);
-  int nargs = n->kind == CXCursor_CallExpr ? clang_Cursor_getNumArguments(n->cur) : 0;
+  int nargs = n->kind == CXCursor_CallExpr ? cp_num_args(n->cur) : 0;
   if (nargs != 2)
     return;
   CXString s = clang_getCursorSpelling(n->cur);
@@ -638,9 +638,9 @@ static void refuse_kept_addresses(cp_run *run, cp_func *f, const cp_node *n) {
   cp_func *callee = n->kind == CXCursor_CallExpr && f->pragma && f->pragma->n_keep
                         ? cp_func_of(run, clang_getCursorReferenced(n->cur))
                         : NULL;
-  int nargs = callee ? clang_Cursor_getNumArguments(n->cur) : 0;
-  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
-    cp_var *param = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+  int nargs = callee ? cp_num_args(n->cur) : 0;
+  for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
+    cp_var *param = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
     const cp_node *a = cp_node_strip(cp_call_arg(n, nargs, i));
     char op[4];
     if (!param || (param->role != CP_VAR_OUTPTR && param->role != CP_VAR_PAIRED) ||
@@ -682,8 +682,8 @@ static void count_locals(precision_count *pc, const cp_node *n) {
 
 static void decide_precision(cp_func *f) {
   precision_count pc = {0, 0};
-  for (int k = 0; k < clang_Cursor_getNumArguments(f->cursor); k++)
-    count_type(&pc, clang_getCursorType(clang_Cursor_getArgument(f->cursor, (unsigned)k)));
+  for (int k = 0; k < cp_num_args(f->cursor); k++)
+    count_type(&pc, clang_getCursorType(cp_arg(f->cursor, (unsigned)k)));
   count_type(&pc, clang_getResultType(clang_getCursorType(f->cursor)));
   count_locals(&pc, f->body);
   f->dbl = !f->is_host && pc.floats == 0 && pc.doubles > 0;
@@ -727,9 +727,9 @@ static void collect_function(cp_run *run, cp_func *f) {
     cp_diag_at(run, CP_ERROR, f->pragma->offset,
                "'%s' is written in double and converts to cp_double; accumulate() applies to "
                "kernels written in float [%s]", f->name, cp_rule_name(CP_RULE_ACCUMULATE));
-  int nargs = clang_Cursor_getNumArguments(f->cursor);
+  int nargs = cp_num_args(f->cursor);
   for (int k = 0; k < nargs; k++)
-    add_var(run, f, clang_Cursor_getArgument(f->cursor, (unsigned)k), 1);
+    add_var(run, f, cp_arg(f->cursor, (unsigned)k), 1);
   collect_locals(run, f, f->body);
   apply_clauses(run, f);
 }

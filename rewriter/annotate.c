@@ -287,7 +287,9 @@ int cp_cuda_kind(CXCursor fn) {
 }
 
 static int is_function_definition(CXCursor c) {
-  return clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c);
+  enum CXCursorKind k = clang_getCursorKind(c);
+  return (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+         clang_isCursorDefinition(c);
 }
 
 /* A host function's definition may also be a member function defined at file scope
@@ -336,9 +338,9 @@ static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXCl
 /* Whether a function takes a float or double pointer (a device buffer it may copy,
  * clear or free). Buffers in structs are found by their fields (outside_buffer). */
 static int takes_buffer(CXCursor fn) {
-  int n = clang_Cursor_getNumArguments(fn);
+  int n = cp_num_args(fn);
   for (int i = 0; i < n; i++) {
-    CXType t = clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i));
+    CXType t = clang_getCursorType(cp_arg(fn, (unsigned)i));
     if (cp_pointee_width(t, 0) || cp_pointee_width(t, 1))
       return 1;
   }
@@ -419,10 +421,9 @@ static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
     i++;
   l->next = i;
   if (i == l->n || !is_function_definition(l->decls[i])) {
+    enum CXCursorKind k = i == l->n ? CXCursor_NoDeclFound : clang_getCursorKind(l->decls[i]);
     const char *what = i == l->n ? NULL
-                       : clang_getCursorKind(l->decls[i]) == CXCursor_FunctionTemplate
-                           ? "a function template (templates are not converted)"
-                       : clang_getCursorKind(l->decls[i]) == CXCursor_FunctionDecl
+                       : k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate
                            ? "a declaration without a body"
                            : "not a function";
     cp_diag_at(run, CP_ERROR, pr->offset,
@@ -885,8 +886,8 @@ static int has_float_interface(CXCursor fn) {
   CXType r = clang_getResultType(clang_getCursorType(fn));
   if (cp_type_width(r, 0) || cp_type_width(r, 1))
     return 1;
-  for (int k = 0; k < clang_Cursor_getNumArguments(fn); k++) {
-    CXType t = clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)k));
+  for (int k = 0; k < cp_num_args(fn); k++) {
+    CXType t = clang_getCursorType(cp_arg(fn, (unsigned)k));
     if (cp_type_width(t, 0) || cp_type_width(t, 1) || cp_pointee_width(t, 0) ||
         cp_pointee_width(t, 1))
       return 1;

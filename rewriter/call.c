@@ -189,10 +189,10 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
   const char **over = overrides(c, n);
   cp_arena *a = c->run->r->arena;
   int composite_sig = !callee->pragma || callee->pragma->scope == CP_SCOPE_ALL;
-  for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(callee->cursor); i++) {
+  for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
     cp_node *an = cp_call_arg(n, nargs, i);
     unsigned k = cp_arg_index(n, nargs, i);
-    cp_var *p = cp_var_of(callee, clang_Cursor_getArgument(callee->cursor, (unsigned)i));
+    cp_var *p = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
     if (!p)
       continue;
     if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
@@ -410,7 +410,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
 
 cp_val *cp_call(cp_rw *c, cp_node *n) {
   CXCursor ref = clang_getCursorReferenced(n->cur);
-  int nargs = clang_Cursor_getNumArguments(n->cur);
+  int nargs = cp_num_args(n->cur);
   if (clang_getCursorKind(ref) == CXCursor_Constructor || nargs < 0) {
     /* float4 p = pos[i]: a copy, whose value is its one child's */
     if (n->nkids == 1 && n->kids[0]->val->kind != CP_V_OTHER) {

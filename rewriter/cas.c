@@ -115,7 +115,7 @@ static CXCursor added_value(cp_run *run, cp_func *f, const cp_node *arg) {
 int cp_convert_cas_atomic(cp_run *run, cp_func *f) {
   int count = 0;
   const cp_node *cas = f->is_kernel || f->body->macro ? NULL : cas_call(run, f->body, 0, &count);
-  if (!cas || cas->nkids < 4 || clang_Cursor_getNumArguments(f->cursor) != 2)
+  if (!cas || cas->nkids < 4 || cp_num_args(f->cursor) != 2)
     return 0; /* (addr, val) only: a body doing more than the add is not replaced */
   CXCursor addr = pointer_origin(f, cas->kids[cas->nkids - 3]);
   CXCursor val = added_value(run, f, cas->kids[cas->nkids - 1]);

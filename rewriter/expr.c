@@ -807,6 +807,33 @@ static const char *macro_refused(cp_rw *c, const cp_node *n, const cp_val *v) {
   return NULL;
 }
 
+/* An expression of a function template whose type depends on the template's parameters
+ * (libclang's "dependent type") that may compute with floats in an instantiation: an
+ * operator, a call or a conditional, or any such expression with a float operand (a
+ * composite or paired value, a float or floatN child). */
+static int dependent_arith(const cp_node *n) {
+  if (clang_getCursorType(n->cur).kind != CXType_Dependent)
+    return 0;
+  if (n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator ||
+      n->kind == CXCursor_UnaryOperator || n->kind == CXCursor_CallExpr ||
+      n->kind == CXCursor_ConditionalOperator)
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    CXType t = clang_getCanonicalType(clang_getCursorType(n->kids[i]->cur));
+    if ((n->kids[i]->val && cp_is_composite(n->kids[i]->val)) || cp_type_width(t, 0))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether a child was refused by dependent_arith already (once per expression). */
+static int refused_below(const cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (n->kids[i]->val && n->kids[i]->val->rule == CP_RULE_UNSUPPORTED_TEMPLATE)
+      return 1;
+  return 0;
+}
+
 /* Whether an earlier sibling from the same macro was refused already. */
 static int refused_beside(const cp_node *n) {
   for (unsigned i = 0; n->parent && i < n->parent->nkids && n->parent->kids[i] != n; i++) {
@@ -844,6 +871,17 @@ const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   case CXCursor_CXXFunctionalCastExpr:
   case CXCursor_CXXStaticCastExpr: v = cp_cast(c, n); break;
   default: v = cp_pass(c, n); break;
+  }
+  if (dependent_arith(n)) { /* reported once, at the innermost such expression */
+    if (!refused_below(n))
+      cp_rule_error(c, n, CP_RULE_UNSUPPORTED_TEMPLATE,
+                    "the type of this expression depends on the template's parameters, so its "
+                    "arithmetic may be float in one instantiation and not in another: a "
+                    "converted template may only compute with types known in the template "
+                    "itself; make the dependent part a function that is not a template, or "
+                    "convert an instantiation written out");
+    v = cp_new_val(c, cp_src(c, n), CP_V_OTHER, 0);
+    v->rule = CP_RULE_UNSUPPORTED_TEMPLATE;
   }
   const char *refused = macro_refused(c, n, v);
   if (refused) {

@@ -178,10 +178,10 @@ static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
   if (f->returns_width && cp_composite_signature(f))
     retype(run, f, clang_getResultType(clang_getCursorType(proto)), f->returns_width,
            extent_begin(proto), name_at, CP_RULE_SIGNATURE, NULL);
-  int n = clang_Cursor_getNumArguments(proto);
-  for (int i = 0; i < n && i < clang_Cursor_getNumArguments(f->cursor); i++) {
-    cp_var *v = cp_var_of(f, clang_Cursor_getArgument(f->cursor, (unsigned)i));
-    CXCursor pd = clang_Cursor_getArgument(proto, (unsigned)i);
+  int n = cp_num_args(proto);
+  for (int i = 0; i < n && i < cp_num_args(f->cursor); i++) {
+    cp_var *v = cp_var_of(f, cp_arg(f->cursor, (unsigned)i));
+    CXCursor pd = cp_arg(proto, (unsigned)i);
     unsigned b = extent_begin(pd), e = extent_end(pd);
     if (!v || e <= b)
       continue;
@@ -297,7 +297,7 @@ static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
 static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
   CXCursor init = clang_Cursor_getVarDeclInitializer(decl->cur);
   if (clang_Cursor_isNull(init) ||
-      (clang_getCursorKind(init) == CXCursor_CallExpr && clang_Cursor_getNumArguments(init) == 0))
+      (clang_getCursorKind(init) == CXCursor_CallExpr && cp_num_args(init) == 0))
     return; /* none, or `float4 a;`: an implicit default construction with no text */
   for (unsigned i = 0; i < decl->nkids; i++) {
     cp_node *k = decl->kids[i];

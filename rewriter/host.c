@@ -567,12 +567,12 @@ static int pointer_element(const cp_node *a) {
 /* A launch of a converted kernel, or a call of a host function that passes buffers on:
  * each paired parameter's argument is followed by its companion. */
 static void on_call(host *h, cp_node *call, cp_func *g) {
-  int nargs = clang_Cursor_getNumArguments(call->cur);
-  int nparams = clang_Cursor_getNumArguments(g->cursor);
+  int nargs = cp_num_args(call->cur);
+  int nparams = cp_num_args(g->cursor);
   if (g->is_kernel && doubles_shared(h->run, g, 0))
     double_shared_bytes(h, call, nargs > 0 ? cp_call_arg(call, nargs, 0) : NULL);
   for (int i = 0; i < nargs && i < nparams; i++) {
-    cp_var *p = cp_var_of(g, clang_Cursor_getArgument(g->cursor, (unsigned)i));
+    cp_var *p = cp_var_of(g, cp_arg(g->cursor, (unsigned)i));
     if (!is_paired(p))
       continue;
     cp_node *a = cp_call_arg(call, nargs, i);
@@ -786,7 +786,7 @@ static void find_mpi_uses(host *h, cp_node *n) {
   if (n->kind != CXCursor_CallExpr)
     return;
   const char *name = spelling_of(h, clang_getCursorReferenced(n->cur));
-  int nargs = clang_Cursor_getNumArguments(n->cur);
+  int nargs = cp_num_args(n->cur);
   if (strncmp(name, "MPI_", 4) != 0 || nargs < 1)
     return;
   int sum = (strcmp(name, "MPI_Allreduce") == 0 && nargs == 6) || (strcmp(name, "MPI_Reduce") == 0 && nargs == 7);
@@ -984,7 +984,7 @@ static int receive_wanted(host *h, cp_node *n, const mpi_use *m) {
   if (n->kind != CXCursor_CallExpr || n->begin < m->call->end)
     return 0;
   const char *name = spelling_of(h, clang_getCursorReferenced(n->cur));
-  int nargs = clang_Cursor_getNumArguments(n->cur);
+  int nargs = cp_num_args(n->cur);
   if ((strcmp(name, "cudaMemcpy") != 0 && strcmp(name, "cudaMemcpyAsync") != 0) || nargs < 4 ||
       !mpi_constant(h, cp_call_arg(n, nargs, 3), "cudaMemcpyHostToDevice"))
     return 0;
@@ -1073,7 +1073,7 @@ static void on_mpi_other(host *h, cp_node *call) {
 
 /* free(p) or delete[] p of a host variable with a companion: the same for the companion. */
 static void on_host_free(host *h, cp_node *n) {
-  int is_free = n->kind == CXCursor_CallExpr && clang_Cursor_getNumArguments(n->cur) == 1 &&
+  int is_free = n->kind == CXCursor_CallExpr && cp_num_args(n->cur) == 1 &&
                 strcmp(spelling_of(h, clang_getCursorReferenced(n->cur)), "free") == 0;
   if (!is_free && n->kind != CXCursor_CXXDeleteExpr)
     return;
@@ -1093,9 +1093,9 @@ static const api_row api_table[] = {
  * only read through it, so the companion needs no care. */
 static int reads_only(cp_node *call, int i) {
   CXCursor fn = clang_getCursorReferenced(call->cur);
-  if (clang_Cursor_isNull(fn) || i >= clang_Cursor_getNumArguments(fn))
+  if (clang_Cursor_isNull(fn) || i >= cp_num_args(fn))
     return 0;
-  CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, i)));
+  CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, i)));
   return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
@@ -1129,7 +1129,7 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
  * cudaMemcpy2D and the like, do warn: they copy values without their errors), and for
  * kernels left unconverted on purpose (a neighbour-list build reads positions in float). */
 static void on_other_call(host *h, cp_node *call, const char *name) {
-  int nargs = clang_Cursor_getNumArguments(call->cur);
+  int nargs = cp_num_args(call->cur);
   for (int i = 0; i < nargs; i++) {
     cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
     if (!is_paired(v))
@@ -1247,7 +1247,7 @@ static void walk(host *h, cp_node *n) {
     return;
   }
   const char *name = spelling_of(h, ref);
-  int nargs = clang_Cursor_getNumArguments(n->cur);
+  int nargs = cp_num_args(n->cur);
   for (size_t i = 0; i < sizeof api_table / sizeof api_table[0]; i++)
     if (strcmp(name, api_table[i].name) == 0) {
       if (nargs > 0)

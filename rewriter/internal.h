@@ -69,6 +69,11 @@ typedef struct {
 void cp_macros_collect(cp_arena *a, CXTranslationUnit tu, CXFile file, cp_macros *m);
 /* A cursor's spelling (a name, `operator+`), copied into the arena. */
 const char *cp_cursor_spelling(cp_arena *a, CXCursor c);
+/* tree.c: the parameters of a function (a function template's too, which
+ * clang_Cursor_getArgument does not give: its ParmDecl children), or a call's arguments;
+ * -1 and a null cursor for anything else, as clang's own. */
+int cp_num_args(CXCursor c);
+CXCursor cp_arg(CXCursor c, unsigned i);
 /* A node tree over `root`; a node lying inside a macro expansion gets `macro` set. */
 cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m);
 /* Whether a type is the base type (float, or double when `dbl`): 0 no, 1 scalar, 2..4

@@ -80,7 +80,7 @@ static const char *type_of(cp_arena *a, CXCursor c) {
 static const char *call_text(cp_arena *a, const cp_node *n, const char *const *kid) {
   CXCursor ref = clang_getCursorReferenced(n->cur);
   int op = strncmp(cp_cursor_spelling(a, ref), "operator", 8) == 0;
-  int nargs = clang_Cursor_getNumArguments(n->cur);
+  int nargs = cp_num_args(n->cur);
   if (clang_getCursorKind(ref) == CXCursor_Constructor)
     return n->nkids == 1 ? kid[0] : NULL; /* a copy */
   if (op || nargs < 0 || n->nkids != (unsigned)nargs + 1)

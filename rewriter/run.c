@@ -136,6 +136,9 @@ cp_func *cp_func_of(cp_run *run, CXCursor decl) {
   if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod &&
       k != CXCursor_Constructor && k != CXCursor_Destructor)
     return NULL;
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
+  if (!clang_Cursor_isNull(tmpl)) /* kern<2, true>: an instance of the template kern */
+    decl = tmpl;
   CXCursor def = clang_getCursorDefinition(decl);
   if (!clang_Cursor_isNull(def) && run->n_funcs) {
     unsigned mask = 2 * run->cap_funcs - 1;

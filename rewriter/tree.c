@@ -9,6 +9,7 @@
  * libclang reports the expansion point as the spelling location of macro-body tokens,
  * so the expansions are taken from the preprocessing record instead.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "internal.h"
@@ -77,6 +78,39 @@ static int inside_macro(const cp_macros *m, unsigned b, unsigned e) {
       hi = mid;
   }
   return lo > 0 && e <= m->end[lo - 1] && b < m->end[lo - 1] ? (int)lo - 1 : -1;
+}
+
+typedef struct {
+  unsigned want, seen; /* the parameter asked for (UINT_MAX: none), those passed */
+  CXCursor found;
+} param_walk;
+
+static enum CXChildVisitResult template_param(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  param_walk *w = data;
+  if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+    return CXChildVisit_Continue;
+  if (w->seen++ == w->want) {
+    w->found = c;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+int cp_num_args(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_FunctionTemplate)
+    return clang_Cursor_getNumArguments(c);
+  param_walk w = {UINT_MAX, 0, clang_getNullCursor()};
+  clang_visitChildren(c, template_param, &w);
+  return (int)w.seen;
+}
+
+CXCursor cp_arg(CXCursor c, unsigned i) {
+  if (clang_getCursorKind(c) != CXCursor_FunctionTemplate)
+    return clang_Cursor_getArgument(c, i);
+  param_walk w = {i, 0, clang_getNullCursor()};
+  clang_visitChildren(c, template_param, &w);
+  return w.found;
 }
 
 const char *cp_cursor_spelling(cp_arena *a, CXCursor c) {
@@ -405,7 +439,7 @@ const cp_node *cp_init_element(const char *text, const cp_node *list, unsigned i
 }
 
 int cp_call_is_infix(const cp_node *call) {
-  if (call->kind != CXCursor_CallExpr || call->nkids != 3 || clang_Cursor_getNumArguments(call->cur) != 2)
+  if (call->kind != CXCursor_CallExpr || call->nkids != 3 || cp_num_args(call->cur) != 2)
     return 0;
   const cp_node *callee = cp_node_strip(call->kids[1]);
   return callee->kind == CXCursor_DeclRefExpr &&

@@ -30,14 +30,14 @@ static int to_const(CXType t) {
 /* Whether the call `call` may write through its argument node `arg`: the argument's
  * parameter is not a pointer to const (variadic and unknown callees may). */
 static int call_writes(const cp_node *call, const cp_node *arg) {
-  int nargs = clang_Cursor_getNumArguments(call->cur);
+  int nargs = cp_num_args(call->cur);
   CXCursor fn = clang_getCursorReferenced(call->cur);
   for (int i = 0; i < nargs; i++) {
-    if (!clang_equalCursors(clang_Cursor_getArgument(call->cur, i), arg->cur))
+    if (!clang_equalCursors(cp_arg(call->cur, i), arg->cur))
       continue;
-    if (clang_Cursor_isNull(fn) || i >= clang_Cursor_getNumArguments(fn))
+    if (clang_Cursor_isNull(fn) || i >= cp_num_args(fn))
       return 1;
-    return !to_const(clang_getCursorType(clang_Cursor_getArgument(fn, i)));
+    return !to_const(clang_getCursorType(cp_arg(fn, i)));
   }
   return 0; /* the callee expression or a launch configuration */
 }
@@ -160,13 +160,13 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
     if (!unit->parsed)
       continue;
     clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), find_def, &d);
-    if (clang_Cursor_isNull(d.found) || i >= clang_Cursor_getNumArguments(d.found))
+    if (clang_Cursor_isNull(d.found) || i >= cp_num_args(d.found))
       continue;
     *visible = 1;
     cp_node *tree = cp_tree_build(run->r->arena, d.found, &unit->macros);
     const cp_node **w = NULL;
     return cp_find_writes(run->r->arena, unit->opt.input_text, tree,
-                          clang_Cursor_getArgument(d.found, i), 1, &w) ? w[0] : NULL;
+                          cp_arg(d.found, i), 1, &w) ? w[0] : NULL;
   }
   return NULL;
 }

@@ -7,6 +7,3 @@ __device__ float declared_only(float x);
 
 #pragma cp composite
 float on_the_host(float x) { return x * 2.0f; }
-
-#pragma cp composite
-template <typename T> __global__ void generic(T *x) { x[0] += T(1); }
