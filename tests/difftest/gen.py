@@ -37,7 +37,7 @@ FEATURES = [
     # shapes of real MD codes; kept last, and drawn from the generator only when present,
     # so that leaving all of them out (--no) gives exactly the programs of the list above
     "ref_param", "struct_by_value", "mixed_compound", "type_macro", "arch_branch",
-    "fixed_shuffle",
+    "fixed_shuffle", "template_kernel",
 ]
 
 
@@ -675,12 +675,15 @@ THREADS = 64
 
 
 class Kernel:
-    def __init__(self, name, params, stmts, pragma, real=()):
+    def __init__(self, name, params, stmts, pragma, real=(), template=False):
         self.name, self.params, self.stmts, self.pragma = name, params, stmts, pragma
         self.real = set(real)  # parameters spelled with REAL/REAL4 (type_macro)
+        self.template = template  # template <int K> (template_kernel), launched as NAME<1>
 
     def lines(self, t):
         out = [] if t.double or self.pragma is None else [self.pragma]
+        if self.template:
+            out.append("template <int K>")
         ps = []
         for kind, p in self.params:
             text = {"in": "const {f} *%s", "in4": "const {v4} *%s", "out": "{f} *%s",
@@ -777,7 +780,7 @@ class Program:
             self.pending.add("nopair")
         return " ".join(parts)
 
-    def kernel(self, name, params, stmts, pragma, reads=None, writes=None):
+    def kernel(self, name, params, stmts, pragma, reads=None, writes=None, template=False):
         """A kernel, and its data flow for the per-value categories: by default it reads
         its "in" parameters and writes its "out" ones, named as the buffers they get."""
         if reads is None:
@@ -790,7 +793,7 @@ class Program:
         if "type_macro" in self.f:
             real = [p for k, p in params
                     if k in ("in", "in4", "out", "scalar") and self.rng.random() < 0.5]
-        self.kernels.append(Kernel(name, params, stmts, pragma, real))
+        self.kernels.append(Kernel(name, params, stmts, pragma, real, template))
 
     def inputs_env(self, body_stmts, index):
         """Loads of the inputs at index: these may steer branches (same in every build)."""
@@ -821,7 +824,10 @@ class Program:
             body.step()
         body.stmts = stmts + body.stmts
         res = body.e(3)
-        body.stmts.append(Stmt("%s[i] = {0};" % out, [res]))
+        # template_kernel: a kernel template whose float arithmetic does not depend on K
+        # (K is 1 at every launch: the scale by (float)K is exact in every build)
+        tmpl = "template_kernel" in self.f and self.rng.random() < 0.5
+        body.stmts.append(Stmt("%s[i] = {0}%s;" % (out, " * ({f})K" if tmpl else ""), [res]))
         if "mixed_compound" in self.f and self.rng.random() < 0.6:
             self.element_compounds(body, "%s[i]" % out, res.mag)
         params = self.in_params() + ([("in", prev)] if prev else []) + [("out", out),
@@ -835,11 +841,11 @@ class Program:
                      Stmt("if (i < n)", [], body.stmts)]
         ptrs = [p for k, p in params if k in ("in", "out")]
         pragma = self.pragma(body.derived, ptrs, [out])
-        self.kernel(name, params, stmts, pragma)
+        self.kernel(name, params, stmts, pragma, template=tmpl)
         self.outputs.append(out)
         self.printed.append((out, "n"))
         blocks = self.blocks // 2 if grid else self.blocks
-        self.launches.append((name, blocks, [p for _, p in params]))
+        self.launches.append((name + ("<1>" if tmpl else ""), blocks, [p for _, p in params]))
 
     def element_compounds(self, body, elem, mag):
         """mixed_compound on a buffer element: double literals and #define constants."""
