@@ -37,7 +37,7 @@ FEATURES = [
     # shapes of real MD codes; kept last, and drawn from the generator only when present,
     # so that leaving all of them out (--no) gives exactly the programs of the list above
     "ref_param", "struct_by_value", "mixed_compound", "type_macro", "arch_branch",
-    "fixed_shuffle", "template_kernel",
+    "fixed_shuffle", "template_kernel", "library_reduce",
 ]
 
 
@@ -166,6 +166,7 @@ class ExprGen:
         # categories of non-composite arithmetic met since the caller last cleared it
         # (see Program.lax_of): the per-value attribution of run.py's accuracy report
         self.lax = set()
+        self.ref_called = set()  # unannotated reference helpers called since cleared
         self.ref_helpers = []
 
     def ty(self, vec=False):
@@ -454,6 +455,8 @@ class Body:
         rng, g = self.rng, self.g
         h = rng.choice(g.ref_helpers)
         g.lax |= h.lax
+        if not h.annotated:
+            g.ref_called.add(h.name)
         a = g.bounded(self.e(2), 1e5)
         small = [n for n, m in self.env if m <= 1e5]
         if h.bref and small and rng.random() < 0.7:
@@ -747,6 +750,14 @@ class Program:
             getattr(self, "k_" + kind)(idx)
         if self.integrator:
             self.k_integrator()
+        # library_reduce: the host sums a map output with thrust::reduce over a device_ptr
+        # of it (a paired buffer: the library sums the values without their error terms,
+        # and cpconvert says so); drawn in a sixth of such programs, since parsing thrust
+        # costs seconds per conversion
+        self.library = None
+        if "library_reduce" in self.f and self.outputs and rng.random() < 0.15:
+            self.library = rng.choice(self.outputs)
+            self.strict = False
         self.strict &= not self.g.float_only
         self.used = sorted(self.f)
 
@@ -787,8 +798,8 @@ class Program:
             reads = [p for k, p in params if k in ("in", "in4")]
         if writes is None:
             writes = [p for k, p in params if k == "out"]
-        self.flow.append((reads, writes, self.g.lax | self.pending))
-        self.g.lax, self.pending = set(), set()
+        self.flow.append((reads, writes, self.g.lax | self.pending, self.g.ref_called))
+        self.g.lax, self.pending, self.g.ref_called = set(), set(), set()
         real = ()
         if "type_macro" in self.f:
             real = [p for k, p in params
@@ -1092,19 +1103,29 @@ class Program:
         (float-call, keep, nopair, scope(accumulators), accumulate(fixed|kahan),
         unannotated helper) that reach it: a kernel's own, and those of every buffer it
         reads, through any number of launches. Returns [(count, "cat+cat" or "")]."""
+        # an unannotated reference helper converts with its callers' scope: one caller in
+        # scope(accumulators) keeps its float & parameters float, and so the locals every
+        # caller binds to them (cpconvert warns, float-call)
+        kept = {h for _, _, own, called in self.flow if "scope(accumulators)" in own
+                for h in called}
+        flow = [(r, w, own | ({"float-call"} if called & kept else set()))
+                for r, w, own, called in self.flow]
         cats = collections.defaultdict(set)
         changed = True
         while changed:
             changed = False
-            for reads, writes, own in self.flow:
+            for reads, writes, own in flow:
                 reach = set(own).union(*(cats[b] for b in reads + writes))
                 for w in writes:
                     if not reach <= cats[w]:
                         cats[w] |= reach
                         changed = True
         n = self.blocks * THREADS
-        return [(int(eval(count, {"n": n})), "+".join(sorted(cats[b])))
-                for b, count in self.printed]
+        values = [(int(eval(count, {"n": n})), "+".join(sorted(cats[b])))
+                  for b, count in self.printed]
+        if self.library:  # printed last (see host)
+            values.append((1, "+".join(sorted(cats[self.library] | {"library"}))))
+        return values
 
     # -- rendering --
     def buffers(self):
@@ -1182,6 +1203,11 @@ class Program:
                      % (host_name(b), b, f))
             L.append("  for (int i = 0; i < %s; i++) printf(\"%%.17g\\n\", (double)h_%s[i]);"
                      % (count, host_name(b)))
+        if self.library:
+            b = self.library
+            L.append("  %s total = thrust::reduce(thrust::device_ptr<%s>(%s), "
+                     "thrust::device_ptr<%s>(%s) + n);" % (f, f, b, f, b))
+            L.append("  printf(\"%.17g\\n\", (double)total);")
         for b in bufs + fields:
             L.append("  cudaFree(%s);" % b)
         return L + ["  return 0;", "}"]
@@ -1194,6 +1220,8 @@ class Program:
              "#include <cstdio>"]
         if self.cg:
             L += ["#include <cooperative_groups.h>", "namespace cg = cooperative_groups;"]
+        if self.library:
+            L += ["#include <thrust/device_ptr.h>", "#include <thrust/reduce.h>"]
         L.append("")
         if double:
             L += ["struct ref4 { double x, y, z, w; };",

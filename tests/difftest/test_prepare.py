@@ -23,7 +23,7 @@ SEED, COUNT = 5000, 5
 # real-code features (drawn last, so leaving them out gives the same programs): they
 # include a strict one, which the accuracy check below needs.
 REAL_CODE = ["ref_param", "struct_by_value", "mixed_compound", "type_macro", "arch_branch",
-             "fixed_shuffle", "template_kernel"]
+             "fixed_shuffle", "template_kernel", "library_reduce"]
 # what each stand-in program prints: float off by 1e-3 relative, the reference, and a
 # composite result that is exact (good) or twice as far off as float (bad)
 VALUES = {"float": "1.001", "ref": "1", "good": "1", "bad": "0.998"}
