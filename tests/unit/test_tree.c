@@ -97,7 +97,7 @@ START_TEST(test_operators_where_written) {
    * its place is empty */
   const char *want = cp_node_operator_from_ast()
                          ? "+ -= * = / *= - ++ -- += - = + = && >= != <<= "
-                         : "+ -= * = / *= - ++ -- +=  = + = && >= != <<= ";
+                         : "+ -= * = / *= - ++ -- +=  =  = && >= != <<= ";
   ck_assert_str_eq(got, want);
 }
 END_TEST
