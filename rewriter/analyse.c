@@ -511,6 +511,25 @@ static void follow_symbol_addresses(cp_run *run, cp_func *f, cp_node *n) {
 /* Pass 3: writes into buffers. */
 static void defer_store(cp_run *run, cp_func *f, int group, const cp_node *rhs);
 
+/* A buffer element bound to a reference parameter that is not const (`kick(vel[i], f)`,
+ * `vel[i] += f` with operator+=(float3 &, float3)) of a converted function: written
+ * through the reference. The first such argument, or NULL. */
+static const cp_node *ref_bound_element(cp_run *run, const cp_node *call) {
+  CXCursor fn = clang_getCursorReferenced(call->cur);
+  if (!cp_func_of(run, fn))
+    return NULL;
+  int nargs = cp_num_args(call->cur);
+  for (int i = 0; i < nargs && i < cp_num_args(fn); i++) {
+    CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, (unsigned)i)));
+    const cp_node *an = cp_call_arg(call, nargs, i);
+    if (t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t)) &&
+        cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), 0) &&
+        cp_node_strip(an)->kind == CXCursor_ArraySubscriptExpr)
+      return an;
+  }
+  return NULL;
+}
+
 static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     find_writes(run, f, n->kids[i]);
@@ -530,6 +549,8 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
     clang_disposeString(s);
     if (atomic)
       target = n->kids[1];
+    else
+      target = ref_bound_element(run, n);
     through_pointer = atomic;
   }
   if (!target)

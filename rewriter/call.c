@@ -184,17 +184,68 @@ static void demoted_accumulator(cp_rw *c, const cp_node *an, const cp_func *call
                "whole", v->name, callee->name, v->name, callee->name);
 }
 
+/* Whether the call n is a whole statement (`f(x);`, `v[i] += a;` as a block's statement or
+ * a branch or loop body), where a statement may stand instead of it. */
+static int whole_statement(const cp_node *n) {
+  const cp_node *s = n, *p = n->parent;
+  while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr)) {
+    s = p;
+    p = p->parent;
+  }
+  if (!p)
+    return 0;
+  const cp_node *last = p->nkids ? p->kids[p->nkids - 1] : NULL;
+  switch (p->kind) {
+  case CXCursor_CompoundStmt:
+    return 1;
+  case CXCursor_IfStmt:
+    return p->nkids && p->kids[0] != s; /* a branch, not the condition */
+  case CXCursor_DoStmt:
+    return p->nkids && p->kids[0] == s;
+  case CXCursor_WhileStmt:
+  case CXCursor_ForStmt:
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt:
+  case CXCursor_LabelStmt:
+    return last == s;
+  default:
+    return 0;
+  }
+}
+
+/* A paired buffer's element bound to a reference parameter that converts (`vel[i] += f`
+ * with operator+=(float3 &, float3), `kick(vel[i], f)`): the element is read into a
+ * composite, the call works on it, and both halves are stored back, in a statement that
+ * stands for the call's (`do { ... } while (0)`, one statement wherever the call's was). */
+static const char *through_element(cp_rw *c, const cp_val *elem, const char *call) {
+  const cp_prec *P = c->f->prec;
+  return cp_arena_printf(c->run->r->arena,
+                         "do { %s%s cp_ref = %s; %s; %s%s(&%s, &%s, cp_ref); } while (0)",
+                         P->type, elem->width > 1 ? cp_wsuffix(elem->width) : "",
+                         cp_promote(c, elem), call,
+                         elem->width > 1 ? P->store_vec : P->store, cp_wsuffix(elem->width),
+                         elem->text, elem->twin);
+}
+
 /* A call to another converted function. */
 static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) {
   const char **over = overrides(c, n);
   cp_arena *a = c->run->r->arena;
   int composite_sig = !callee->pragma || callee->pragma->scope == CP_SCOPE_ALL;
+  const cp_val *elem = NULL; /* a paired element bound to a converting reference */
   for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
     cp_node *an = cp_call_arg(n, nargs, i);
     unsigned k = cp_arg_index(n, nargs, i);
     cp_var *p = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
     if (!p)
       continue;
+    if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
+        !composite_lvalue(an) && !elem && an->val && an->val->kind == CP_V_PAIRED &&
+        whole_statement(n) && !cp_used_as_value(c, n)) {
+      elem = an->val;
+      over[k] = "cp_ref";
+      continue;
+    }
     if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
         !composite_lvalue(an)) {
       const cp_node *root = cp_node_root(an, 0);
@@ -236,8 +287,15 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
                   cp_arena_printf(a, "'%s' is called here before its definition, after which its "
                                   "converted twin '%s' is written; define '%s' before this "
                                   "function", callee->name, callee->twin, callee->name));
-  return call_with(c, n, over, callee->twin, w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN)
-                                               : CP_V_OTHER, w, CP_RULE_CALL);
+  cp_val *v = call_with(c, n, over, callee->twin,
+                        w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN) : CP_V_OTHER, w,
+                        CP_RULE_CALL);
+  if (elem) {
+    v->text = through_element(c, elem, v->text);
+    v->kind = CP_V_OTHER;
+    c->run->r->applied[CP_RULE_BUFFER_WRITE]++;
+  }
+  return v;
 }
 
 static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {

@@ -28,18 +28,27 @@ static int to_const(CXType t) {
 }
 
 /* Whether the call `call` may write through its argument node `arg`: the argument's
- * parameter is not a pointer to const (variadic and unknown callees may). */
-static int call_writes(const cp_node *call, const cp_node *arg) {
+ * parameter is not a pointer (ref: a reference) to const (variadic and unknown callees
+ * may, through a pointer). */
+static int call_writes_as(const cp_node *call, const cp_node *arg, int ref) {
   int nargs = cp_num_args(call->cur);
   CXCursor fn = clang_getCursorReferenced(call->cur);
   for (int i = 0; i < nargs; i++) {
     if (!clang_equalCursors(cp_arg(call->cur, i), arg->cur))
       continue;
     if (clang_Cursor_isNull(fn) || i >= cp_num_args(fn))
-      return 1;
-    return !to_const(clang_getCursorType(cp_arg(fn, i)));
+      return !ref;
+    CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, i)));
+    if (ref)
+      return t.kind == CXType_LValueReference &&
+             !clang_isConstQualifiedType(clang_getPointeeType(t));
+    return !to_const(t);
   }
   return 0; /* the callee expression or a launch configuration */
+}
+
+static int call_writes(const cp_node *call, const cp_node *arg) {
+  return call_writes_as(call, arg, 0);
 }
 
 static const cp_node *pointer_use(const char *text, const cp_node *n);
@@ -58,6 +67,8 @@ static const cp_node *element_use(const char *text, const cp_node *e) {
     return NULL;
   if (cp_node_assignment(text, q, &lhs, &rhs, op))
     return cp_node_strip(lhs) == cp_node_strip(e) ? q : NULL;
+  if (q->kind == CXCursor_CallExpr) /* bound to a float & (operator+=(float3 &, float3)) */
+    return call_writes_as(q, e, 1) ? q : NULL;
   if (q->kind != CXCursor_UnaryOperator)
     return NULL;
   if (q->macro)
