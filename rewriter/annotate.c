@@ -286,6 +286,14 @@ int cp_cuda_kind(CXCursor fn) {
   return kind;
 }
 
+/* The definition a call calls: a function's, or for an instance of a function template
+ * (sc<2>(x)) the template's, which is what converts (once for every instance). */
+static CXCursor callee_definition(CXCursor call) {
+  CXCursor ref = clang_getCursorReferenced(call);
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
+  return clang_getCursorDefinition(clang_Cursor_isNull(tmpl) ? ref : tmpl);
+}
+
 static int is_function_definition(CXCursor c) {
   enum CXCursorKind k = clang_getCursorKind(c);
   return (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
@@ -501,7 +509,7 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
   (void)parent;
   call_ctx *ctx = data;
   if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-    CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    CXCursor callee = callee_definition(c);
     if (!clang_Cursor_isNull(callee) && is_function_definition(callee) &&
         cp_in_unit(ctx->run, callee) &&
         cp_cuda_kind(callee) == 1 && !cp_func_of(ctx->run, callee))
@@ -931,7 +939,7 @@ static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClient
   helper_ctx *ctx = data;
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
-  CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(c));
+  CXCursor callee = callee_definition(c);
   cp_unit *u;
   if (clang_Cursor_isNull(callee) || !is_function_definition(callee) ||
       cp_cuda_kind(callee) != 1 || cp_func_of(ctx->run, callee) || !has_float_interface(callee) ||

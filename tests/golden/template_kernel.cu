@@ -2,13 +2,19 @@
 // the template's parameters (int and bool parameters, float locals and buffers): the
 // template's definition is rewritten once, every instantiation gets it. Buffers pair
 // through the instantiations' launches (step<2, true>, step<5, false>), and a converted
-// template helper is called with composites (scale<3>, scale<7>).
+// template helper is called with composites (scale<3>, scale<7>); an unannotated one
+// (shift<1>, shift<2>) converts once, as any helper only converted code calls.
 #include <cstdio>
 
 #pragma cp composite
 template <int K>
 __device__ float scale(float x) {
   return x * (float)K / 3.0f;
+}
+
+template <int K>
+__device__ float shift(float x) {
+  return x + (float)K / 3.0f;
 }
 
 #pragma cp composite
@@ -27,7 +33,7 @@ __global__ void step(const float *a, float *o, int n) {
 __global__ void scaled(const float *o, float *r, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    r[i] = scale<3>(o[i]) - scale<7>(o[i]) / 7.0f;
+    r[i] = scale<3>(o[i]) - scale<7>(o[i]) / 7.0f + shift<1>(o[i]) - shift<2>(o[i]);
 }
 
 int main() {

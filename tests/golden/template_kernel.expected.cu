@@ -4,13 +4,19 @@
 // the template's parameters (int and bool parameters, float locals and buffers): the
 // template's definition is rewritten once, every instantiation gets it. Buffers pair
 // through the instantiations' launches (step<2, true>, step<5, false>), and a converted
-// template helper is called with composites (scale<3>, scale<7>).
+// template helper is called with composites (scale<3>, scale<7>); an unannotated one
+// (shift<1>, shift<2>) converts once, as any helper only converted code calls.
 #include <cstdio>
 
 #pragma cp composite
 template <int K>
 __device__ cp_float scale(cp_float x) {
   return cp_div_cf(cp_mul_cf(x, (float)K), 3.0f);
+}
+
+template <int K>
+__device__ cp_float shift(cp_float x) {
+  return cp_add(x, cp_div_ff((float)K, 3.0f));
 }
 
 #pragma cp composite
@@ -29,7 +35,7 @@ __global__ void step(const float *a, float *o, float *o_err, int n) {
 __global__ void scaled(const float *o, const float *o_err, float *r, float *r_err, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    cp_store(&r[i], &r_err[i], cp_sub(scale<3>(cp_make_float(o[i], o_err[i])), cp_div_cf(scale<7>(cp_make_float(o[i], o_err[i])), 7.0f)));
+    cp_store(&r[i], &r_err[i], cp_sub(cp_add(cp_sub(scale<3>(cp_make_float(o[i], o_err[i])), cp_div_cf(scale<7>(cp_make_float(o[i], o_err[i])), 7.0f)), shift<1>(cp_make_float(o[i], o_err[i]))), shift<2>(cp_make_float(o[i], o_err[i]))));
 }
 
 int main() {
