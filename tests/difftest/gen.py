@@ -754,9 +754,9 @@ class Program:
         # of it (a paired buffer: the library sums the values without their error terms,
         # and cpconvert says so); drawn in a sixth of such programs, since parsing thrust
         # costs seconds per conversion
-        self.library = None
+        self.lib_reduce = None
         if "library_reduce" in self.f and self.outputs and rng.random() < 0.15:
-            self.library = rng.choice(self.outputs)
+            self.lib_reduce = rng.choice(self.outputs)
             self.strict = False
         self.strict &= not self.g.float_only
         self.used = sorted(self.f)
@@ -1123,8 +1123,8 @@ class Program:
         n = self.blocks * THREADS
         values = [(int(eval(count, {"n": n})), "+".join(sorted(cats[b])))
                   for b, count in self.printed]
-        if self.library:  # printed last (see host)
-            values.append((1, "+".join(sorted(cats[self.library] | {"library"}))))
+        if self.lib_reduce:  # printed last (see host)
+            values.append((1, "+".join(sorted(cats[self.lib_reduce] | {"library"}))))
         return values
 
     # -- rendering --
@@ -1203,8 +1203,8 @@ class Program:
                      % (host_name(b), b, f))
             L.append("  for (int i = 0; i < %s; i++) printf(\"%%.17g\\n\", (double)h_%s[i]);"
                      % (count, host_name(b)))
-        if self.library:
-            b = self.library
+        if self.lib_reduce:
+            b = self.lib_reduce
             L.append("  %s total = thrust::reduce(thrust::device_ptr<%s>(%s), "
                      "thrust::device_ptr<%s>(%s) + n);" % (f, f, b, f, b))
             L.append("  printf(\"%.17g\\n\", (double)total);")
@@ -1220,7 +1220,7 @@ class Program:
              "#include <cstdio>"]
         if self.cg:
             L += ["#include <cooperative_groups.h>", "namespace cg = cooperative_groups;"]
-        if self.library:
+        if self.lib_reduce:
             L += ["#include <thrust/device_ptr.h>", "#include <thrust/reduce.h>"]
         L.append("")
         if double:
