@@ -218,13 +218,9 @@ static int whole_statement(const cp_node *n) {
  * composite, the call works on it, and both halves are stored back, in a statement that
  * stands for the call's (`do { ... } while (0)`, one statement wherever the call's was). */
 static const char *through_element(cp_rw *c, const cp_val *elem, const char *call) {
-  const cp_prec *P = c->f->prec;
-  return cp_arena_printf(c->run->r->arena,
-                         "do { %s%s cp_ref = %s; %s; %s%s(&%s, &%s, cp_ref); } while (0)",
-                         P->type, elem->width > 1 ? cp_wsuffix(elem->width) : "",
-                         cp_promote(c, elem), call,
-                         elem->width > 1 ? P->store_vec : P->store, cp_wsuffix(elem->width),
-                         elem->text, elem->twin);
+  return cp_arena_printf(c->run->r->arena, "do { %s%s cp_ref = %s; %s; %s; } while (0)",
+                         c->f->prec->type, cp_wsuffix(elem->width), cp_promote(c, elem), call,
+                         cp_store_text(c, elem, "cp_ref"));
 }
 
 /* A call to another converted function. */

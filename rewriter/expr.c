@@ -110,6 +110,13 @@ const char *cp_promote(cp_rw *c, const cp_val *v) {
   }
 }
 
+const char *cp_store_text(cp_rw *c, const cp_val *elem, const char *value) {
+  const cp_prec *P = c->f->prec;
+  return cp_arena_printf(c->run->r->arena, "%s%s(&%s, &%s, %s)",
+                         elem->width > 1 ? P->store_vec : P->store, cp_wsuffix(elem->width),
+                         elem->text, elem->twin, value);
+}
+
 const char *cp_demote(cp_rw *c, const cp_val *v) {
   cp_arena *a = c->run->r->arena;
   const char *to = c->f->prec->to_scalar;
@@ -471,11 +478,7 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
                                         cp_promote(c, r)),
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
     const char *value = name ? cp_arith(c, name, l, r) : cp_promote(c, r);
-    return cp_made(c, cp_arena_printf(a, "%s%s(&%s, &%s, %s)",
-                                      l->width > 1 ? c->f->prec->store_vec : c->f->prec->store,
-                                      cp_wsuffix(l->width),
-                                   l->text, l->twin, value),
-                CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
+    return cp_made(c, cp_store_text(c, l, value), CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
   }
   if (l->kind == CP_V_COMPOSITE) {
     if (!name) {

@@ -326,6 +326,8 @@ const cp_val *cp_rvalue(cp_rw *c, const cp_val *v);
 /* The text of `v` as a composite of width v->width, and as a plain float(N). */
 const char *cp_promote(cp_rw *c, const cp_val *v);
 const char *cp_demote(cp_rw *c, const cp_val *v);
+/* The store of a composite `value` into a paired element, both halves (cp_store, cp_store_float3). */
+const char *cp_store_text(cp_rw *c, const cp_val *elem, const char *value);
 /* The source text of a node. */
 const char *cp_src(cp_rw *c, const cp_node *n);
 /* The source of `n` with changed children spliced in (over[i], when given, replaces
