@@ -351,6 +351,8 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x) {
   case CP_ACC_DOUBLE:
     if (cp_is_composite(x))
       return cp_arena_printf(a, "cp_to_double(%s)", cp_promote(c, x));
+    if (cp_is_split(c, x)) /* (float)d: the double d itself, as the split holds it */
+      return cp_arena_printf(a, "(%s)", x->src);
     return x->text;
   case CP_ACC_COMPOSITE: break;
   }
