@@ -511,50 +511,56 @@ static void follow_symbol_addresses(cp_run *run, cp_func *f, cp_node *n) {
 /* Pass 3: writes into buffers. */
 static void defer_store(cp_run *run, cp_func *f, int group, const cp_node *rhs);
 
-/* A buffer element bound to a reference parameter that is not const (`kick(vel[i], f)`,
- * `vel[i] += f` with operator+=(float3 &, float3)) of a converted function: written
- * through the reference. The first such argument, or NULL. */
-static const cp_node *ref_bound_element(cp_run *run, const cp_node *call) {
-  CXCursor fn = clang_getCursorReferenced(call->cur);
-  if (!cp_func_of(run, fn))
-    return NULL;
-  int nargs = cp_num_args(call->cur);
-  for (int i = 0; i < nargs && i < cp_num_args(fn); i++) {
-    CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, (unsigned)i)));
-    const cp_node *an = cp_call_arg(call, nargs, i);
-    if (t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t)) &&
-        cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), 0) &&
-        cp_node_strip(an)->kind == CXCursor_ArraySubscriptExpr)
-      return an;
-  }
-  return NULL;
+/* Whether argument i of `call` is a buffer element bound to a reference parameter that is
+ * not const (`kick(vel[i], f)`, `vel[i] += f` with operator+=(float3 &, float3)) of the
+ * converted function `fn`: written through the reference. */
+static int ref_bound_element(CXCursor fn, const cp_node *call, int nargs, int i) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, (unsigned)i)));
+  return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t)) &&
+         cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), 0) &&
+         cp_node_strip(cp_call_arg(call, nargs, i))->kind == CXCursor_ArraySubscriptExpr;
 }
+
+static void note_write(cp_run *run, cp_func *f, const cp_node *target, const cp_node *rhs,
+                       const char *op, int through_pointer);
 
 static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     find_writes(run, f, n->kids[i]);
   const char *text = run->opt->input_text;
-  char op[4];
-  const cp_node *target = NULL;
-  int through_pointer = 0; /* atomics take the element's address: total, &x[i], x + i */
-  const cp_node *rhs = NULL;
-  if (cp_node_assignment(text, n, &target, &rhs, op))
-    ;
-  else if (n->kind == CXCursor_UnaryOperator &&
-           (strcmp(cp_node_operator(text, n, op), "++") == 0 || strcmp(op, "--") == 0))
-    target = n->kids[0];
-  else if (n->kind == CXCursor_CallExpr && n->nkids >= 2) {
-    CXString s = clang_getCursorSpelling(n->cur);
-    int atomic = is_atomic(clang_getCString(s));
-    clang_disposeString(s);
-    if (atomic)
-      target = n->kids[1];
-    else
-      target = ref_bound_element(run, n);
-    through_pointer = atomic;
-  }
-  if (!target)
+  char op[4] = "";
+  const cp_node *target = NULL, *rhs = NULL;
+  if (cp_node_assignment(text, n, &target, &rhs, op)) {
+    note_write(run, f, target, rhs, op, 0);
     return;
+  }
+  if (n->kind == CXCursor_UnaryOperator &&
+      (strcmp(cp_node_operator(text, n, op), "++") == 0 || strcmp(op, "--") == 0)) {
+    note_write(run, f, n->kids[0], NULL, op, 0);
+    return;
+  }
+  if (n->kind != CXCursor_CallExpr || n->nkids < 2)
+    return;
+  CXString s = clang_getCursorSpelling(n->cur);
+  int atomic = is_atomic(clang_getCString(s));
+  clang_disposeString(s);
+  if (atomic) { /* atomics take the element's address: total, &x[i], x + i */
+    note_write(run, f, n->kids[1], NULL, op, 1);
+    return;
+  }
+  CXCursor fn = clang_getCursorReferenced(n->cur);
+  if (!cp_func_of(run, fn))
+    return;
+  int nargs = cp_num_args(n->cur);
+  for (int i = 0; i < nargs && i < cp_num_args(fn); i++)
+    if (ref_bound_element(fn, n, nargs, i))
+      note_write(run, f, cp_call_arg(n, nargs, i), NULL, op, 0);
+}
+
+/* One write of `f` into `target` (an element, a variable, a field): pairs the buffer it
+ * writes, or refuses a pointer that cannot be followed. */
+static void note_write(cp_run *run, cp_func *f, const cp_node *target, const cp_node *rhs,
+                       const char *op, int through_pointer) {
   const cp_node *direct = cp_node_strip(target);
   cp_var *v = var_or_symbol(run, f, cp_node_root(target, 0));
   if (!v && (v = cp_field_buffer(run, target)) && direct == cp_field_root(target))

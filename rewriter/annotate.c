@@ -888,14 +888,16 @@ void cp_find_functions(cp_run *run) {
 
 /* ---- unannotated helpers called from converted code ------------------------------- */
 
-/* Whether a function takes or returns something that converts: float, floatN, or a
- * pointer to them (an out-parameter, a buffer). */
+/* Whether a function takes or returns something that converts: float, floatN, a pointer
+ * to them (an out-parameter, a buffer) or a reference to them (an out-parameter). */
 static int has_float_interface(CXCursor fn) {
   CXType r = clang_getResultType(clang_getCursorType(fn));
   if (cp_type_width(r, 0) || cp_type_width(r, 1))
     return 1;
   for (int k = 0; k < cp_num_args(fn); k++) {
-    CXType t = clang_getCursorType(cp_arg(fn, (unsigned)k));
+    CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, (unsigned)k)));
+    if (t.kind == CXType_LValueReference)
+      t = clang_getPointeeType(t);
     if (cp_type_width(t, 0) || cp_type_width(t, 1) || cp_pointee_width(t, 0) ||
         cp_pointee_width(t, 1))
       return 1;

@@ -213,14 +213,29 @@ static int whole_statement(const cp_node *n) {
   }
 }
 
-/* A paired buffer's element bound to a reference parameter that converts (`vel[i] += f`
- * with operator+=(float3 &, float3), `kick(vel[i], f)`): the element is read into a
- * composite, the call works on it, and both halves are stored back, in a statement that
- * stands for the call's (`do { ... } while (0)`, one statement wherever the call's was). */
-static const char *through_element(cp_rw *c, const cp_val *elem, const char *call) {
-  return cp_arena_printf(c->run->r->arena, "do { %s%s cp_ref = %s; %s; %s; } while (0)",
-                         c->f->prec->type, cp_wsuffix(elem->width), cp_promote(c, elem), call,
-                         cp_store_text(c, elem, "cp_ref"));
+/* The most paired elements one call may bind to converting references. */
+enum { MAX_REF_ELEMS = 8 };
+
+/* The composite local standing for the k-th such element: cp_ref, cp_ref1, cp_ref2... */
+static const char *ref_local(cp_rw *c, int k) {
+  return k ? cp_arena_printf(c->run->r->arena, "cp_ref%d", k) : "cp_ref";
+}
+
+/* Paired buffers' elements bound to reference parameters that convert (`vel[i] += f` with
+ * operator+=(float3 &, float3), `kick(vel[i], f)`, `swap(a[i], b[i])`): each element is
+ * read into a composite, the call works on them, and both halves of each are stored back
+ * in argument order, in a statement that stands for the call's (`do { ... } while (0)`,
+ * one statement wherever the call's was). */
+static const char *through_elements(cp_rw *c, const cp_val *const *elems, int n,
+                                    const char *call) {
+  cp_arena *a = c->run->r->arena;
+  const char *loads = "", *stores = "";
+  for (int k = 0; k < n; k++) {
+    loads = cp_arena_printf(a, "%s%s%s %s = %s; ", loads, c->f->prec->type,
+                            cp_wsuffix(elems[k]->width), ref_local(c, k), cp_promote(c, elems[k]));
+    stores = cp_arena_printf(a, "%s %s;", stores, cp_store_text(c, elems[k], ref_local(c, k)));
+  }
+  return cp_arena_printf(a, "do { %s%s;%s } while (0)", loads, call, stores);
 }
 
 /* A call to another converted function. */
@@ -228,7 +243,8 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
   const char **over = overrides(c, n);
   cp_arena *a = c->run->r->arena;
   int composite_sig = !callee->pragma || callee->pragma->scope == CP_SCOPE_ALL;
-  const cp_val *elem = NULL; /* a paired element bound to a converting reference */
+  const cp_val *elems[MAX_REF_ELEMS]; /* paired elements bound to converting references */
+  int n_elems = 0;
   for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
     cp_node *an = cp_call_arg(n, nargs, i);
     unsigned k = cp_arg_index(n, nargs, i);
@@ -236,10 +252,10 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
     if (!p)
       continue;
     if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
-        !composite_lvalue(an) && !elem && an->val && an->val->kind == CP_V_PAIRED &&
-        whole_statement(n) && !cp_used_as_value(c, n)) {
-      elem = an->val;
-      over[k] = "cp_ref";
+        !composite_lvalue(an) && n_elems < MAX_REF_ELEMS && an->val &&
+        an->val->kind == CP_V_PAIRED && whole_statement(n) && !cp_used_as_value(c, n)) {
+      over[k] = ref_local(c, n_elems);
+      elems[n_elems++] = an->val;
       continue;
     }
     if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
@@ -286,10 +302,10 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
   cp_val *v = call_with(c, n, over, callee->twin,
                         w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN) : CP_V_OTHER, w,
                         CP_RULE_CALL);
-  if (elem) {
-    v->text = through_element(c, elem, v->text);
+  if (n_elems) {
+    v->text = through_elements(c, elems, n_elems, v->text);
     v->kind = CP_V_OTHER;
-    c->run->r->applied[CP_RULE_BUFFER_WRITE]++;
+    c->run->r->applied[CP_RULE_BUFFER_WRITE] += (unsigned)n_elems;
   }
   return v;
 }
