@@ -25,7 +25,7 @@
 static int element_width(CXType t, int dbl) {
   CXType c = clang_getCanonicalType(t);
   while (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray ||
-         c.kind == CXType_VariableArray)
+         c.kind == CXType_VariableArray || c.kind == CXType_DependentSizedArray)
     c = clang_getCanonicalType(clang_getArrayElementType(c));
   return cp_type_width(c, dbl);
 }
@@ -317,13 +317,20 @@ static cp_var *addressed_local(cp_func *f, const cp_node *x) {
   return var_of_node(f, x);
 }
 
+/* Whether a variable is an array of the function's own (`__shared__ float s[BLOCK]`). */
+static int local_array(const cp_var *v) {
+  enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(v->decl)).kind;
+  return !v->is_param && (k == CXType_ConstantArray || k == CXType_DependentSizedArray ||
+                          k == CXType_IncompleteArray || k == CXType_VariableArray);
+}
+
 /* Pass 2: calls between converted functions. */
 static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     follow_calls(run, f, n->kids[i]);
   if (n->kind != CXCursor_CallExpr)
     return;
-  cp_func *callee = cp_func_of(run, clang_getCursorReferenced(n->cur));
+  cp_func *callee = cp_func_of(run, cp_callee(n->cur));
   if (!callee)
     return;
   const char *text = run->opt->input_text;
@@ -348,6 +355,15 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
       }
     }
     cp_var *buf = f->is_host ? cp_host_buffer(run, f, arg) : var_or_symbol(run, f, cp_node_root(arg, 0));
+    if (buf && buf->group < 0 && buf->role == CP_VAR_COMPOSITE && local_array(buf)) {
+      param->role = CP_VAR_OUTPTR; /* a composite array (__shared__ cp_float s[N]): cp_float * */
+      continue;
+    }
+    if (buf && buf->group < 0 && local_array(buf)) { /* a float array (keep()): float * */
+      if (param->role != CP_VAR_OUTPTR)
+        param->role = CP_VAR_UNPAIRED;
+      continue;
+    }
     if (buf && buf->group >= 0)
       join_groups(run, buf->group, param->group);
   }
@@ -398,7 +414,7 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     agree_outptrs(run, f, n->kids[i]);
   cp_func *callee = n->kind == CXCursor_CallExpr
-                        ? cp_func_of(run, clang_getCursorReferenced(n->cur)) : NULL;
+                        ? cp_func_of(run, cp_callee(n->cur)) : NULL;
   int nargs = callee ? cp_num_args(n->cur) : 0;
   for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
     cp_var *param = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
@@ -524,6 +540,30 @@ static int ref_bound_element(CXCursor fn, const cp_node *call, int nargs, int i)
 static void note_write(cp_run *run, cp_func *f, const cp_node *target, const cp_node *rhs,
                        const char *op, int through_pointer);
 
+/* float &r = x[i] in a converted function: r would write the element's value half alone,
+ * leaving its companion stale; refused unless the buffer is nopair(). */
+static void ref_to_element(cp_run *run, cp_func *f, const cp_node *decl) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(decl->cur));
+  if (t.kind != CXType_LValueReference || clang_isConstQualifiedType(clang_getPointeeType(t)) ||
+      !cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), f->dbl))
+    return;
+  const cp_node *init = decl->kids[decl->nkids - 1];
+  cp_var *v = var_or_symbol(run, f, cp_node_root(init, 0));
+  if (!v)
+    v = cp_field_buffer(run, init);
+  if (!v || v->group < 0 || v->role == CP_VAR_UNPAIRED ||
+      (f->pragma && cp_names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name)))
+    return;
+  const char *name = cp_cursor_spelling(run->r->arena, decl->cur);
+  cp_diag_at(run, CP_ERROR, decl->begin,
+             "'%s' is a float & bound to an element of buffer '%s'; it can hold the value "
+             "half only, so writes through it would leave the companion error buffer of '%s' "
+             "stale: write through the element itself (%s[...] op= ...), copy it into a local "
+             "and store that back, make it a const float & if it only reads, or nopair(%s) "
+             "[%s]", name, v->name, v->name, v->name, v->name,
+             cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
+}
+
 static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     find_writes(run, f, n->kids[i]);
@@ -539,6 +579,10 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
     note_write(run, f, n->kids[0], NULL, op, 0);
     return;
   }
+  if (n->kind == CXCursor_VarDecl && n->nkids) {
+    ref_to_element(run, f, n);
+    return;
+  }
   if (n->kind != CXCursor_CallExpr || n->nkids < 2)
     return;
   CXString s = clang_getCursorSpelling(n->cur);
@@ -548,7 +592,7 @@ static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
     note_write(run, f, n->kids[1], NULL, op, 1);
     return;
   }
-  CXCursor fn = clang_getCursorReferenced(n->cur);
+  CXCursor fn = cp_callee(n->cur);
   if (!cp_func_of(run, fn))
     return;
   int nargs = cp_num_args(n->cur);
@@ -663,7 +707,7 @@ static void refuse_kept_addresses(cp_run *run, cp_func *f, const cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     refuse_kept_addresses(run, f, n->kids[i]);
   cp_func *callee = n->kind == CXCursor_CallExpr && f->pragma && f->pragma->n_keep
-                        ? cp_func_of(run, clang_getCursorReferenced(n->cur))
+                        ? cp_func_of(run, cp_callee(n->cur))
                         : NULL;
   int nargs = callee ? cp_num_args(n->cur) : 0;
   for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {

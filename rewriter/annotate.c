@@ -40,7 +40,8 @@ typedef struct {
 
 /* Offset of the end of the logical line that starts at `offset`: its '\n' (CRLF, LF) or
  * its lone '\r' (old Mac files: clang ends lines there too), unless a backslash before
- * it continues the line. */
+ * it continues the line (also with spaces or tabs between them, as clang reads it, with
+ * a warning). */
 static unsigned logical_line_end(const cp_options *opt, unsigned offset) {
   const char *s = opt->input_text;
   for (unsigned i = offset; i < opt->input_len; i++) {
@@ -49,6 +50,8 @@ static unsigned logical_line_end(const cp_options *opt, unsigned offset) {
     if (s[i] == '\r' && i + 1 < opt->input_len && s[i + 1] == '\n')
       continue; /* CRLF: the line ends at its '\n' */
     unsigned j = s[i] == '\n' && i > 0 && s[i - 1] == '\r' ? i - 1 : i;
+    while (j > offset && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+      j--;
     if (j == 0 || s[j - 1] != '\\')
       return i;
   }
@@ -289,7 +292,7 @@ int cp_cuda_kind(CXCursor fn) {
 /* The definition a call calls: a function's, or for an instance of a function template
  * (sc<2>(x)) the template's, which is what converts (once for every instance). */
 static CXCursor callee_definition(CXCursor call) {
-  CXCursor ref = clang_getCursorReferenced(call);
+  CXCursor ref = cp_callee(call);
   CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
   return clang_getCursorDefinition(clang_Cursor_isNull(tmpl) ? ref : tmpl);
 }

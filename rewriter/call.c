@@ -55,7 +55,13 @@ static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
 }
 
 static const char *function_name(cp_rw *c, const cp_node *n) {
-  return cp_cursor_spelling(c->run->r->arena, clang_getCursorReferenced(n->cur));
+  return cp_cursor_spelling(c->run->r->arena, cp_callee(n->cur));
+}
+
+/* Whether a pointer parameter points to volatile (`volatile float *sdata`). */
+static int volatile_pointee(const cp_var *p) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(p->decl));
+  return t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t));
 }
 
 cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
@@ -76,6 +82,7 @@ cp_val *cp_lvalue(cp_rw *c, cp_node *n) {
   case CP_VAR_COMPOSITE:
   case CP_VAR_OUTPTR:
     v->kind = CP_V_COMPOSITE;
+    v->vol = var->role == CP_VAR_OUTPTR && volatile_pointee(var);
     break;
   case CP_VAR_ACCUM:
     if (n->kind == CXCursor_DeclRefExpr) {
@@ -466,7 +473,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     }
   }
   int w = cp_node_width(c, n);
-  CXCursor decl = clang_getCursorReferenced(n->cur);
+  CXCursor decl = cp_callee(n->cur);
   if (w == 1 && (any || c->promote_all) && !texture && /* said once, above */
       clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) {
     cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
@@ -479,7 +486,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
 }
 
 cp_val *cp_call(cp_rw *c, cp_node *n) {
-  CXCursor ref = clang_getCursorReferenced(n->cur);
+  CXCursor ref = cp_callee(n->cur);
   int nargs = cp_num_args(n->cur);
   if (clang_getCursorKind(ref) == CXCursor_Constructor || nargs < 0) {
     /* float4 p = pos[i]: a copy, whose value is its one child's */

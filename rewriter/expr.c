@@ -76,7 +76,7 @@ cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width) {
 }
 
 int cp_node_width(const cp_rw *c, const cp_node *n) {
-  return cp_type_width(clang_getCursorType(n->cur), c->f->dbl);
+  return cp_type_width(cp_node_type(c->run->opt->input_text, n), c->f->dbl);
 }
 
 static int is_float_value(const cp_val *v) {
@@ -460,6 +460,29 @@ static cp_val *into_other(cp_rw *c, const cp_node *n, const cp_node *lhs, const 
                  CP_RULE_CONVERT);
 }
 
+/* The value of an element of a volatile cp_float * (`sdata[tid]` of a warp-synchronous
+ * reduction): read through cp_load_volatile, since a volatile struct is not copied. */
+static cp_val *volatile_read(cp_rw *c, const cp_val *k) {
+  return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_load_volatile(&%s)", k->text),
+                 CP_V_COMPOSITE, k->width, CP_RULE_ASSIGN);
+}
+
+/* x = y, x op= y into an element of a volatile cp_float *: the new value (from the old one
+ * read through cp_load_volatile) is written through cp_store_volatile, in a statement of
+ * its own. */
+static cp_val *volatile_store(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_val *l,
+                              const cp_val *r, const char *name) {
+  if (cp_used_as_value(c, n) || cp_side_effect(c, lhs)) {
+    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
+                  "a store into a volatile composite whose value is used or whose index has "
+                  "side effects; store in a statement of its own, with the index computed first");
+    return cp_pass(c, n);
+  }
+  const char *value = name ? cp_arith(c, name, volatile_read(c, l), r) : cp_promote(c, r);
+  return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_store_volatile(&%s, %s)", l->text, value),
+                 CP_V_OTHER, 0, CP_RULE_ASSIGN);
+}
+
 cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
                       const char *op) {
   const cp_val *l = lhs->val, *r = rhs->val;
@@ -482,6 +505,8 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
     const char *value = name ? cp_arith(c, name, l, r) : cp_promote(c, r);
     return cp_made(c, cp_store_text(c, l, value), CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
   }
+  if (l->kind == CP_V_COMPOSITE && l->vol)
+    return volatile_store(c, n, lhs, l, r, name);
   if (l->kind == CP_V_COMPOSITE) {
     if (!name) {
       int ch;
@@ -718,6 +743,8 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
       return accum_read(c, k);
     if (k->kind == CP_V_PAIRED)
       return cp_made(c, cp_promote(c, k), CP_V_COMPOSITE, k->width, CP_RULE_BUFFER_READ);
+    if (k->vol)
+      return volatile_read(c, k);
     cp_val *v = cp_new_val(c, k->text, k->kind, k->width);
     *v = *k;
     return v;
@@ -813,18 +840,26 @@ static const char *macro_refused(cp_rw *c, const cp_node *n, const cp_val *v) {
 }
 
 /* An expression of a function template whose type depends on the template's parameters
- * (libclang's "dependent type") that may compute with floats in an instantiation: an
- * operator, a call or a conditional, or any such expression with a float operand (a
- * composite or paired value, a float or floatN child). */
-static int dependent_arith(const cp_node *n) {
-  if (clang_getCursorType(n->cur).kind != CXType_Dependent)
+ * (libclang's "dependent type", where cp_node_type cannot tell it either) that may compute
+ * with floats in an instantiation: an operator, a call or a conditional, or any such
+ * expression with a float operand (a composite or paired value, a float or floatN child).
+ * A comparison of operands whose types are known is not. */
+static int dependent_arith(const cp_rw *c, const cp_node *n) {
+  const char *text = c->run->opt->input_text;
+  if (cp_node_type(text, n).kind != CXType_Dependent)
+    return 0;
+  char op[4];
+  if (n->kind == CXCursor_BinaryOperator && n->nkids == 2 &&
+      strchr("<>=!&|", cp_node_operator(text, n, op)[0]) &&
+      cp_node_type(text, n->kids[0]).kind != CXType_Dependent &&
+      cp_node_type(text, n->kids[1]).kind != CXType_Dependent)
     return 0;
   if (n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator ||
       n->kind == CXCursor_UnaryOperator || n->kind == CXCursor_CallExpr ||
       n->kind == CXCursor_ConditionalOperator)
     return 1;
   for (unsigned i = 0; i < n->nkids; i++) {
-    CXType t = clang_getCanonicalType(clang_getCursorType(n->kids[i]->cur));
+    CXType t = clang_getCanonicalType(cp_node_type(text, n->kids[i]));
     if ((n->kids[i]->val && cp_is_composite(n->kids[i]->val)) || cp_type_width(t, 0))
       return 1;
   }
@@ -877,7 +912,7 @@ const cp_val *cp_rewrite(cp_rw *c, cp_node *n) {
   case CXCursor_CXXStaticCastExpr: v = cp_cast(c, n); break;
   default: v = cp_pass(c, n); break;
   }
-  if (dependent_arith(n)) { /* reported once, at the innermost such expression */
+  if (dependent_arith(c, n)) { /* reported once, at the innermost such expression */
     if (!refused_below(n))
       cp_rule_error(c, n, CP_RULE_UNSUPPORTED_TEMPLATE,
                     "the type of this expression depends on the template's parameters, so its "

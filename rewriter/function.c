@@ -430,7 +430,7 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
   outside_ctx *ctx = data;
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
-  cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
+  cp_func *callee = cp_func_of(ctx->run, cp_callee(c));
   if (callee && !callee->twin && cp_signature_changes(callee)) {
     CXString caller = clang_getCursorSpelling(ctx->in);
     int tmpl = clang_getCursorKind(ctx->in) == CXCursor_FunctionTemplate;
@@ -489,7 +489,7 @@ static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXC
   twin_ctx *ctx = data;
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
-  cp_func *callee = cp_func_of(ctx->run, clang_getCursorReferenced(c));
+  cp_func *callee = cp_func_of(ctx->run, cp_callee(c));
   if (callee && !callee->twin && needs_twin(callee)) {
     /* an operator's twin overloads it (operator+(cp_float3, cp_float3)) */
     callee->twin = strncmp(callee->name, "operator", 8) == 0

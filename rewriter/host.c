@@ -508,7 +508,7 @@ static int doubles_shared(cp_run *run, const cp_func *g, int depth) {
 
 static int calls_doubling(cp_run *run, const cp_node *n, int depth) {
   if (n->kind == CXCursor_CallExpr) {
-    cp_func *callee = cp_func_of(run, clang_getCursorReferenced(n->cur));
+    cp_func *callee = cp_func_of(run, cp_callee(n->cur));
     if (callee && !callee->is_host && doubles_shared(run, callee, depth))
       return 1;
   }
@@ -1092,7 +1092,7 @@ static const api_row api_table[] = {
 /* Whether parameter i of the function `call` calls is a pointer to const: the callee can
  * only read through it, so the companion needs no care. */
 static int reads_only(cp_node *call, int i) {
-  CXCursor fn = clang_getCursorReferenced(call->cur);
+  CXCursor fn = cp_callee(call->cur);
   if (clang_Cursor_isNull(fn) || i >= cp_num_args(fn))
     return 0;
   CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, i)));
@@ -1105,7 +1105,7 @@ static int reads_only(cp_node *call, int i) {
  * its body is not visible. */
 static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_var *v, int i) {
   int visible;
-  const cp_node *w = cp_param_write(h->run, clang_getCursorReferenced(call->cur), i, &visible);
+  const cp_node *w = cp_param_write(h->run, cp_callee(call->cur), i, &visible);
   if (visible && !w)
     return;
   if (visible)
@@ -1216,7 +1216,7 @@ static void on_init_list(host *h, const cp_node *n) {
 static void on_function_reference(host *h, const cp_node *n) {
   cp_func *g;
   if (n->kind != CXCursor_DeclRefExpr ||
-      !(g = cp_func_of(h->run, clang_getCursorReferenced(n->cur))) || !cp_signature_changes(g))
+      !(g = cp_func_of(h->run, cp_callee(n->cur))) || !cp_signature_changes(g))
     return;
   const cp_node *k = n, *p = n->parent;
   while (p && p->kind == CXCursor_UnexposedExpr) {

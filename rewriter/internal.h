@@ -87,6 +87,17 @@ CXCursor cp_node_decl(const cp_node *n);
  * or array of them; not the unsized `extern __shared__` array, which every such
  * declaration shares): its element width; 0 for anything else. */
 int cp_symbol_width(CXCursor c);
+/* The function a call calls (clang_getCursorReferenced), or, for a call in a template
+ * whose callee clang leaves unresolved (`warpReduce<BLOCK>(s, tid)`), the one function
+ * template of that name whose parameter and result types name none of its template
+ * parameters and take the call's arguments (a float * is not an int *); a null cursor
+ * where none or several do. */
+CXCursor cp_callee(CXCursor call);
+/* The type of expression n: clang's, or, where clang leaves it dependent in a template but
+ * every instantiation gives it the same type, that type: an element of an array whose
+ * size is a template parameter (`__shared__ float s[BLOCK]`, `s[i]`), an assignment to
+ * one, arithmetic between such values, a call that cp_callee resolves. */
+CXType cp_node_type(const char *text, const cp_node *n);
 /* The node with implicit casts (UnexposedExpr wrappers) and parentheses removed. */
 const cp_node *cp_node_strip(const cp_node *n);
 /* The spelling of a unary, binary or compound-assignment operator, read from the text
@@ -310,6 +321,8 @@ typedef struct cp_val {
   int changed;      /* text differs from the source */
   cp_rule rule;     /* the rule that changed it (or a changed child) */
   const struct cp_var_s *var; /* CP_V_ACCUM: the accumulator */
+  int vol;          /* CP_V_COMPOSITE: an element of a volatile cp_float * (read and written
+                       through cp_load_volatile, cp_store_volatile) */
 } cp_val;
 
 typedef struct {

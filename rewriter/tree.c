@@ -456,3 +456,146 @@ unsigned cp_arg_index(const cp_node *call, int nargs, int i) {
 cp_node *cp_call_arg(const cp_node *call, int nargs, int i) {
   return call->kids[cp_arg_index(call, nargs, i)];
 }
+
+/* Whether a type names a template parameter (T, T *, const T &, T[4]): clang leaves such
+ * a type unexposed or dependent until the template is instantiated. */
+static int names_template_parameter(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  switch (c.kind) {
+  case CXType_Pointer:
+  case CXType_LValueReference:
+  case CXType_RValueReference:
+    return names_template_parameter(clang_getPointeeType(c));
+  case CXType_ConstantArray:
+  case CXType_IncompleteArray:
+    return names_template_parameter(clang_getArrayElementType(c));
+  case CXType_Unexposed:
+  case CXType_Dependent:
+  case CXType_DependentSizedArray:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static enum CXChildVisitResult first_kid(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
+
+/* Whether an argument of type a may be passed to a parameter of type p, told apart only
+ * as far as choosing among a few templates of one name needs: pointers (arrays decay) by
+ * their pointee's kind, anything else by being arithmetic or not. */
+static int may_pass(CXType a, CXType p) {
+  a = clang_getCanonicalType(a);
+  p = clang_getCanonicalType(p);
+  if (p.kind == CXType_LValueReference)
+    p = clang_getCanonicalType(clang_getPointeeType(p));
+  if (a.kind == CXType_ConstantArray || a.kind == CXType_IncompleteArray ||
+      a.kind == CXType_DependentSizedArray || a.kind == CXType_VariableArray)
+    return p.kind == CXType_Pointer &&
+           clang_getCanonicalType(clang_getArrayElementType(a)).kind ==
+               clang_getCanonicalType(clang_getPointeeType(p)).kind;
+  if (a.kind == CXType_Pointer || p.kind == CXType_Pointer)
+    return a.kind == p.kind && clang_getCanonicalType(clang_getPointeeType(a)).kind ==
+                                   clang_getCanonicalType(clang_getPointeeType(p)).kind;
+  int arith_a = a.kind >= CXType_Bool && a.kind <= CXType_LongDouble;
+  int arith_p = p.kind >= CXType_Bool && p.kind <= CXType_LongDouble;
+  return arith_a == arith_p && (arith_a || a.kind == p.kind);
+}
+
+/* Whether the function template fn, whose types name none of its parameters, takes the
+ * arguments of `call`. */
+static int takes_arguments(CXCursor fn, CXCursor call) {
+  int n = cp_num_args(call);
+  if (clang_getCursorKind(fn) != CXCursor_FunctionTemplate || cp_num_args(fn) != n ||
+      names_template_parameter(clang_getResultType(clang_getCursorType(fn))))
+    return 0;
+  for (int i = 0; i < n; i++) {
+    CXType p = clang_getCursorType(cp_arg(fn, (unsigned)i));
+    if (names_template_parameter(p) || !may_pass(clang_getCursorType(cp_arg(call, (unsigned)i)), p))
+      return 0;
+  }
+  return 1;
+}
+
+CXCursor cp_callee(CXCursor call) {
+  CXCursor ref = clang_getCursorReferenced(call);
+  if (!clang_Cursor_isNull(ref) || clang_getCursorKind(call) != CXCursor_CallExpr)
+    return ref;
+  CXCursor callee = clang_getNullCursor();
+  clang_visitChildren(call, first_kid, &callee);
+  while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr)
+    clang_visitChildren(callee, first_kid, &callee);
+  CXCursor set = clang_getCursorReferenced(callee), found = clang_getNullCursor();
+  if (clang_getCursorKind(set) != CXCursor_OverloadedDeclRef)
+    return found;
+  for (unsigned i = 0; i < clang_getNumOverloadedDecls(set); i++) {
+    CXCursor fn = clang_getOverloadedDecl(set, i);
+    if (!takes_arguments(fn, call))
+      continue;
+    if (!clang_Cursor_isNull(found)) /* two may be meant: only the instance can tell */
+      return clang_getNullCursor();
+    found = fn;
+  }
+  return found;
+}
+
+/* The type of the arithmetic on operands of types l and r, where both are known: the
+ * wider floating type, as C's usual conversions give (float with int is float). */
+static CXType arithmetic_type(CXType l, CXType r, CXType unknown) {
+  CXType a = clang_getCanonicalType(l), b = clang_getCanonicalType(r);
+  if (a.kind == CXType_Dependent || b.kind == CXType_Dependent)
+    return unknown;
+  if (a.kind == CXType_LongDouble || a.kind == CXType_Double || a.kind == CXType_Float)
+    return b.kind > a.kind && b.kind <= CXType_LongDouble ? b : a;
+  if (b.kind == CXType_LongDouble || b.kind == CXType_Double || b.kind == CXType_Float)
+    return b;
+  return unknown;
+}
+
+CXType cp_node_type(const char *text, const cp_node *n) {
+  CXType t = clang_getCursorType(n->cur);
+  if (t.kind != CXType_Dependent)
+    return t;
+  char op[4];
+  switch (n->kind) {
+  case CXCursor_ParenExpr:
+  case CXCursor_UnexposedExpr:
+    return n->nkids == 1 ? cp_node_type(text, n->kids[0]) : t;
+  case CXCursor_ArraySubscriptExpr: {
+    CXType b = n->nkids == 2 ? clang_getCanonicalType(cp_node_type(text, n->kids[0])) : t;
+    if (b.kind == CXType_Pointer)
+      return clang_getPointeeType(b);
+    CXType e = clang_getArrayElementType(b);
+    return e.kind == CXType_Invalid ? t : e;
+  }
+  case CXCursor_CallExpr: {
+    CXCursor fn = cp_callee(n->cur);
+    return clang_getCursorKind(fn) == CXCursor_FunctionTemplate
+               ? clang_getResultType(clang_getCursorType(fn))
+               : t;
+  }
+  case CXCursor_CompoundAssignOperator:
+    return n->nkids == 2 ? cp_node_type(text, n->kids[0]) : t;
+  case CXCursor_UnaryOperator:
+    cp_node_operator(text, n, op);
+    return n->nkids == 1 && (strchr("+-", op[0]) || !op[0]) ? cp_node_type(text, n->kids[0]) : t;
+  case CXCursor_ConditionalOperator:
+    return n->nkids == 3
+               ? arithmetic_type(cp_node_type(text, n->kids[1]), cp_node_type(text, n->kids[2]), t)
+               : t;
+  case CXCursor_BinaryOperator:
+    if (n->nkids != 2)
+      return t;
+    cp_node_operator(text, n, op);
+    if (strcmp(op, "=") == 0)
+      return cp_node_type(text, n->kids[0]);
+    if (strchr("+-*/", op[0]) && !op[1])
+      return arithmetic_type(cp_node_type(text, n->kids[0]), cp_node_type(text, n->kids[1]), t);
+    return t;
+  default:
+    return t;
+  }
+}

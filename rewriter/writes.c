@@ -32,7 +32,7 @@ static int to_const(CXType t) {
  * may, through a pointer). */
 static int call_writes_as(const cp_node *call, const cp_node *arg, int ref) {
   int nargs = cp_num_args(call->cur);
-  CXCursor fn = clang_getCursorReferenced(call->cur);
+  CXCursor fn = cp_callee(call->cur);
   for (int i = 0; i < nargs; i++) {
     if (!clang_equalCursors(cp_arg(call->cur, i), arg->cur))
       continue;
@@ -69,6 +69,11 @@ static const cp_node *element_use(const char *text, const cp_node *e) {
     return cp_node_strip(lhs) == cp_node_strip(e) ? q : NULL;
   if (q->kind == CXCursor_CallExpr) /* bound to a float & (operator+=(float3 &, float3)) */
     return call_writes_as(q, e, 1) ? q : NULL;
+  if (q->kind == CXCursor_VarDecl) { /* float &r = x[i]: written wherever r is */
+    CXType t = clang_getCanonicalType(clang_getCursorType(q->cur));
+    return t.kind == CXType_LValueReference &&
+                   !clang_isConstQualifiedType(clang_getPointeeType(t)) ? q : NULL;
+  }
   if (q->kind != CXCursor_UnaryOperator)
     return NULL;
   if (q->macro)
@@ -91,8 +96,8 @@ static const cp_node *pointer_use(const char *text, const cp_node *n) {
     if (p->kind == CXCursor_VarDecl || p->kind == CXCursor_ReturnStmt ||
         cp_node_assignment(text, p, &lhs, &rhs, op))
       return p; /* copied, returned or reassigned: no longer followed */
-    if (p->kind == CXCursor_ArraySubscriptExpr)
-      return p->kids[0] == n ? element_use(text, p) : NULL;
+    if (p->kind == CXCursor_ArraySubscriptExpr) /* p[i], or i[p] */
+      return element_use(text, p);
     if (p->kind == CXCursor_MemberRefExpr)
       return element_use(text, p);
     if (p->kind == CXCursor_UnaryOperator && !p->macro) {
@@ -335,5 +340,5 @@ static int pure_function(CXTranslationUnit tu, CXCursor callee, int depth) {
 
 int cp_call_is_pure(const cp_node *call) {
   return pure_function(clang_Cursor_getTranslationUnit(call->cur),
-                       clang_getCursorReferenced(call->cur), 1);
+                       cp_callee(call->cur), 1);
 }

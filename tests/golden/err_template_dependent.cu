@@ -1,10 +1,14 @@
 // Rule unsupported-template: a converted function template may compute only with types
 // the template itself knows. Arithmetic in a type parameter (T may be float in one
 // instantiation and int in another) and a call whose type depends on the template's
-// parameters (scale<STEP>, a template called with a parameter) are refused where they are;
-// the rest of the template (int STEP, bool SPLINE, float locals) would convert.
+// parameters (scale<STEP>, where two templates named scale may be meant) are refused
+// where they are; the rest of the template (int STEP, bool SPLINE, float locals) would
+// convert. One template whose types name none of its parameters, called with a
+// parameter, converts (template_dependent_call).
 template <int K>
 __device__ float scale(float x) { return x * (float)K / 3.0f; }
+template <int K, int L>
+__device__ float scale(float x) { return x * (float)(K + L); }
 
 #pragma cp composite
 template <typename T>

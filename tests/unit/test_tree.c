@@ -6,7 +6,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "internal.h"
+#include "parse_util.h"
 
 static const char *SOURCE =
     "#define NEG -\n"
@@ -27,55 +27,15 @@ static const char *SOURCE =
     "}\n"
     "template <int K> float g(float x, int n) { return x * K + n; }\n";
 
-static cp_arena *arena;
-static CXIndex index_;
-static CXTranslationUnit tu;
+static ut_code code;
 static cp_node *root;
 
-typedef struct {
-  const char *name;
-  CXCursor found;
-} lookup;
-
-static enum CXChildVisitResult find_fn(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  lookup *l = data;
-  CXString s = clang_getCursorSpelling(c);
-  int hit = strcmp(clang_getCString(s), l->name) == 0;
-  clang_disposeString(s);
-  if (!hit)
-    return CXChildVisit_Continue;
-  l->found = c;
-  return CXChildVisit_Break;
-}
-
-/* The declaration named `name` at file scope (a function, a function template). */
-static CXCursor named(const char *name) {
-  lookup l = {name, clang_getNullCursor()};
-  clang_visitChildren(clang_getTranslationUnitCursor(tu), find_fn, &l);
-  return l.found;
-}
-
 static void setup(void) {
-  arena = cp_arena_new();
-  index_ = clang_createIndex(0, 0);
-  struct CXUnsavedFile file = {"t.cpp", SOURCE, strlen(SOURCE)};
-  const char *args[] = {"-x", "c++", "-std=c++17"};
-  ck_assert_int_eq(clang_parseTranslationUnit2(index_, "t.cpp", args, 3, &file, 1,
-                                               CXTranslationUnit_DetailedPreprocessingRecord,
-                                               &tu),
-                   CXError_Success);
-  cp_macros *m = cp_arena_alloc(arena, sizeof *m);
-  cp_macros_collect(arena, tu, clang_getFile(tu, "t.cpp"), m);
-  root = cp_tree_build(arena, named("f"), m);
-  ck_assert_ptr_nonnull(root);
+  ut_parse(&code, SOURCE);
+  root = ut_tree(&code, "f");
 }
 
-static void teardown(void) {
-  clang_disposeTranslationUnit(tu);
-  clang_disposeIndex(index_);
-  cp_arena_free(arena);
-}
+static void teardown(void) { ut_close(&code); }
 
 /* The operators of the operator nodes under n, in order, each followed by a space. */
 static void operators(const cp_node *n, char *out, size_t cap) {
@@ -103,16 +63,16 @@ START_TEST(test_operators_where_written) {
 END_TEST
 
 START_TEST(test_template_parameters) {
-  CXCursor g = named("g");
+  CXCursor g = ut_named(&code, "g");
   ck_assert_int_eq(clang_getCursorKind(g), CXCursor_FunctionTemplate);
   ck_assert_int_eq(clang_Cursor_getNumArguments(g), -1); /* why cp_num_args exists */
   ck_assert_int_eq(cp_num_args(g), 2);
-  ck_assert_str_eq(cp_cursor_spelling(arena, cp_arg(g, 0)), "x");
-  ck_assert_str_eq(cp_cursor_spelling(arena, cp_arg(g, 1)), "n");
+  ck_assert_str_eq(cp_cursor_spelling(code.arena, cp_arg(g, 0)), "x");
+  ck_assert_str_eq(cp_cursor_spelling(code.arena, cp_arg(g, 1)), "n");
   ck_assert(clang_Cursor_isNull(cp_arg(g, 2)));
-  CXCursor f = named("f"); /* a plain function: libclang's own answer */
+  CXCursor f = ut_named(&code, "f"); /* a plain function: libclang's own answer */
   ck_assert_int_eq(cp_num_args(f), 4);
-  ck_assert_str_eq(cp_cursor_spelling(arena, cp_arg(f, 3)), "i");
+  ck_assert_str_eq(cp_cursor_spelling(code.arena, cp_arg(f, 3)), "i");
 }
 END_TEST
 

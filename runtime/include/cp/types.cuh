@@ -110,4 +110,30 @@ CP_FUNC cp_double4 cp_make_double4(cp_double x, cp_double y, cp_double z, cp_dou
   cp_double4 r; r.x = x; r.y = y; r.z = z; r.w = w; return r;
 }
 
+#ifdef __cplusplus
+/* cp_load_volatile, cp_store_volatile: a composite of any type read from or written to
+ * volatile memory (the shared array of a warp-synchronous reduction, `volatile cp_float *`),
+ * one 32-bit word at a time, each word a volatile access, as the float code accessed its
+ * one word. Exact: a copy. The words of one composite are not read or written at once, as
+ * the two floats of a paired element are not. */
+template <typename T> CP_FUNC T cp_load_volatile(const volatile T *p)
+{
+  CP_STATIC_ASSERT(sizeof(T) % 4 == 0, "a composite is whole 32-bit words");
+  T r;
+  const volatile unsigned *s = reinterpret_cast<const volatile unsigned *>(p);
+  unsigned *d = reinterpret_cast<unsigned *>(&r);
+  for (unsigned k = 0; k < sizeof(T) / 4; k++)
+    d[k] = s[k];
+  return r;
+}
+template <typename T> CP_FUNC void cp_store_volatile(volatile T *p, T x)
+{
+  CP_STATIC_ASSERT(sizeof(T) % 4 == 0, "a composite is whole 32-bit words");
+  volatile unsigned *d = reinterpret_cast<volatile unsigned *>(p);
+  const unsigned *s = reinterpret_cast<const unsigned *>(&x);
+  for (unsigned k = 0; k < sizeof(T) / 4; k++)
+    d[k] = s[k];
+}
+#endif
+
 #endif /* CP_TYPES_CUH */
