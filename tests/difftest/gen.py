@@ -16,8 +16,17 @@ branch conditions only test values loaded from the inputs (identical in all thre
 builds), so the three builds never take different branches. Rounding is exposed by the
 inputs: mixed magnitudes (1e6, 1e3, 1, 1e-6), cancellation pairs and long sums.
 
+A program that draws multi_tu is written as three files, not one: dt_SEED.h (include
+guard, the prototypes of host wrappers launch_K that launch the kernels), dt_SEED_k.cu
+(the kernels, with their pragmas, and the wrappers' definitions) and dt_SEED.cu (main(),
+calling the wrappers), the reference likewise (dt_SEED.ref.h, dt_SEED_k.ref.cu,
+dt_SEED.ref.cu). Its code is the same either way: multi_tu is drawn from a stream of its
+own (layout_rng), so --no multi_tu gives the one-file program, and a seed that does not
+draw it gives the program it gave before multi_tu existed.
+
 Usage: gen.py SEED OUTDIR [--no FEATURE ...]   writes OUTDIR/dt_SEED.cu and
-OUTDIR/dt_SEED.ref.cu and prints the features the program uses.
+OUTDIR/dt_SEED.ref.cu (multi_tu: the six files above) and prints the features the
+program uses.
 """
 import argparse
 import collections
@@ -38,7 +47,16 @@ FEATURES = [
     # so that leaving all of them out (--no) gives exactly the programs of the list above
     "ref_param", "struct_by_value", "mixed_compound", "type_macro", "arch_branch",
     "fixed_shuffle", "template_kernel", "library_reduce",
+    # the layout of the program's files, not its code: drawn from a stream of its own
+    # (layout_rng), so that adding it changed no draw of the program itself
+    "multi_tu",
 ]
+LAYOUT = {"multi_tu"}
+
+
+def layout_rng(seed):
+    """The random stream of the layout features: independent of the program's."""
+    return random.Random("difftest layout %d" % seed)
 
 
 class Types:
@@ -687,19 +705,25 @@ class Kernel:
         out = [] if t.double or self.pragma is None else [self.pragma]
         if self.template:
             out.append("template <int K>")
-        ps = []
-        for kind, p in self.params:
-            text = {"in": "const {f} *%s", "in4": "const {v4} *%s", "out": "{f} *%s",
-                    "scalar": "{f} %s", "int": "int %s", "State": "State %s",
-                    "Sim": "Sim %s"}[kind] % p
-            if p in self.real:
-                text = text.replace("{f}", "{R}").replace("{v4}", "{R4}")
-            ps.append(text)
-        sig = "__global__ void %s(%s) {{" % (self.name, ", ".join(ps))
+        sig = "__global__ void %s(%s) {{" % (self.name, self.param_list())
         out.append(Tmpl(sig, [], 0).r(t))
         for s in self.stmts:
             out += s.lines(t, "  ")
         return out + ["}", ""]
+
+    def param_list(self, names=None):
+        """The parameters as a Tmpl text ({f}, {R}, ...), named as the kernel's or, for a
+        prototype, by names (a dict; a name mapped to "" leaves that parameter unnamed)."""
+        ps = []
+        for kind, p in self.params:
+            name = p if names is None else names.get(p, p)
+            text = {"in": "const {f} *%s", "in4": "const {v4} *%s", "out": "{f} *%s",
+                    "scalar": "{f} %s", "int": "int %s", "State": "State %s",
+                    "Sim": "Sim %s"}[kind] % name
+            if p in self.real:
+                text = text.replace("{f}", "{R}").replace("{v4}", "{R4}")
+            ps.append(text.rstrip())
+        return ", ".join(ps)
 
 
 class Program:
@@ -708,7 +732,8 @@ class Program:
         self.seed = seed
         rng = self.rng
         # each feature is present in about 60% of the programs
-        self.f = {x for x in FEATURES if x not in disabled and rng.random() < 0.6}
+        self.f = {x for x in FEATURES
+                  if x not in LAYOUT and x not in disabled and rng.random() < 0.6}
         self.g = ExprGen(rng, self.f)
         self.g.f = self.f
         self.strict = True  # the accuracy criterion applies (see run.py)
@@ -759,6 +784,15 @@ class Program:
             self.lib_reduce = rng.choice(self.outputs)
             self.strict = False
         self.strict &= not self.g.float_only
+        # multi_tu: drawn last and from a stream of its own (layout_rng), so a program is
+        # the same code whether or not it is drawn (or left out with --no)
+        lrng = layout_rng(seed)
+        if lrng.random() < 0.6 and "multi_tu" not in disabled:
+            self.f.add("multi_tu")
+        self.multi = "multi_tu" in self.f
+        self.moved, self.proto_names, self.extern = [], {}, False
+        if self.multi:
+            self.split(lrng)
         self.used = sorted(self.f)
 
     # -- clauses --
@@ -1135,7 +1169,8 @@ class Program:
             bufs.append("f")
         return bufs
 
-    def host(self, t):
+    def host(self, t, wrapped=()):
+        """main(); the kernels in wrapped (multi_tu) are launched by their wrappers."""
         n = self.blocks * THREADS
         L = ["// Inputs that expose float rounding: magnitudes 1e6, 1e3, 1 and 1e-6 mixed,",
              "// and every odd element cancels most of the even one before it.",
@@ -1191,7 +1226,11 @@ class Program:
             L.append("  %s dt = %s;" % (f, t.lit(0.0625)))
         L.append("  for (int step = 0; step < %d; step++) {" % self.steps)
         for name, blocks, args in self.launches:
-            L.append("    %s<<<%d, %d>>>(%s);" % (name, max(blocks, 1), THREADS, ", ".join(args)))
+            if name.split("<")[0] in wrapped:
+                L.append("    launch_%s(%s);" % (name.split("<")[0], ", ".join(args)))
+            else:
+                L.append("    %s<<<%d, %d>>>(%s);" % (name, max(blocks, 1), THREADS,
+                                                       ", ".join(args)))
         L.append("  }")
         L.append("  cudaError_t err = cudaDeviceSynchronize();")
         L.append("  if (err != cudaSuccess) {")
@@ -1212,18 +1251,106 @@ class Program:
             L.append("  cudaFree(%s);" % b)
         return L + ["  return 0;", "}"]
 
-    def render(self, double):
+    # -- multi_tu: the program in three files, kernels launched through host wrappers --
+    def split(self, rng):
+        """Which kernels move to dt_S_k.cu behind a host wrapper (launch_NAME, its
+        prototype in dt_S.h, its calls in main()), and how the prototypes are spelled.
+        A kernel that calls a helper moves (the helpers are defined there, once); the
+        others move in three cases out of four; at least one moves."""
+        names = [h.name for h in self.helpers + self.g.ref_helpers]
+        calls = re.compile(r"\b(%s)\(" % "|".join(names)) if names else None
+        t = Types(False)
+        for k in self.kernels:
+            text = "\n".join(k.lines(t))
+            if (calls and calls.search(text)) or rng.random() < 0.75:
+                self.moved.append(k.name)
+        if not self.moved:
+            self.moved.append(rng.choice(self.kernels).name)
+        # the prototypes: named as the definition's parameters, other names, or unnamed
+        style = rng.choice(["same", "same", "same", "other", "unnamed"])
+        for k in self.kernels:
+            if k.name in self.moved and style != "same":
+                self.proto_names[k.name] = {p: ("" if style == "unnamed" else "d_" + p)
+                                            for _, p in k.params}
+        self.extern = rng.random() < 0.2  # extern void launch_...(...);
+        for name in self.moved:  # a wrapper launches its kernel with one configuration
+            assert len({b for n, b, _ in self.launches if n.split("<")[0] == name}) == 1
+
+    def file_names(self, double):
+        """(main file, kernel file, header) of a multi_tu program, or (main file,) of a
+        single-file one; the reference's are apart (.ref) so that both live in one folder."""
+        ref = ".ref" if double else ""
+        base = "dt_%d" % self.seed
+        if not self.multi:
+            return (base + ref + ".cu",)
+        return (base + ref + ".cu", base + "_k" + ref + ".cu", base + ref + ".h")
+
+    def inputs(self):
+        """What cpconvert converts: the float program's .cu files, main's first."""
+        return list(self.file_names(False)[:2])
+
+    def files(self, double):
+        """The program as written for its seed: {file name: text}. A single-file program
+        is render(double) in dt_S.cu (dt_S.ref.cu); a multi_tu one is three files."""
+        names = self.file_names(double)
+        if not self.multi:
+            return {names[0]: self.render(double)}
         t = Types(double)
-        L = ["// difftest program, seed %d (%s); features: %s" % (
-                 self.seed, "double reference" if double else "float, annotated",
-                 " ".join(self.used)),
+        main, kern, header = names
+        what = "double reference" if double else "float, annotated"
+        feats = " ".join(self.used)
+        guard = re.sub(r"\W", "_", header).upper()
+        H = ["// difftest program, seed %d (%s): the host wrappers of the kernels in %s; "
+             "features: %s" % (self.seed, what, kern, feats),
+             "#ifndef " + guard, "#define " + guard, ""]
+        H += self.common(t)
+        ext = "extern " if self.extern else ""
+        for k in self.kernels:
+            if k.name in self.moved:
+                ps = k.param_list(self.proto_names.get(k.name))
+                H.append(Tmpl("%svoid launch_%s(%s);" % (ext, k.name, ps), [], 0).r(t))
+        H += ["", "#endif"]
+        moved = [k for k in self.kernels if k.name in self.moved]
+        kept = [k for k in self.kernels if k.name not in self.moved]
+        K = ["// difftest program, seed %d (%s): kernels and their host wrappers; "
+             "features: %s" % (self.seed, what, feats)]
+        body = []
+        for h in self.helpers:
+            body += h.lines(t)
+        for h in self.g.ref_helpers:
+            body += h.lines(t)
+        for k in moved:
+            body += k.lines(t)
+        for k in moved:
+            launch = [n for n, _, _ in self.launches if n.split("<")[0] == k.name][0]
+            blocks = [b for n, b, _ in self.launches if n == launch][0]
+            body.append(Tmpl("void launch_%s(%s) {{" % (k.name, k.param_list()), [], 0).r(t))
+            body.append("  %s<<<%d, %d>>>(%s);" % (launch, max(blocks, 1), THREADS,
+                                                   ", ".join(p for _, p in k.params)))
+            body += ["}", ""]
+        K += self.cg_include(body) + ['#include "%s"' % header, ""] + body
+        M = ["// difftest program, seed %d (%s); features: %s" % (self.seed, what, feats),
              "#include <cstdio>"]
-        if self.cg:
-            L += ["#include <cooperative_groups.h>", "namespace cg = cooperative_groups;"]
+        code = []
+        for k in kept:
+            code += k.lines(t)
+        M += self.cg_include(code)
         if self.lib_reduce:
-            L += ["#include <thrust/device_ptr.h>", "#include <thrust/reduce.h>"]
-        L.append("")
-        if double:
+            M += ["#include <thrust/device_ptr.h>", "#include <thrust/reduce.h>"]
+        M += ['#include "%s"' % header, ""] + code + self.host(t, self.moved)
+        return {main: "\n".join(M) + "\n", kern: "\n".join(K).rstrip("\n") + "\n",
+                header: "\n".join(H) + "\n"}
+
+    def cg_include(self, lines):
+        if self.cg and any("cg::" in line for line in lines):
+            return ["#include <cooperative_groups.h>", "namespace cg = cooperative_groups;"]
+        return []
+
+    def common(self, t):
+        """The declarations every part of the program uses: the reference's float4, the
+        REAL macros, the mixed_compound constants, the structs of struct_by_value."""
+        L = []
+        if t.double:
             L += ["struct ref4 { double x, y, z, w; };",
                   "__host__ __device__ inline ref4 make_ref4(double x, double y, double z, "
                   "double w) {",
@@ -1243,6 +1370,21 @@ class Program:
             if self.structs[0] == "sim":
                 L.append("struct Sim { State st; %s dt; };" % ty)
             L.append("")
+        return L
+
+    def render(self, double):
+        """The program in one file (for a multi_tu program too: files() splits it)."""
+        t = Types(double)
+        L = ["// difftest program, seed %d (%s); features: %s" % (
+                 self.seed, "double reference" if double else "float, annotated",
+                 " ".join(self.used)),
+             "#include <cstdio>"]
+        if self.cg:
+            L += ["#include <cooperative_groups.h>", "namespace cg = cooperative_groups;"]
+        if self.lib_reduce:
+            L += ["#include <thrust/device_ptr.h>", "#include <thrust/reduce.h>"]
+        L.append("")
+        L += self.common(t)
         for h in self.helpers:
             L += h.lines(t)
         for h in self.g.ref_helpers:
@@ -1267,11 +1409,10 @@ def main():
     args = ap.parse_args()
     prog = Program(args.seed, set(args.no))
     os.makedirs(args.outdir, exist_ok=True)
-    base = os.path.join(args.outdir, "dt_%d" % args.seed)
-    with open(base + ".cu", "w") as fh:
-        fh.write(prog.render(False))
-    with open(base + ".ref.cu", "w") as fh:
-        fh.write(prog.render(True))
+    for double in (False, True):
+        for name, text in prog.files(double).items():
+            with open(os.path.join(args.outdir, name), "w") as fh:
+                fh.write(text)
     print(("strict " if prog.strict else "lax ") + " ".join(prog.used))
 
 

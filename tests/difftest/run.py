@@ -2,13 +2,16 @@
 """Differential test driver: generate, convert, compile (and with --gpu run) many seeds.
 
 Every seed is classified as one of
-  converted  cpconvert wrote an output and `nvcc -c -arch=sm_90` compiles it
+  converted  cpconvert wrote an output and `nvcc -c -arch=sm_90` compiles it (a multi_tu
+             program: every output, and they link)
   refused    cpconvert exited 1 with located (file:line:col) errors, each documented
              (its [rule] is in docs/rules.md or docs/conversion.md, or, for a message
              without a rule tag, four consecutive words of it appear in those docs)
 and every other outcome is a bug:
   crashed    cpconvert died on a signal, exited with another status, or ran over time
-  nvcc       the output does not compile
+  nvcc       the output does not compile (or, multi_tu, does not link)
+  output-files  (multi_tu) exit 0, but --o-dir lacks a converted input or holds a file
+             that is neither one nor the header
   unlocated  a refusal whose message has no file:line:col
   undocumented  a refusal whose rule or message the docs do not describe
   output-on-error  exit 1 but an output file was written
@@ -17,7 +20,8 @@ The exit status is 1 if any seed is a bug, else 0. Failing seeds are copied to -
 
 Two phases, for a GPU machine without libclang: `--prepare DIR` generates and converts the
 seeds here and keeps each seed's folder (DIR/SEED: the float program, the converted file,
-the double reference) with DIR/manifest.json (every seed's class and reason); there,
+the double reference; multi_tu: their several files, the converted ones in cp/) with
+DIR/manifest.json (every seed's class and reason); there,
 `--from DIR --gpu` builds, runs and compares the converted seeds of the manifest.
 """
 import argparse
@@ -79,19 +83,71 @@ def first_error(text):
     return text.strip().splitlines()[-1] if text.strip() else "(no output)"
 
 
+def link_error(text):
+    """The linker's first complaint (undefined reference, multiple definition), not
+    collect2's closing line; its quoted symbol blanked as reason_of does."""
+    for line in text.splitlines():
+        if "undefined reference" in line or "multiple definition" in line:
+            line = re.sub(r"^.*?(undefined reference|multiple definition)", r"\1", line)
+            return re.sub(r"`[^']*'", "'X'", line.strip())
+    return first_error(text)
+
+
+# A multi_tu program (gen.py) is converted with --o-dir into this folder of its seed's.
+CP_DIR = "cp"
+
+
+def sources(seed, tag, multi):
+    """The files a build compiles (tag: float, cp or ref), relative to the seed's folder,
+    and the include options it needs besides runtime/include."""
+    if not multi:
+        return ["dt_%d%s.cu" % (seed, {"float": "", "cp": ".cp", "ref": ".ref"}[tag])], []
+    ref = ".ref" if tag == "ref" else ""
+    names = ["dt_%d%s.cu" % (seed, ref), "dt_%d_k%s.cu" % (seed, ref)]
+    if tag != "cp":
+        return names, []
+    # the converted header is in cp/; where no signature in it changed cpconvert leaves
+    # it alone, and the inputs' one (-I.) is the one to use
+    return [os.path.join(CP_DIR, n) for n in names], ["-I" + CP_DIR, "-I."]
+
+
+def output_files(seed, work, prog):
+    """multi_tu, exit 0: the reason the files under cp/ are not the converted inputs
+    (and at most the header), or None."""
+    want = prog.inputs()
+    allowed = set(want) | {prog.file_names(False)[2]}
+    got = set()
+    for root, _, names in os.walk(os.path.join(work, CP_DIR)):
+        for n in names:
+            got.add(os.path.relpath(os.path.join(root, n), os.path.join(work, CP_DIR)))
+    short = lambda n: n.replace(str(seed), "S")  # one reason for every seed
+    for n in want:
+        if n not in got:
+            return "no converted %s in %s/" % (short(n), CP_DIR)
+    for n in sorted(got - allowed):
+        return "an unexpected file %s in %s/" % (short(n), CP_DIR)
+    return None
+
+
 def convert(seed, opts):
     """Generate and convert one seed; returns (class, reason, detail, program)."""
     work = os.path.join(opts.work, str(seed))
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     prog = gen.Program(seed, set(opts.no))
+    for double in (False, True):
+        for name, text in prog.files(double).items():
+            with open(os.path.join(work, name), "w") as fh:
+                fh.write(text)
     src, out = "dt_%d.cu" % seed, "dt_%d.cp.cu" % seed
-    with open(os.path.join(work, src), "w") as fh:
-        fh.write(prog.render(False))
-    with open(os.path.join(work, "dt_%d.ref.cu" % seed), "w") as fh:
-        fh.write(prog.render(True))
-    rc, text = sh([opts.tool, src, "-o", out], work)
-    wrote = os.path.exists(os.path.join(work, out))
+    if prog.multi:  # every file of the program may be named in a refusal
+        located = set(prog.file_names(False))
+        rc, text = sh([opts.tool] + prog.inputs() + ["--o-dir", CP_DIR], work)
+        wrote = any(files for _, _, files in os.walk(os.path.join(work, CP_DIR)))
+    else:
+        located = {src}
+        rc, text = sh([opts.tool, src, "-o", out], work)
+        wrote = os.path.exists(os.path.join(work, out))
     if rc is None or rc not in (0, 1) or "internal error" in text:
         return "crashed", "exit %s" % rc, text, prog
     if rc == 1:
@@ -100,30 +156,51 @@ def convert(seed, opts):
         errors = [l for l in text.splitlines() if " error: " in l or l.startswith("error")]
         for line in errors:
             m = LOCATED.match(line)
-            if not m or m.group("file") != src:
+            if not m or os.path.normpath(m.group("file")) not in located:
                 return "unlocated", reason_of(line), text, prog
             if not documented(m.group("msg"), opts.docs):
                 return "undocumented", reason_of(m.group("msg")), text, prog
         reason = reason_of(LOCATED.match(errors[0]).group("msg")) if errors else "no message"
         return "refused", reason, text, prog
+    if prog.multi:
+        bad = output_files(seed, work, prog)
+        if bad:
+            return "output-files", bad, text, prog
     inc = "-I" + os.path.join(ROOT, "runtime", "include")
-    rc, ntext = sh([opts.nvcc, "-c", "-arch=sm_90", inc, out, "-o", "dt.o"], work)
-    if rc != 0:
-        return "nvcc", reason_of(re.sub(r"^.*?\(\d+\): ", "", first_error(ntext))), ntext, prog
-    os.remove(os.path.join(work, "dt.o"))  # only the compile status matters; --prepare ships the folder
+    outs, incs = sources(seed, "cp", prog.multi)
+    objs = []
+    for k, out in enumerate(outs):
+        objs.append("dt%s.o" % ("_%d" % k if prog.multi else ""))
+        rc, ntext = sh([opts.nvcc, "-c", "-arch=sm_90", inc] + incs + [out, "-o", objs[-1]],
+                       work)
+        if rc != 0:
+            return "nvcc", reason_of(re.sub(r"^.*?\(\d+\): ", "", first_error(ntext))), \
+                ntext, prog
+    if prog.multi:
+        # the point of multi_tu: a prototype in the header that was not rewritten with its
+        # definition compiles, and fails here (an undefined reference); linking needs no GPU
+        rc, ntext = sh([opts.nvcc, "-arch=sm_90"] + objs + ["-o", "dt"], work)
+        if rc != 0:
+            return "nvcc", "link: " + reason_of(link_error(ntext)), ntext, prog
+        os.remove(os.path.join(work, "dt"))
+    for obj in objs:  # only the build status matters; --prepare ships the folder
+        os.remove(os.path.join(work, obj))
     return "converted", "", text, prog
 
 
-def run_gpu(seed, opts, cats, strict):
-    """Build and run float, converted and double; compare every printed value."""
+def run_gpu(seed, opts, cats, strict, multi):
+    """Build and run float, converted and double (multi_tu: each from its files, the
+    program prog_TAG); compare every printed value."""
     work = os.path.join(opts.work, str(seed))
     inc = "-I" + os.path.join(ROOT, "runtime", "include")
     outs = {}
-    for tag, src in (("float", "dt_%d.cu"), ("cp", "dt_%d.cp.cu"), ("ref", "dt_%d.ref.cu")):
-        rc, text = sh([opts.nvcc, "-arch=sm_90", inc, "-o", tag, src % seed], work)
+    for tag in ("float", "cp", "ref"):
+        srcs, incs = sources(seed, tag, multi)
+        exe = "prog_" + tag if multi else tag  # cp/ is the converted files' folder there
+        rc, text = sh([opts.nvcc, "-arch=sm_90", inc] + incs + ["-o", exe] + srcs, work)
         if rc != 0:
             return "gpu-build", tag + ": " + first_error(text), None
-        rc, text = sh(["./" + tag], work, 60)
+        rc, text = sh(["./" + exe], work, 60)
         if rc != 0:
             return "gpu-run", "%s exit %s" % (tag, rc), None
         outs[tag] = [float(x) for x in text.split()]
@@ -188,15 +265,16 @@ def one(args):
         entry = opts.source[seed]
         cls, reason, detail, strict = entry["class"], entry["reason"], "", entry["strict"]
         cats = entry.get("values")  # None in a manifest older than the categories
+        multi = entry.get("multi_tu", False)  # absent in a manifest older than multi_tu
     else:
         cls, reason, detail, prog = convert(seed, opts)
-        strict, cats = prog.strict, prog.value_categories()
+        strict, cats, multi = prog.strict, prog.value_categories(), prog.multi
     ratios = None
     if cls == "converted" and opts.gpu:
-        cls, reason, ratios = run_gpu(seed, opts, cats, strict)
+        cls, reason, ratios = run_gpu(seed, opts, cats, strict, multi)
     if cls in ("converted", "refused") and not opts.keep:
         shutil.rmtree(os.path.join(opts.work, str(seed)), ignore_errors=True)
-    return seed, cls, reason, detail, strict, cats, ratios
+    return seed, cls, reason, detail, strict, cats, multi, ratios
 
 
 def histogram(ratios):
@@ -257,8 +335,9 @@ def load_manifest(opts):
 
 
 def write_manifest(opts, seeds, classes):
-    entries = {str(seed): {"class": cls, "reason": reason, "strict": strict, "values": cats}
-               for seed, (cls, reason, strict, cats) in sorted(classes.items())}
+    entries = {str(seed): {"class": cls, "reason": reason, "strict": strict, "values": cats,
+                           "multi_tu": multi}
+               for seed, (cls, reason, strict, cats, multi) in sorted(classes.items())}
     manifest = {"seed": seeds.start, "count": len(seeds), "no": sorted(opts.no),
                 "tool": opts.tool, "seeds": entries}
     with open(os.path.join(opts.work, "manifest.json"), "w") as fh:
@@ -334,10 +413,10 @@ def main():
     by_class, by_reason, ratios, fails = collections.Counter(), collections.Counter(), [], []
     classes, every = {}, []
     with multiprocessing.Pool(opts.j) as pool:
-        for seed, cls, reason, detail, strict, cats, rs in pool.imap_unordered(
+        for seed, cls, reason, detail, strict, cats, multi, rs in pool.imap_unordered(
                 one, [(s, opts) for s in seeds]):
             by_class[cls] += 1
-            classes[seed] = (cls, reason, strict, cats)
+            classes[seed] = (cls, reason, strict, cats, multi)
             if reason:
                 by_reason[(cls, reason)] += 1
             if rs:
