@@ -397,9 +397,9 @@ static cp_val *accum_update(cp_rw *c, const cp_node *n, const cp_val *l, const c
     return cp_pass(c, n);
   }
   if (v->accum == CP_ACC_DOUBLE) {
-    if (!cp_is_composite(r))
+    if (!cp_is_composite(r) && !cp_is_split(c, r))
       return cp_pass(c, n); /* double op= float: C++ already does it in double */
-    t = cp_arena_printf(a, "%s %s cp_to_double(%s)", name, op, cp_promote(c, r));
+    t = cp_arena_printf(a, "%s %s %s", name, op, cp_accum_in(c, v, r));
   } else if (strcmp(op, "=") == 0) {
     t = cp_arena_printf(a, "%s = %s", name, cp_accum_in(c, v, r));
   } else if (sum && v->accum == CP_ACC_FIXED) {
