@@ -19,9 +19,12 @@ __global__ void halfsum(const float *x, const float *y, float *out, int n) {
 int main() {
   const int n = 128;
   float h_x[n], h_y[n], h_out[n];
+  float xv = 1000.0f, yv = 1.0f / 7.0f; /* steps exact in float: the same data in double */
   for (int i = 0; i < n; i++) {
-    h_x[i] = 1000.0f + (float)i / 3.0f;
-    h_y[i] = 0.001f * (float)i + 1.0f / 7.0f;
+    h_x[i] = xv;
+    h_y[i] = yv;
+    xv += 0.3330078125f;
+    yv += 0.000244140625f;
   }
   float *x, *y, *out;
   cudaMalloc(&x, n * sizeof(float));
