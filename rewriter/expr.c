@@ -849,8 +849,8 @@ static int dependent_arith(const cp_rw *c, const cp_node *n) {
   if (cp_node_type(text, n).kind != CXType_Dependent)
     return 0;
   char op[4];
-  if (n->kind == CXCursor_BinaryOperator && n->nkids == 2 &&
-      strchr("<>=!&|", cp_node_operator(text, n, op)[0]) &&
+  if (n->kind == CXCursor_BinaryOperator && n->nkids == 2 && cp_node_operator(text, n, op)[0] &&
+      strchr("<>=!&|", op[0]) &&
       cp_node_type(text, n->kids[0]).kind != CXType_Dependent &&
       cp_node_type(text, n->kids[1]).kind != CXType_Dependent)
     return 0;

@@ -581,7 +581,7 @@ CXType cp_node_type(const char *text, const cp_node *n) {
     return n->nkids == 2 ? cp_node_type(text, n->kids[0]) : t;
   case CXCursor_UnaryOperator:
     cp_node_operator(text, n, op);
-    return n->nkids == 1 && (strchr("+-", op[0]) || !op[0]) ? cp_node_type(text, n->kids[0]) : t;
+    return n->nkids == 1 && (op[0] == '+' || op[0] == '-') ? cp_node_type(text, n->kids[0]) : t;
   case CXCursor_ConditionalOperator:
     return n->nkids == 3
                ? arithmetic_type(cp_node_type(text, n->kids[1]), cp_node_type(text, n->kids[2]), t)
