@@ -532,8 +532,7 @@ static void defer_store(cp_run *run, cp_func *f, int group, const cp_node *rhs);
  * converted function `fn`: written through the reference. */
 static int ref_bound_element(CXCursor fn, const cp_node *call, int nargs, int i) {
   CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, (unsigned)i)));
-  return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t)) &&
-         cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), 0) &&
+  return cp_writable_ref(t) && cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), 0) &&
          cp_node_strip(cp_call_arg(call, nargs, i))->kind == CXCursor_ArraySubscriptExpr;
 }
 
@@ -544,8 +543,7 @@ static void note_write(cp_run *run, cp_func *f, const cp_node *target, const cp_
  * leaving its companion stale; refused unless the buffer is nopair(). */
 static void ref_to_element(cp_run *run, cp_func *f, const cp_node *decl) {
   CXType t = clang_getCanonicalType(clang_getCursorType(decl->cur));
-  if (t.kind != CXType_LValueReference || clang_isConstQualifiedType(clang_getPointeeType(t)) ||
-      !cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), f->dbl))
+  if (!cp_writable_ref(t) || !cp_type_width(clang_getCanonicalType(clang_getPointeeType(t)), f->dbl))
     return;
   const cp_node *init = decl->kids[decl->nkids - 1];
   cp_var *v = var_or_symbol(run, f, cp_node_root(init, 0));

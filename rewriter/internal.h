@@ -98,6 +98,12 @@ CXCursor cp_callee(CXCursor call);
  * size is a template parameter (`__shared__ float s[BLOCK]`, `s[i]`), an assignment to
  * one, arithmetic between such values, a call that cp_callee resolves. */
 CXType cp_node_type(const char *text, const cp_node *n);
+/* The first child of a cursor (a call's callee expression, a cast's operand); a null
+ * cursor if it has none. */
+CXCursor cp_first_child(CXCursor c);
+/* Whether t is a reference to an object that is not const (float &, not const float &):
+ * what it binds is written through it. */
+int cp_writable_ref(CXType t);
 /* The node with implicit casts (UnexposedExpr wrappers) and parentheses removed. */
 const cp_node *cp_node_strip(const cp_node *n);
 /* The spelling of a unary, binary or compound-assignment operator, read from the text

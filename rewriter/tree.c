@@ -478,10 +478,21 @@ static int names_template_parameter(CXType t) {
   }
 }
 
-static enum CXChildVisitResult first_kid(CXCursor c, CXCursor parent, CXClientData data) {
+static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   *(CXCursor *)data = c;
   return CXChildVisit_Break;
+}
+
+CXCursor cp_first_child(CXCursor c) {
+  CXCursor k = clang_getNullCursor();
+  clang_visitChildren(c, take_first, &k);
+  return k;
+}
+
+int cp_writable_ref(CXType t) {
+  t = clang_getCanonicalType(t);
+  return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
 /* Whether an argument of type a may be passed to a parameter of type p, told apart only
@@ -524,10 +535,9 @@ CXCursor cp_callee(CXCursor call) {
   CXCursor ref = clang_getCursorReferenced(call);
   if (!clang_Cursor_isNull(ref) || clang_getCursorKind(call) != CXCursor_CallExpr)
     return ref;
-  CXCursor callee = clang_getNullCursor();
-  clang_visitChildren(call, first_kid, &callee);
+  CXCursor callee = cp_first_child(call);
   while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr)
-    clang_visitChildren(callee, first_kid, &callee);
+    callee = cp_first_child(callee);
   CXCursor set = clang_getCursorReferenced(callee), found = clang_getNullCursor();
   if (clang_getCursorKind(set) != CXCursor_OverloadedDeclRef)
     return found;

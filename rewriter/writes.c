@@ -38,11 +38,8 @@ static int call_writes_as(const cp_node *call, const cp_node *arg, int ref) {
       continue;
     if (clang_Cursor_isNull(fn) || i >= cp_num_args(fn))
       return !ref;
-    CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, i)));
-    if (ref)
-      return t.kind == CXType_LValueReference &&
-             !clang_isConstQualifiedType(clang_getPointeeType(t));
-    return !to_const(t);
+    CXType t = clang_getCursorType(cp_arg(fn, i));
+    return ref ? cp_writable_ref(t) : !to_const(t);
   }
   return 0; /* the callee expression or a launch configuration */
 }
@@ -69,11 +66,8 @@ static const cp_node *element_use(const char *text, const cp_node *e) {
     return cp_node_strip(lhs) == cp_node_strip(e) ? q : NULL;
   if (q->kind == CXCursor_CallExpr) /* bound to a float & (operator+=(float3 &, float3)) */
     return call_writes_as(q, e, 1) ? q : NULL;
-  if (q->kind == CXCursor_VarDecl) { /* float &r = x[i]: written wherever r is */
-    CXType t = clang_getCanonicalType(clang_getCursorType(q->cur));
-    return t.kind == CXType_LValueReference &&
-                   !clang_isConstQualifiedType(clang_getPointeeType(t)) ? q : NULL;
-  }
+  if (q->kind == CXCursor_VarDecl) /* float &r = x[i]: written wherever r is */
+    return cp_writable_ref(clang_getCursorType(q->cur)) ? q : NULL;
   if (q->kind != CXCursor_UnaryOperator)
     return NULL;
   if (q->macro)
@@ -202,23 +196,11 @@ static const char *const pure_names[] = {
 #include "rules.def"
 };
 
-static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  *(CXCursor *)data = c;
-  return CXChildVisit_Break;
-}
-
-static CXCursor first_child_of(CXCursor c) {
-  CXCursor k = clang_getNullCursor();
-  clang_visitChildren(c, take_first, &k);
-  return k;
-}
-
 /* The expression with parentheses and implicit casts removed. */
 static CXCursor bare(CXCursor e) {
   while (clang_getCursorKind(e) == CXCursor_ParenExpr ||
          clang_getCursorKind(e) == CXCursor_UnexposedExpr)
-    e = first_child_of(e);
+    e = cp_first_child(e);
   return e;
 }
 
@@ -228,7 +210,7 @@ static int local_lvalue(CXCursor fn, CXCursor e) {
   e = bare(e);
   while (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr ||
          clang_getCursorKind(e) == CXCursor_MemberRefExpr) {
-    CXCursor base = bare(first_child_of(e));
+    CXCursor base = bare(cp_first_child(e));
     if (clang_Cursor_isNull(base) ||
         clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
       return 0; /* p[i], p->f, or a member of *this */
@@ -263,7 +245,7 @@ static const char *first_token(CXTranslationUnit tu, CXSourceRange r, char buf[4
 /* The first token after the first operand of `e`: a binary operator's operator, a
  * postfix ++/--. */
 static const char *token_after_operand(CXTranslationUnit tu, CXCursor e, char buf[4]) {
-  CXCursor operand = first_child_of(e);
+  CXCursor operand = cp_first_child(e);
   return first_token(tu, clang_getRange(clang_getRangeEnd(clang_getCursorExtent(operand)),
                                         clang_getRangeEnd(clang_getCursorExtent(e))), buf);
 }
@@ -285,11 +267,11 @@ static enum CXChildVisitResult pure_visit(CXCursor c, CXCursor parent, CXClientD
     p->pure = pure_function(p->tu, clang_getCursorReferenced(c), p->depth + 1);
     break;
   case CXCursor_CompoundAssignOperator:
-    p->pure = local_lvalue(p->fn, first_child_of(c));
+    p->pure = local_lvalue(p->fn, cp_first_child(c));
     break;
   case CXCursor_BinaryOperator:
     if (strcmp(token_after_operand(p->tu, c, op), "=") == 0 || !op[0])
-      p->pure = local_lvalue(p->fn, first_child_of(c));
+      p->pure = local_lvalue(p->fn, cp_first_child(c));
     break;
   case CXCursor_UnaryOperator: {
     char post[4];
@@ -297,7 +279,7 @@ static enum CXChildVisitResult pure_visit(CXCursor c, CXCursor parent, CXClientD
     token_after_operand(p->tu, c, post);
     if (!pre[0] || !strcmp(pre, "++") || !strcmp(pre, "--") || !strcmp(post, "++") ||
         !strcmp(post, "--"))
-      p->pure = local_lvalue(p->fn, first_child_of(c));
+      p->pure = local_lvalue(p->fn, cp_first_child(c));
     break;
   }
   case CXCursor_VarDecl:
