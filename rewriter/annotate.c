@@ -425,6 +425,9 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
   return f;
 }
 
+static int per_instance(CXCursor fn);
+static void add_instances(cp_run *run, const decl_list *l, CXCursor tmpl, const cp_pragma *pr);
+
 /* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
 static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
   unsigned i = l->next;
@@ -454,7 +457,113 @@ static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
                cp_rule_name(CP_RULE_PRAGMA));
     return;
   }
-  add_func(run, l->decls[i], pr);
+  if (per_instance(l->decls[i]))
+    add_instances(run, l, l->decls[i], pr);
+  else
+    add_func(run, l->decls[i], pr);
+}
+
+/* ---- function templates converted one instance at a time ------------------------- */
+
+/* Whether a function template has a type parameter: its arithmetic may be float in one
+ * instance and int in another, so each instance converts on its own. */
+static enum CXChildVisitResult find_type_param(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_TemplateTypeParameter)
+    *(int *)data = 1;
+  return CXChildVisit_Continue;
+}
+
+static int per_instance(CXCursor fn) {
+  int found = 0;
+  if (clang_getCursorKind(fn) == CXCursor_FunctionTemplate)
+    clang_visitChildren(fn, find_type_param, &found);
+  return found;
+}
+
+typedef struct {
+  cp_run *run;
+  CXCursor tmpl;
+  const cp_pragma *pr;
+  unsigned converted;
+} instance_ctx;
+
+/* The copy's name: NAME_cp and each argument (axpy<float, 4>: axpy_cp_float_4); NULL if
+ * an argument cannot be written out. */
+static const char *instance_name(cp_run *run, CXCursor inst) {
+  const char *names[CP_MAX_TEMPLATE_ARGS], *values[CP_MAX_TEMPLATE_ARGS];
+  int n = cp_template_args(run->r->arena, inst, names, values);
+  if (n < 0)
+    return NULL;
+  char *name = cp_arena_printf(run->r->arena, "%s_cp", cp_cursor_spelling(run->r->arena, inst));
+  for (int k = 0; k < n; k++) {
+    size_t from = strlen(name) + 1;
+    name = cp_arena_printf(run->r->arena, "%s_%s", name, values[k]);
+    for (char *q = name + from; *q; q++)
+      if (*q == '-')
+        *q = 'm'; /* -1: m1 */
+      else if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
+        *q = '_'; /* unsigned int, ns::vec */
+  }
+  return name;
+}
+
+static void unwritable_instance(cp_run *run, CXCursor call, CXCursor inst) {
+  cp_diag_cursor(run, CP_ERROR, run->p->tu, call,
+                 "this instance of '%s' has a template argument that is neither a type with a "
+                 "name nor an integer (a lambda, a template, a pack); cpconvert writes each "
+                 "instance out as a function that is not a template, and cannot write this one: "
+                 "pass a named type [%s]", cp_cursor_spelling(run->r->arena, inst),
+                 cp_rule_name(CP_RULE_UNSUPPORTED_TEMPLATE));
+}
+
+/* Whether an instance computes in float: a type argument is float or floatN. */
+static int float_instance(CXCursor inst) {
+  int n = clang_Cursor_getNumTemplateArguments(inst);
+  for (int k = 0; k < n; k++)
+    if (clang_Cursor_getTemplateArgumentKind(inst, (unsigned)k) == CXTemplateArgumentKind_Type &&
+        cp_type_width(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(inst, (unsigned)k)), 0))
+      return 1;
+  return 0;
+}
+
+static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  instance_ctx *ctx = data;
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+    return CXChildVisit_Recurse;
+  CXCursor inst = clang_getCursorDefinition(clang_getCursorReferenced(c));
+  if (clang_getCursorKind(inst) != CXCursor_FunctionDecl ||
+      !clang_equalCursors(clang_getSpecializedCursorTemplate(inst), ctx->tmpl) ||
+      cp_func_of(ctx->run, inst) || !float_instance(inst))
+    return CXChildVisit_Recurse;
+  const char *name = instance_name(ctx->run, inst);
+  if (!name) {
+    unwritable_instance(ctx->run, c, inst);
+    return CXChildVisit_Recurse;
+  }
+  cp_func *f = add_func(ctx->run, inst, ctx->pr);
+  f->instance = 1;
+  f->twin = name;
+  ctx->converted++;
+  return CXChildVisit_Recurse;
+}
+
+/* An annotated function template with a type parameter: its instances that this file
+ * calls or launches with float arguments convert, each as a copy (rule template-instance). */
+static void add_instances(cp_run *run, const decl_list *l, CXCursor tmpl, const cp_pragma *pr) {
+  instance_ctx ctx = {run, tmpl, pr, 0};
+  for (unsigned i = 0; i < l->n; i++)
+    if (!clang_equalCursors(l->decls[i], tmpl))
+      clang_visitChildren(l->decls[i], find_instances, &ctx);
+  if (!ctx.converted)
+    cp_diag_at(run, CP_ERROR, pr->offset,
+               "'%s' is a template with a type parameter, so it converts one instance at a "
+               "time, and no code in this file calls or launches an instance whose arguments "
+               "make its arithmetic float (as '%s<float>'): use one here, or annotate a "
+               "function that is not a template [%s]",
+               cp_cursor_spelling(run->r->arena, tmpl), cp_cursor_spelling(run->r->arena, tmpl),
+               cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
 }
 
 static int in_skipped_range(const CXSourceRangeList *skipped, unsigned offset) {
@@ -939,11 +1048,48 @@ static cp_unit *helper_unit(cp_run *run, CXCursor *fn) {
   return u;
 }
 
+/* The caller's scope and accumulate(), none of its names: for a helper it calls. */
+static const cp_pragma *helper_pragma(cp_run *run, const cp_func *caller) {
+  if (!caller->pragma)
+    return NULL;
+  cp_pragma *pr = cp_arena_alloc(run->r->arena, sizeof *pr);
+  memset(pr, 0, sizeof *pr);
+  pr->offset = pr->end = caller->pragma->offset;
+  pr->scope = caller->pragma->scope;
+  pr->accum = caller->pragma->accum;
+  return pr;
+}
+
+/* A helper that is an instance of a function template with a type parameter (sum<float>):
+ * converted as that instance's copy, as an annotated template's are. In the caller's file
+ * only (a header's template is left float: its call is then a float call). */
+static void add_helper_instance(helper_ctx *ctx, CXCursor call, CXCursor inst) {
+  cp_run *run = ctx->run;
+  if (cp_cuda_kind(inst) != 1 || cp_func_of(run, inst) || !float_instance(inst) ||
+      !clang_Location_isFromMainFile(clang_getCursorLocation(inst)) ||
+      ctx->caller->unit != run->unit)
+    return;
+  const char *name = instance_name(run, inst);
+  if (!name) {
+    unwritable_instance(run, call, inst);
+    return;
+  }
+  cp_func *f = add_func(run, inst, helper_pragma(run, ctx->caller));
+  f->instance = 1;
+  f->auto_conv = 1;
+  f->twin = name;
+}
+
 static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   helper_ctx *ctx = data;
   if (clang_getCursorKind(c) != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
+  CXCursor inst = clang_getCursorDefinition(cp_callee(c));
+  if (per_instance(clang_getSpecializedCursorTemplate(inst))) {
+    add_helper_instance(ctx, c, inst);
+    return CXChildVisit_Recurse;
+  }
   CXCursor callee = callee_definition(c);
   cp_unit *u;
   if (clang_Cursor_isNull(callee) || !is_function_definition(callee) ||
@@ -953,14 +1099,7 @@ static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClient
   cp_func *f = add_func(ctx->run, callee, NULL);
   f->unit = u;
   f->auto_conv = 1;
-  if (ctx->caller->pragma) { /* the caller's scope and accumulate(), none of its names */
-    cp_pragma *pr = cp_arena_alloc(ctx->run->r->arena, sizeof *pr);
-    memset(pr, 0, sizeof *pr);
-    pr->offset = pr->end = ctx->caller->pragma->offset;
-    pr->scope = ctx->caller->pragma->scope;
-    pr->accum = ctx->caller->pragma->accum;
-    f->pragma = pr;
-  }
+  f->pragma = helper_pragma(ctx->run, ctx->caller);
   return CXChildVisit_Recurse;
 }
 

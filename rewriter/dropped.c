@@ -29,9 +29,10 @@ static int word_in(const char *text, const char *word) {
   return 0;
 }
 
-/* Whether an edit of the current unit touching [n->begin, n->end] names `err`. */
-static int companion_written(cp_run *run, const cp_node *n, const char *err) {
-  const cp_edit_list *l = run->edits;
+/* Whether an edit of `f` touching [n->begin, n->end] names `err`: one of the current
+ * unit's, or of the converted copy a twin or a template's instance is written from. */
+static int companion_written(cp_run *run, const cp_func *f, const cp_node *n, const char *err) {
+  const cp_edit_list *l = f->twin_edits ? f->twin_edits : run->edits;
   for (size_t i = 0; i < l->count; i++) {
     const cp_edit *e = &l->items[i];
     if (e->offset <= n->end && e->offset + e->length >= n->begin && e->text &&
@@ -64,7 +65,7 @@ static void check_param(cp_run *run, cp_func *f, const cp_var *v) {
   unsigned n = cp_find_writes(run->r->arena, run->opt->input_text, f->body, v->decl, 0, &w);
   const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, v->name);
   for (unsigned i = 0; i < n; i++)
-    if (!companion_written(run, w[i], err)) {
+    if (!companion_written(run, f, w[i], err)) {
       cp_rule_diag(run, CP_ERROR, w[i]->begin, CP_RULE_DROPPED_ERROR,
                    "'%s' writes paired buffer '%s' here in a way cpconvert does not convert, so "
                    "its companion '%s' is not written and the error term is lost; write it with "
@@ -99,7 +100,7 @@ static void check_symbol(cp_run *run, cp_func *f, CXCursor d) {
   clang_disposeString(s);
   const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, name);
   for (unsigned i = 0; i < n; i++)
-    if (stores_composite(run, w[i]) && !companion_written(run, w[i], err)) {
+    if (stores_composite(run, w[i]) && !companion_written(run, f, w[i], err)) {
       cp_rule_diag(run, CP_WARNING, w[i]->begin, CP_RULE_DROPPED_ERROR,
                    "'%s' stores a composite value into '%s', which has no companion: the value "
                    "is kept and its error term is dropped",

@@ -72,6 +72,18 @@ static const char *type_word(cp_run *run, CXType t) {
   return word;
 }
 
+/* The template's parameters (T, N) and what an instance gives them (float, 4). */
+typedef struct {
+  const char *name[CP_MAX_TEMPLATE_ARGS], *value[CP_MAX_TEMPLATE_ARGS];
+  unsigned n;
+} instance_args;
+
+/* annotate.c took only instances whose arguments can be written out. */
+static void args_of(cp_run *run, CXCursor inst, instance_args *a) {
+  int n = cp_template_args(run->r->arena, inst, a->name, a->value);
+  a->n = n > 0 ? (unsigned)n : 0;
+}
+
 /* Replaces the word naming a declaration's float type, between `from` and `to`, by
  * `repl` (NULL: cp_floatN of the width). */
 /* The type words already retyped, so that declarators sharing one (`float a, b;`) edit it
@@ -137,6 +149,17 @@ static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned f
   if (at < 0 && strcmp(word, base) != 0)
     at = last_word(run, from, to, base);
   size_t len = 0;
+  if (at < 0 && f->instance) { /* an instance's `T t`: T is the float of its type */
+    instance_args args;
+    args_of(run, f->cursor, &args);
+    for (unsigned k = 0; k < args.n; k++) {
+      long w = strcmp(args.value[k], word) == 0 ? last_word(run, from, to, args.name[k]) : -1;
+      if (w > at) {
+        at = w;
+        len = strlen(args.name[k]);
+      }
+    }
+  }
   if (at < 0 && (at = type_macro(run, from, to, &len)) < 0)
     return 0; /* auto, or a type the declaration does not spell: nothing to edit */
   if (retyped_once(run, (size_t)at, rule))
@@ -529,6 +552,61 @@ static void find_twins(cp_run *run) {
   }
 }
 
+/* ---- instances of function templates (rule template-instance) -------------------- */
+
+/* Whether an identifier at s[i] follows `.`, `->` or `::` (a member named T is not T). */
+static int after_member_access(const char *s, size_t i) {
+  while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+    i--;
+  return i > 0 && (s[i - 1] == '.' || (i > 1 && s[i - 1] == '>' && s[i - 2] == '-') ||
+                   (i > 1 && s[i - 1] == ':' && s[i - 2] == ':'));
+}
+
+/* The copy's text with the template's parameters written out as the instance's arguments:
+ * every identifier T that is not in a comment, a literal or after a member access (C++
+ * forbids redeclaring a template parameter inside the template, so no other T exists). */
+static const char *write_out_args(cp_run *run, const instance_args *a, const char *s) {
+  size_t n = strlen(s), cap = n + 1, len = 0;
+  for (unsigned k = 0; k < a->n; k++)
+    cap += n * strlen(a->value[k]); /* enough were every byte a parameter */
+  char *o = cp_arena_alloc(run->r->arena, cap);
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    if (s[i] == '/' && s[i + 1] == '/') {
+      while (j < n && s[j] != '\n')
+        j++;
+    } else if (s[i] == '/' && s[i + 1] == '*') {
+      const char *e = strstr(s + i + 2, "*/");
+      j = e ? (size_t)(e - s) + 2 : n;
+    } else if (s[i] == '"' || s[i] == '\'') {
+      for (j = i + 1; j < n && s[j] != s[i]; j++)
+        j += s[j] == '\\' && j + 1 < n;
+      j += j < n;
+    } else if (is_ident_char(s[i]) && !(s[i] >= '0' && s[i] <= '9')) {
+      while (j < n && is_ident_char(s[j]))
+        j++;
+      for (unsigned k = 0; k < a->n && !after_member_access(s, i); k++)
+        if (strlen(a->name[k]) == j - i && memcmp(s + i, a->name[k], j - i) == 0) {
+          memcpy(o + len, a->value[k], strlen(a->value[k]));
+          len += strlen(a->value[k]);
+          i = j;
+          break;
+        }
+      if (i == j)
+        continue;
+    } else {
+      while (j < n && is_ident_char(s[j]))
+        j++; /* a number, with its suffix */
+      j += j == i;
+    }
+    memcpy(o + len, s + i, j - i);
+    len += j - i;
+    i = j;
+  }
+  o[len] = 0;
+  return o;
+}
+
 /* The twin: the function's text with its conversion edits (collected apart in `list`)
  * and the new name, inserted after the float original. */
 static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
@@ -550,8 +628,27 @@ static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
     return;
   }
   const char *nl = cp_line_ending(text + b, e - b);
-  cp_apply_edit(run, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, out),
-                CP_RULE_AUTO_CONVERT);
+  const char *copy = out;
+  if (f->instance) {
+    instance_args args;
+    args_of(run, f->cursor, &args);
+    copy = write_out_args(run, &args, out);
+  }
+  cp_apply_edit(run, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, copy),
+                f->instance ? CP_RULE_TEMPLATE_INSTANCE : CP_RULE_AUTO_CONVERT);
+}
+
+static void note_instance(cp_run *run, cp_func *f) {
+  instance_args args;
+  args_of(run, f->cursor, &args);
+  const char *spelled = "";
+  for (unsigned k = 0; k < args.n; k++)
+    spelled = cp_arena_printf(run->r->arena, "%s%s%s", spelled, k ? ", " : "", args.value[k]);
+  cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+             "'%s<%s>' is converted as '%s', a copy of the template with its parameters "
+             "written out, after the template; calls and launches of that instance call it, "
+             "other instances stay as they are [%s]",
+             f->name, spelled, f->twin, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
 }
 
 static void note_helper(cp_run *run, cp_func *f) {
@@ -584,9 +681,11 @@ void cp_convert_functions(cp_run *run) {
     cp_edit_list *twin = f->twin ? cp_arena_alloc(run->r->arena, sizeof *twin) : NULL;
     if (twin) { /* unique per twin: retyped_once keys on the list */
       memset(twin, 0, sizeof *twin);
-      run->edits = twin;
+      run->edits = f->twin_edits = twin;
     }
-    if (f->auto_conv)
+    if (f->instance)
+      note_instance(run, f);
+    else if (f->auto_conv)
       note_helper(run, f);
     signature(run, f);
     if (f->is_host)

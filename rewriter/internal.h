@@ -87,6 +87,12 @@ CXCursor cp_node_decl(const cp_node *n);
  * or array of them; not the unsized `extern __shared__` array, which every such
  * declaration shares): its element width; 0 for anything else. */
 int cp_symbol_width(CXCursor c);
+/* The template parameters of an instance of a function template (axpy<float, 4>) and
+ * their arguments as source text (T: float, B: 4; a bool as true or false), at most
+ * CP_MAX_TEMPLATE_ARGS; how many, or -1 when an argument is not a type with a name or an
+ * integer (a lambda's type, a template, a pack), which cannot be written out. */
+#define CP_MAX_TEMPLATE_ARGS 32
+int cp_template_args(cp_arena *a, CXCursor inst, const char **names, const char **values);
 /* The function a call calls (clang_getCursorReferenced), or, for a call in a template
  * whose callee clang leaves unresolved (`warpReduce<BLOCK>(s, tid)`), the one function
  * template of that name whose parameter and result types name none of its template
@@ -253,7 +259,12 @@ typedef struct cp_func {
   unsigned applied[CP_RULE_COUNT]; /* rules applied while converting it, for --stats */
   int auto_conv;           /* not annotated: converted because converted code calls it */
   const char *twin;        /* auto_conv, also called from float code: the converted copy's
-                              name (NAME_cp), written after the float original; else NULL */
+                              name (NAME_cp), written after the float original; an instance:
+                              its copy's name (NAME_cp_ARGS); else NULL */
+  cp_edit_list *twin_edits; /* a twin's: the edits its copy is written from */
+  int instance;            /* an instance of an annotated function template with a type
+                              parameter: converted as a copy that is not a template, the
+                              parameters written out (annotate.c finds them, function.c) */
 } cp_func;
 
 /* One file of a run: an input with its translation unit, or a header that gets

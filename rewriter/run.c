@@ -131,21 +131,33 @@ cp_func *cp_func_add(cp_run *run, CXCursor fn) {
   return f;
 }
 
+/* The function defined by `decl`'s definition, from the hash index; NULL if none. */
+static cp_func *func_at(cp_run *run, CXCursor decl) {
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (clang_Cursor_isNull(def) || !run->n_funcs)
+    return NULL;
+  unsigned mask = 2 * run->cap_funcs - 1;
+  for (unsigned h = clang_hashCursor(def) & mask; run->func_slots[h]; h = (h + 1) & mask)
+    if (clang_equalCursors(run->funcs[run->func_slots[h] - 1].cursor, def))
+      return &run->funcs[run->func_slots[h] - 1];
+  return NULL;
+}
+
 cp_func *cp_func_of(cp_run *run, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
   if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod &&
       k != CXCursor_Constructor && k != CXCursor_Destructor)
     return NULL;
   CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
-  if (!clang_Cursor_isNull(tmpl)) /* kern<2, true>: an instance of the template kern */
+  if (!clang_Cursor_isNull(tmpl)) { /* kern<2, true>: an instance of the template kern */
+    cp_func *inst = func_at(run, decl); /* converted one instance at a time (annotate.c) */
+    if (inst)
+      return inst;
     decl = tmpl;
-  CXCursor def = clang_getCursorDefinition(decl);
-  if (!clang_Cursor_isNull(def) && run->n_funcs) {
-    unsigned mask = 2 * run->cap_funcs - 1;
-    for (unsigned h = clang_hashCursor(def) & mask; run->func_slots[h]; h = (h + 1) & mask)
-      if (clang_equalCursors(run->funcs[run->func_slots[h] - 1].cursor, def))
-        return &run->funcs[run->func_slots[h] - 1];
   }
+  cp_func *f = func_at(run, decl);
+  if (f)
+    return f;
   if (run->n_inputs < 2)
     return NULL;
   /* defined in another translation unit of the run (a kernel launched from another file) */

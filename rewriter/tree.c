@@ -531,6 +531,57 @@ static int takes_arguments(CXCursor fn, CXCursor call) {
   return 1;
 }
 
+typedef struct {
+  CXCursor param[CP_MAX_TEMPLATE_ARGS];
+  unsigned n;
+} template_params;
+
+static enum CXChildVisitResult template_parameter(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  template_params *t = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if ((k == CXCursor_TemplateTypeParameter || k == CXCursor_NonTypeTemplateParameter ||
+       k == CXCursor_TemplateTemplateParameter) && t->n < CP_MAX_TEMPLATE_ARGS)
+    t->param[t->n++] = c;
+  return CXChildVisit_Continue;
+}
+
+/* One argument's text: a type's canonical spelling (a typedef written out, so that the
+ * copy needs no name the template's scope had), an integer's value; NULL if neither. */
+static const char *template_arg(cp_arena *a, CXCursor inst, unsigned k, CXCursor param) {
+  enum CXTemplateArgumentKind kind = clang_Cursor_getTemplateArgumentKind(inst, k);
+  if (kind == CXTemplateArgumentKind_Type) {
+    CXString s = clang_getTypeSpelling(
+        clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(inst, k)));
+    const char *v = cp_arena_strdup(a, clang_getCString(s));
+    clang_disposeString(s);
+    return strchr(v, '(') ? NULL : v; /* (lambda at ...), (unnamed struct at ...) */
+  }
+  if (kind != CXTemplateArgumentKind_Integral)
+    return NULL;
+  CXType t = clang_getCanonicalType(clang_getCursorType(param));
+  if (t.kind == CXType_Bool)
+    return clang_Cursor_getTemplateArgumentValue(inst, k) ? "true" : "false";
+  if (t.kind == CXType_UInt || t.kind == CXType_ULong || t.kind == CXType_ULongLong ||
+      t.kind == CXType_UShort || t.kind == CXType_UChar)
+    return cp_arena_printf(a, "%lluu", clang_Cursor_getTemplateArgumentUnsignedValue(inst, k));
+  return cp_arena_printf(a, "%lld", clang_Cursor_getTemplateArgumentValue(inst, k));
+}
+
+int cp_template_args(cp_arena *a, CXCursor inst, const char **names, const char **values) {
+  template_params t = {{{0}}, 0};
+  clang_visitChildren(clang_getSpecializedCursorTemplate(inst), template_parameter, &t);
+  int n = clang_Cursor_getNumTemplateArguments(inst);
+  if (n <= 0 || (unsigned)n != t.n)
+    return -1; /* a pack takes several arguments */
+  for (unsigned k = 0; k < t.n; k++) {
+    names[k] = cp_cursor_spelling(a, t.param[k]);
+    if (!(values[k] = template_arg(a, inst, k, t.param[k])))
+      return -1;
+  }
+  return n;
+}
+
 CXCursor cp_callee(CXCursor call) {
   CXCursor ref = clang_getCursorReferenced(call);
   if (!clang_Cursor_isNull(ref) || clang_getCursorKind(call) != CXCursor_CallExpr)

@@ -1,7 +1,8 @@
 /* test_tree.c: tree.c reads each operator where the source writes it (between the
  * operands, before or after a unary operand, with comments and line breaks in between),
  * and from the AST where a macro wrote it; the cp_num_args/cp_arg pair reads a function
- * template's parameters, which libclang's clang_Cursor_getArgument does not give. The
+ * template's parameters, which libclang's clang_Cursor_getArgument does not give;
+ * cp_template_args spells an instance's template arguments. The
  * code is parsed by libclang as plain C++ (no CUDA headers needed). */
 #include <check.h>
 #include <string.h>
@@ -76,12 +77,67 @@ START_TEST(test_template_parameters) {
 }
 END_TEST
 
+static const char *INSTANCES =
+    "typedef float real;\n"
+    "template <typename T, int K, bool B, unsigned U> T h(T x) { return x * K + U; }\n"
+    "template <typename... A> int v(A... a) { return sizeof...(a); }\n"
+    "struct vec { float x; };\n"
+    "template <typename T> T w(T a) { return a; }\n"
+    "float use(float x) {\n"
+    "  vec q = w(vec{x});\n"
+    "  return h<float, 3, true, 7u>(x) + h<real, -2, false, 4000000000u>(x) + v(1, 2.0f) + q.x;\n"
+    "}\n";
+
+/* The instances of function templates that `n`'s DeclRefExprs name, in order. */
+typedef struct {
+  CXCursor inst[8];
+  unsigned n;
+} instances;
+
+static enum CXChildVisitResult find_instance(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  instances *in = data;
+  CXCursor ref = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && in->n < 8 &&
+      !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(ref)))
+    in->inst[in->n++] = ref;
+  return CXChildVisit_Recurse;
+}
+
+/* cp_template_args writes each argument as the copy of an instance must spell it. */
+START_TEST(test_template_arguments) {
+  ut_code c;
+  ut_parse(&c, INSTANCES);
+  instances in = {{{0}}, 0};
+  clang_visitChildren(ut_named(&c, "use"), find_instance, &in);
+  ck_assert_uint_eq(in.n, 4); /* w, h, h, v */
+  const char *names[CP_MAX_TEMPLATE_ARGS], *values[CP_MAX_TEMPLATE_ARGS];
+  ck_assert_int_eq(cp_template_args(c.arena, in.inst[0], names, values), 1);
+  ck_assert_str_eq(names[0], "T");
+  ck_assert_str_eq(values[0], "vec"); /* a struct: its name */
+  ck_assert_int_eq(cp_template_args(c.arena, in.inst[1], names, values), 4);
+  const char *want_names[] = {"T", "K", "B", "U"};
+  const char *want1[] = {"float", "3", "true", "7u"};
+  const char *want2[] = {"float", "-2", "false", "4000000000u"}; /* real written out */
+  for (int k = 0; k < 4; k++) {
+    ck_assert_str_eq(names[k], want_names[k]);
+    ck_assert_str_eq(values[k], want1[k]);
+  }
+  ck_assert_int_eq(cp_template_args(c.arena, in.inst[2], names, values), 4);
+  for (int k = 0; k < 4; k++)
+    ck_assert_str_eq(values[k], want2[k]);
+  ck_assert_int_eq(cp_template_args(c.arena, in.inst[3], names, values), -1); /* a pack */
+  ut_close(&c);
+}
+END_TEST
+
 Suite *make_tree_suite(void) {
   Suite *s = suite_create("tree");
   TCase *tc = tcase_create("tree");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_operators_where_written);
   tcase_add_test(tc, test_template_parameters);
+  tcase_add_test(tc, test_template_arguments);
   suite_add_tcase(s, tc);
   return s;
 }
