@@ -232,6 +232,10 @@ typedef struct {
   unsigned *offsets;
   unsigned n, cap;
   unsigned next; /* pragmas come in source order: where the last one's search stopped */
+  /* annotated templates with a type parameter named inside another template (`k<T, 2>`
+   * in `run<T>`): checked once every pragma is bound (check_dependent_uses) */
+  CXCursor *dep_tmpl, *dep_use, *dep_in;
+  unsigned n_dep;
 } decl_list;
 
 static unsigned cursor_offset(CXCursor c) {
@@ -426,7 +430,7 @@ static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
 }
 
 static int per_instance(CXCursor fn);
-static void add_instances(cp_run *run, const decl_list *l, CXCursor tmpl, const cp_pragma *pr);
+static void add_instances(cp_run *run, decl_list *l, CXCursor tmpl, const cp_pragma *pr);
 
 /* Binds a parsed pragma to the declaration after it, or reports why it cannot. */
 static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
@@ -486,6 +490,9 @@ typedef struct {
   CXCursor tmpl;
   const cp_pragma *pr;
   unsigned converted;
+  CXCursor in, dependent; /* the declaration searched; a use of the template inside
+                             another template (`k<T, 2><<<...>>>`), whose instance is not
+                             known there */
 } instance_ctx;
 
 /* The copy's name: NAME_cp and each argument (axpy<float, 4>: axpy_cp_float_4); NULL if
@@ -530,6 +537,10 @@ static int float_instance(CXCursor inst) {
 static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   instance_ctx *ctx = data;
+  if (clang_getCursorKind(c) == CXCursor_OverloadedDeclRef && clang_Cursor_isNull(ctx->dependent))
+    for (unsigned k = 0; k < clang_getNumOverloadedDecls(c); k++)
+      if (clang_equalCursors(clang_getOverloadedDecl(c, k), ctx->tmpl))
+        ctx->dependent = c;
   if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
     return CXChildVisit_Recurse;
   CXCursor inst = clang_getCursorDefinition(clang_getCursorReferenced(c));
@@ -551,19 +562,56 @@ static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXCli
 
 /* An annotated function template with a type parameter: its instances that this file
  * calls or launches with float arguments convert, each as a copy (rule template-instance). */
-static void add_instances(cp_run *run, const decl_list *l, CXCursor tmpl, const cp_pragma *pr) {
-  instance_ctx ctx = {run, tmpl, pr, 0};
+static void add_instances(cp_run *run, decl_list *l, CXCursor tmpl, const cp_pragma *pr) {
+  instance_ctx ctx = {run, tmpl, pr, 0, clang_getNullCursor(), clang_getNullCursor()};
   for (unsigned i = 0; i < l->n; i++)
-    if (!clang_equalCursors(l->decls[i], tmpl))
+    if (!clang_equalCursors(l->decls[i], tmpl)) {
+      CXCursor before = ctx.dependent;
       clang_visitChildren(l->decls[i], find_instances, &ctx);
-  if (!ctx.converted)
+      if (!clang_equalCursors(before, ctx.dependent))
+        ctx.in = l->decls[i];
+    }
+  const char *name = cp_cursor_spelling(run->r->arena, tmpl);
+  if (!clang_Cursor_isNull(ctx.dependent)) { /* few: grown by one */
+    l->dep_tmpl = cp_arena_grow(run->r->arena, l->dep_tmpl, l->n_dep, l->n_dep + 1, sizeof(CXCursor));
+    l->dep_use = cp_arena_grow(run->r->arena, l->dep_use, l->n_dep, l->n_dep + 1, sizeof(CXCursor));
+    l->dep_in = cp_arena_grow(run->r->arena, l->dep_in, l->n_dep, l->n_dep + 1, sizeof(CXCursor));
+    l->dep_tmpl[l->n_dep] = tmpl;
+    l->dep_use[l->n_dep] = ctx.dependent;
+    l->dep_in[l->n_dep++] = ctx.in;
+  }
+  if (!ctx.converted && clang_Cursor_isNull(ctx.dependent))
     cp_diag_at(run, CP_ERROR, pr->offset,
                "'%s' is a template with a type parameter, so it converts one instance at a "
                "time, and no code in this file calls or launches an instance whose arguments "
                "make its arithmetic float (as '%s<float>'): use one here, or annotate a "
                "function that is not a template [%s]",
-               cp_cursor_spelling(run->r->arena, tmpl), cp_cursor_spelling(run->r->arena, tmpl),
-               cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
+               name, name, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
+}
+
+/* A template named inside another template converts only where that template is itself
+ * annotated and converts instance by instance (its instances then name concrete ones):
+ * elsewhere, the other template's float instance would call the float original, which
+ * writes paired buffers without their companions. */
+static void check_dependent_uses(cp_run *run, const decl_list *l) {
+  for (unsigned i = 0; i < l->n_dep; i++) {
+    int converted = 0;
+    for (unsigned k = 0; k < run->n_funcs && !converted; k++)
+      converted = run->funcs[k].instance && !run->funcs[k].auto_conv &&
+                  clang_equalCursors(clang_getSpecializedCursorTemplate(run->funcs[k].cursor),
+                                     l->dep_in[i]);
+    if (converted)
+      continue;
+    const char *name = cp_cursor_spelling(run->r->arena, l->dep_tmpl[i]);
+    cp_diag_cursor(run, CP_ERROR, run->p->tu, l->dep_use[i],
+                   "'%s' is a template with a type parameter, so it converts one instance at a "
+                   "time, and it is named here inside the template '%s', whose instances "
+                   "cpconvert does not convert (they would call the float original): launch or "
+                   "call '%s<float, ...>' from a function that is not a template (a device "
+                   "template may instead be annotated too) [%s]",
+                   name, cp_cursor_spelling(run->r->arena, l->dep_in[i]), name,
+                   cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
+  }
 }
 
 static int in_skipped_range(const CXSourceRangeList *skipped, unsigned offset) {
@@ -942,7 +990,9 @@ static void warn_skipped_pragma(cp_run *run, const decl_list *l,
 }
 
 void cp_find_functions(cp_run *run) {
-  decl_list l = {run, NULL, NULL, 0, 0, 0};
+  decl_list l;
+  memset(&l, 0, sizeof l);
+  l.run = run;
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
   unsigned first = run->n_funcs; /* functions of earlier units come before */
 
@@ -975,6 +1025,7 @@ void cp_find_functions(cp_run *run) {
       bind_pragma(run, &l, pr);
     i = lx.i > i ? lx.i - 1 : i;
   }
+  check_dependent_uses(run, &l);
   for (unsigned k = 0; k < n_unread; k++)
     warn_skipped_pragma(run, &l, skipped, unread[k]);
   warn_skipped_branches(run, first, skipped);
@@ -1114,7 +1165,9 @@ void cp_find_helpers(cp_run *run) {
 }
 
 void cp_find_host_functions(cp_run *run) {
-  decl_list l = {run, NULL, NULL, 0, 0, 0};
+  decl_list l;
+  memset(&l, 0, sizeof l);
+  l.run = run;
   clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
   add_host_functions(run, &l);
 }

@@ -1,7 +1,10 @@
 // Rule template-instance: an annotated template with a type parameter converts one
-// instance at a time, so one of its instances must compute in float. This file launches
-// `clamp_all` with int and double only: nothing would convert, which is an error at the
-// pragma rather than an output that silently stays as it was.
+// instance at a time, so one of its instances must compute in float, named where the
+// instance is known. This file launches `clamp_all` with int and double only: nothing
+// would convert, which is an error at the pragma rather than an output that silently
+// stays as it was. `scale_by` is launched only inside the host template `dispatch`
+// (the shape of the CUDA samples' reduction): dispatch<float> would launch the float
+// original on buffers whose companions the converted code keeps, so it is refused there.
 #pragma cp composite
 template <typename T>
 __global__ void clamp_all(T *x, T lo, int n) {
@@ -14,3 +17,18 @@ void run(int *xi, double *xd, int n) {
   clamp_all<<<n / 128, 128>>>(xi, 0, n);
   clamp_all<double><<<n / 128, 128>>>(xd, 0.0, n);
 }
+
+#pragma cp composite
+template <typename T, int B>
+__global__ void scale_by(T *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] = x[i] * B / 3;
+}
+
+template <typename T>
+void dispatch(T *x, int n) {
+  scale_by<T, 2><<<n / 128, 128>>>(x, n);
+}
+
+void use(float *x, int n) { dispatch(x, n); }
