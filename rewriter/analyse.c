@@ -1,16 +1,24 @@
 /*
  * analyse.c: the role of every variable and parameter of every converted function.
  *
- * Passes, over all converted functions together:
- *   1. collect parameters and locals with a float type (float, floatN, arrays of them,
- *      pointers to them); apply keep(), check that every clause names something real;
- *   2. follow calls between converted functions: a `float *` parameter that receives the
+ * Passes, over all converted functions together, in the order cp_analyse runs them:
+ *   1. collect the float pointer fields of structs and file-scope pointers; then each
+ *      function's parameters and locals with a float type (float, floatN, arrays of them,
+ *      pointers to them), its precision (float or double); apply keep(), check that every
+ *      clause names something real; pair() and --pair mark their groups paired;
+ *   2. scope(accumulators): only accumulators, and what flows from them, turn composite
+ *      (before the calls: a cp_float * parameter needs the roles);
+ *   3. follow calls between converted functions: a `float *` parameter that receives the
  *      address of a converted local becomes `cp_float *`; a buffer passed on joins the
- *      callee's parameter in one pairing group (union-find);
- *   3. find writes into buffers (stores, compound assignments, ++/--, atomics);
- *   4. a group is paired when any member is written or named in pair(); nopair() on a
- *      member of a paired group is an error;
- *   5. scope(accumulators): only accumulators, and what flows from them, turn composite.
+ *      callee's parameter in one pairing group (union-find); callers and callees agree
+ *      on such parameters;
+ *   4. host code: copies of pointers and addresses of symbols join groups; then writes
+ *      into buffers (stores, compound assignments, ++/--, atomics, calls that write), and
+ *      scope(accumulators)'s plain stores, which pair only if they store a composite;
+ *   5. a group is paired when any member is written or named in pair(); nopair() on a
+ *      member of a paired group is an error; keep() variables whose address converting
+ *      code takes are refused;
+ *   6. accumulate(): how each accumulator is carried; callers and callees agree again.
  * Pairing is a property of the buffer, not of one function: a kernel that only reads a
  * buffer that another converted function writes through the same call chain still takes
  * the companion.

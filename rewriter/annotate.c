@@ -1111,14 +1111,32 @@ static const cp_pragma *helper_pragma(cp_run *run, const cp_func *caller) {
   return pr;
 }
 
+/* Whether an instance's template is in the file being converted, or in a header whose
+ * unit reads this translation unit: an instance exists only in the translation unit that
+ * uses it, so a header read through another one cannot name it. */
+static int same_view(cp_run *run, CXCursor inst) {
+  CXSourceLocation loc = clang_getCursorLocation(inst);
+  if (clang_Location_isFromMainFile(loc))
+    return 1;
+  CXFile file = NULL;
+  clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
+  cp_unit *u = file && !clang_Location_isInSystemHeader(loc)
+                   ? cp_unit_for_file(run, run->p->tu, file) : NULL;
+  return u && u->is_header && u->p.tu == run->p->tu;
+}
+
 /* A helper that is an instance of a function template with a type parameter (sum<float>):
- * converted as that instance's copy, as an annotated template's are. In the caller's file
- * only (a header's template is left float: its call is then a float call). */
+ * converted as that instance's copy, as an annotated template's are, in the caller's file
+ * or (with --o-dir) a header that file's translation unit reads; elsewhere it stays
+ * float, and the call says so (float-call). */
 static void add_helper_instance(helper_ctx *ctx, CXCursor call, CXCursor inst) {
   cp_run *run = ctx->run;
   if (cp_cuda_kind(inst) != 1 || cp_func_of(run, inst) || !float_instance(inst) ||
-      !clang_Location_isFromMainFile(clang_getCursorLocation(inst)) ||
-      ctx->caller->unit != run->unit)
+      ctx->caller->unit != run->unit || !same_view(run, inst))
+    return;
+  CXCursor fn = inst;
+  cp_unit *u = helper_unit(run, &fn);
+  if (!u)
     return;
   const char *name = instance_name(run, inst);
   if (!name) {
@@ -1126,6 +1144,7 @@ static void add_helper_instance(helper_ctx *ctx, CXCursor call, CXCursor inst) {
     return;
   }
   cp_func *f = add_func(run, inst, helper_pragma(run, ctx->caller));
+  f->unit = u;
   f->instance = 1;
   f->auto_conv = 1;
   f->twin = name;

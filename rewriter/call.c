@@ -474,11 +474,18 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   }
   int w = cp_node_width(c, n);
   CXCursor decl = cp_callee(n->cur);
-  if (w == 1 && (any || c->promote_all) && !texture && /* said once, above */
-      clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) {
+  int system = clang_Location_isInSystemHeader(clang_getCursorLocation(decl));
+  if (w == 1 && (any || c->promote_all) && !texture && system) { /* texture: said above */
     cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
                  "'%s' has no composite version; it is evaluated in float on the recombined "
                  "value", name);
+  } else if (any && !texture && !system && *name) {
+    /* a function of the user's that the run does not convert: the error terms of its
+     * arguments are paid for and dropped here */
+    cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
+                 "'%s' is not converted (it is not defined in a file the run converts; with "
+                 "--o-dir, the user's headers are converted too), so its composite arguments "
+                 "are recombined here and it computes in float", name);
   }
   if (!any)
     return cp_pass(c, n);
