@@ -22,6 +22,7 @@
  * interface, transitively (function.c decides whether each converts in place or as a twin).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 
@@ -802,6 +803,7 @@ static int arch_branch(const char *t, unsigned b, unsigned len) {
  * for the double side of a `real` typedef switch (double_branch): it is the double
  * build, converted by nobody. */
 static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRangeList *skipped) {
+  unsigned reported = UINT_MAX;
   for (unsigned f = first; skipped && f < run->n_funcs; f++) {
     if (run->funcs[f].unit != run->unit)
       continue;
@@ -827,6 +829,20 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
       clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[i]), NULL, NULL, NULL, &be);
       if (double_branch(run->opt->input_text, b, be < len ? be : len))
         continue;
+      if (run->funcs[f].instance && arch_branch(run->opt->input_text, b, len)) {
+        if (b == reported)
+          break; /* said for another instance of the same template */
+        reported = b;
+        /* the copy is written once, from one compilation's view: the other's branch
+         * would keep the template's parameters over converted values */
+        cp_diag_at(run, CP_ERROR, b,
+                   "'%s' is converted instance by instance, into one copy written from one of "
+                   "CUDA's two compilations, and this branch on __CUDA_ARCH__ is the other's: "
+                   "it would stay unconverted in the copy; compute both sides without the "
+                   "preprocessor branch, or annotate a function that is not a template [%s]",
+                   run->funcs[f].name, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
+        break;
+      }
       if (!run->opt->device_parse && arch_branch(run->opt->input_text, b, len)) {
         run->wants_device = 1; /* convert as the device compilation sees it (convert.c) */
         continue;

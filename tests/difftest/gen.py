@@ -22,7 +22,9 @@ guard, the prototypes of host wrappers launch_K that launch the kernels), dt_SEE
 calling the wrappers), the reference likewise (dt_SEED.ref.h, dt_SEED_k.ref.cu,
 dt_SEED.ref.cu). Its code is the same either way: multi_tu is drawn from a stream of its
 own (layout_rng), so --no multi_tu gives the one-file program, and a seed that does not
-draw it gives the program it gave before multi_tu existed.
+draw it gives the program it gave before multi_tu existed. typed_template (a template_kernel
+written over its number type, `template <typename T, int K>`, launched as NAME<float, 1>;
+the reference keeps double and launches NAME<double, 1>) has a stream of its own too.
 
 Usage: gen.py SEED OUTDIR [--no FEATURE ...]   writes OUTDIR/dt_SEED.cu and
 OUTDIR/dt_SEED.ref.cu (multi_tu: the six files above) and prints the features the
@@ -50,13 +52,21 @@ FEATURES = [
     # the layout of the program's files, not its code: drawn from a stream of its own
     # (layout_rng), so that adding it changed no draw of the program itself
     "multi_tu",
+    # a kernel template of template_kernel written over its number type, launched as
+    # NAME<float, 1>: drawn from a stream of its own (typed_rng), as multi_tu
+    "typed_template",
 ]
-LAYOUT = {"multi_tu"}
+LAYOUT = {"multi_tu", "typed_template"}
 
 
 def layout_rng(seed):
     """The random stream of the layout features: independent of the program's."""
     return random.Random("difftest layout %d" % seed)
+
+
+def typed_rng(seed):
+    """The random stream of typed_template: independent of the program's and the layout's."""
+    return random.Random("difftest typed %d" % seed)
 
 
 class Types:
@@ -700,16 +710,19 @@ class Kernel:
         self.name, self.params, self.stmts, self.pragma = name, params, stmts, pragma
         self.real = set(real)  # parameters spelled with REAL/REAL4 (type_macro)
         self.template = template  # template <int K> (template_kernel), launched as NAME<1>
+        self.typed = False  # typed_template: template <typename T, int K>, NAME<{f}, 1>
 
     def lines(self, t):
         out = [] if t.double or self.pragma is None else [self.pragma]
         if self.template:
-            out.append("template <int K>")
+            out.append("template <typename T, int K>" if self.typed else "template <int K>")
         sig = "__global__ void %s(%s) {{" % (self.name, self.param_list())
-        out.append(Tmpl(sig, [], 0).r(t))
+        body = [Tmpl(sig, [], 0).r(t)]
         for s in self.stmts:
-            out += s.lines(t, "  ")
-        return out + ["}", ""]
+            body += s.lines(t, "  ")
+        if self.typed and not t.double:  # the float program computes in T; the reference
+            body = [re.sub(r"\bfloat\b", "T", line) for line in body]  # in double, T unused
+        return out + body + ["}", ""]
 
     def param_list(self, names=None):
         """The parameters as a Tmpl text ({f}, {R}, ...), named as the kernel's or, for a
@@ -784,6 +797,14 @@ class Program:
             self.lib_reduce = rng.choice(self.outputs)
             self.strict = False
         self.strict &= not self.g.float_only
+        # typed_template: some template kernels over their number type (float: T)
+        trng = typed_rng(seed)
+        for k in self.kernels:
+            if k.template and trng.random() < 0.7 and "typed_template" not in disabled:
+                k.typed = True
+                self.f.add("typed_template")
+                self.launches = [(k.name + "<{f}, 1>" if n == k.name + "<1>" else n, b, a)
+                                 for n, b, a in self.launches]
         # multi_tu: drawn last and from a stream of its own (layout_rng), so a program is
         # the same code whether or not it is drawn (or left out with --no)
         lrng = layout_rng(seed)
@@ -1229,8 +1250,8 @@ class Program:
             if name.split("<")[0] in wrapped:
                 L.append("    launch_%s(%s);" % (name.split("<")[0], ", ".join(args)))
             else:
-                L.append("    %s<<<%d, %d>>>(%s);" % (name, max(blocks, 1), THREADS,
-                                                       ", ".join(args)))
+                L.append("    %s<<<%d, %d>>>(%s);" % (name.replace("{f}", t.f), max(blocks, 1),
+                                                       THREADS, ", ".join(args)))
         L.append("  }")
         L.append("  cudaError_t err = cudaDeviceSynchronize();")
         L.append("  if (err != cudaSuccess) {")
@@ -1325,8 +1346,8 @@ class Program:
             launch = [n for n, _, _ in self.launches if n.split("<")[0] == k.name][0]
             blocks = [b for n, b, _ in self.launches if n == launch][0]
             body.append(Tmpl("void launch_%s(%s) {{" % (k.name, k.param_list()), [], 0).r(t))
-            body.append("  %s<<<%d, %d>>>(%s);" % (launch, max(blocks, 1), THREADS,
-                                                   ", ".join(p for _, p in k.params)))
+            body.append("  %s<<<%d, %d>>>(%s);" % (launch.replace("{f}", t.f), max(blocks, 1),
+                                                   THREADS, ", ".join(p for _, p in k.params)))
             body += ["}", ""]
         K += self.cg_include(body) + ['#include "%s"' % header, ""] + body
         M = ["// difftest program, seed %d (%s); features: %s" % (self.seed, what, feats),

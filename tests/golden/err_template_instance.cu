@@ -5,6 +5,8 @@
 // stays as it was. `scale_by` is launched only inside the host template `dispatch`
 // (the shape of the CUDA samples' reduction): dispatch<float> would launch the float
 // original on buffers whose companions the converted code keeps, so it is refused there.
+// `fused` has a branch on __CUDA_ARCH__: its float instance would be written once, from
+// one compilation's view, with the other branch unconverted, so it is refused at the branch.
 #pragma cp composite
 template <typename T>
 __global__ void clamp_all(T *x, T lo, int n) {
@@ -32,3 +34,18 @@ void dispatch(T *x, int n) {
 }
 
 void use(float *x, int n) { dispatch(x, n); }
+
+#pragma cp composite
+template <typename T>
+__global__ void fused(const T *a, T *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+#ifdef __CUDA_ARCH__
+  out[i] += __fmul_rn(a[i], (T)3);
+#else
+  out[i] += a[i] * (T)3;
+#endif
+}
+
+void run_fused(const float *a, float *out, int n) { fused<<<n / 128, 128>>>(a, out, n); }
