@@ -827,8 +827,13 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
         break;
       unsigned be, len = (unsigned)run->opt->input_len;
       clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[i]), NULL, NULL, NULL, &be);
-      if (double_branch(run->opt->input_text, b, be < len ? be : len))
+      /* the run that writes the copies parses as the device compilation does (a branch
+       * the host compilation alone takes, skipped there, is the one the copy would miss) */
+      if (run->funcs[f].instance && !run->opt->device_parse &&
+          arch_branch(run->opt->input_text, b, len)) {
+        run->wants_device = 1; /* whatever the branch holds (a double cast too) */
         continue;
+      }
       if (run->funcs[f].instance && arch_branch(run->opt->input_text, b, len)) {
         if (b == reported)
           break; /* said for another instance of the same template */
@@ -843,6 +848,8 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
                    run->funcs[f].name, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
         break;
       }
+      if (double_branch(run->opt->input_text, b, be < len ? be : len))
+        continue;
       if (!run->opt->device_parse && arch_branch(run->opt->input_text, b, len)) {
         run->wants_device = 1; /* convert as the device compilation sees it (convert.c) */
         continue;

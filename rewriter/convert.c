@@ -321,6 +321,14 @@ static void add_host_view(cp_run *run, const cp_options *opts, int n) {
   if (!host)
     return;
   cp_result *h = cp_convert_files(host, n);
+  for (size_t i = 0; i < h->n_diags; i++) /* its errors are the run's: nothing is merged */
+    if (h->diags[i].severity == CP_ERROR)
+      cp_diag_add(run->r, CP_ERROR,
+                  h->diags[i].file ? cp_arena_strdup(run->r->arena, h->diags[i].file) : NULL,
+                  h->diags[i].line, h->diags[i].col,
+                  h->diags[i].line_text ? cp_arena_strdup(run->r->arena, h->diags[i].line_text)
+                                        : NULL,
+                  "%s (in the host compilation's view)", h->diags[i].message);
   for (unsigned u = 0; h->n_errors == 0 && u < run->n_inputs; u++) {
     cp_unit *unit = run->units[u];
     CXSourceRangeList *sk = clang_getSkippedRanges(unit->p.tu, unit->p.main_file);
