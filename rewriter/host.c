@@ -564,28 +564,31 @@ static int pointer_element(const cp_node *a) {
   return t.kind == CXType_Pointer;
 }
 
-/* A launch of a converted kernel, or a call of a host function that passes buffers on:
- * each paired parameter's argument is followed by its companion. */
 /* A launch or call of a template's instance converted as a copy (axpy<float>(...)) calls
  * the copy: its name replaces the callee's, from the name on (a qualifier stays). */
-static void call_instance(host *h, cp_node *call, const cp_func *g) {
+static int call_instance(host *h, cp_node *call, const cp_func *g) {
   const cp_node *callee = call->nkids ? cp_node_strip(call->kids[0]) : NULL;
   if (!callee || callee->kind != CXCursor_DeclRefExpr || call->macro || callee->macro) {
-    error(h, call, "this call of '%s' calls an instance of a template converted as '%s'; "
-                   "cpconvert cannot rename it here (a macro, a function pointer): call '%s' "
-                   "directly", g->name, g->twin, g->name);
-    return;
+    cp_diag_at(h->run, CP_ERROR, call->begin,
+               "this launch or call of '%s' must call its instance's converted copy '%s', and "
+               "cpconvert cannot rename it here (it is written by a macro, or through a "
+               "function pointer): write it out [%s]",
+               g->name, g->twin, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
+    return 0;
   }
   unsigned at = 0;
   clang_getExpansionLocation(clang_getCursorLocation(callee->cur), NULL, NULL, NULL, &at);
   cp_apply_edit(h->run, at, call->kids[0]->end - at, g->twin, CP_RULE_TEMPLATE_INSTANCE);
+  return 1;
 }
 
+/* A launch of a converted kernel, or a call of a host function that passes buffers on:
+ * each paired parameter's argument is followed by its companion. */
 static void on_call(host *h, cp_node *call, cp_func *g) {
   int nargs = cp_num_args(call->cur);
   int nparams = cp_num_args(g->cursor);
-  if (g->instance)
-    call_instance(h, call, g);
+  if (g->instance && !call_instance(h, call, g))
+    return; /* said once: its companions cannot be added either */
   if (g->is_kernel && doubles_shared(h->run, g, 0))
     double_shared_bytes(h, call, nargs > 0 ? cp_call_arg(call, nargs, 0) : NULL);
   for (int i = 0; i < nargs && i < nparams; i++) {
