@@ -19,11 +19,15 @@ Exit 77 (skipped) after the builds without a device; --no-run stops after the bu
 (exit 0), as CI does. --converted-dir takes the converted
 sources from DIR/all and DIR/fixed (a GPU machine without libclang). --table builds all
 variants (float, double, all and fixed under the auto and the float-float backend), runs
-them on --ranks and prints a Markdown table instead: total energy at the first and last
-printed step, its drift (least-squares slope over the printed steps, relative to |E(0)|,
-per 10^6 steps), time per step and its ratios to float and double in the same run.
+them on --ranks and prints a Markdown table instead: the number of GPUs the ranks ran on
+(the program counts distinct PCI bus ids; ranks take devices round robin, so with two
+GPUs visible two ranks run on two), total energy at the first and last printed step, its
+drift (least-squares slope over the printed steps, relative to |E(0)|, per 10^6 steps),
+time per step and its ratios to float and double in the same run. Builds run --jobs at a
+time; a build whose source bytes and command are those recorded beside its program
+(PROGRAM.cmd) is not run again, so calls sharing --work build each program once.
 """
-import argparse, os, re, shutil, subprocess, sys
+import argparse, concurrent.futures, hashlib, os, re, shutil, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "mpi_md", "md_mpi.cu")
@@ -57,10 +61,31 @@ def convert(a, mode, out):
 
 
 def build(a, src, exe, flags=()):
-    rc, text = run([a.nvcc, "-O2", "-arch=sm_90", "-I" + a.runtime_include, src, "-o", exe] +
-                   list(flags) + a.mpi_flag)
+    """Builds `exe`, unless it was built from the same source bytes with the same command
+    (EXE.cmd records both), so that calls sharing --work build each program once."""
+    cmd = [a.nvcc, "-O2", "-arch=sm_90", "-I" + a.runtime_include, src, "-o", exe] + \
+        list(flags) + a.mpi_flag
+    with open(src, "rb") as f:
+        stamp = " ".join(cmd) + "\n" + hashlib.sha256(f.read()).hexdigest() + "\n"
+    try:
+        with open(exe + ".cmd") as f:
+            if f.read() == stamp and os.path.exists(exe):
+                return []
+    except OSError:
+        pass
+    rc, text = run(cmd)
     sys.stdout.write(text)
-    return [] if rc == 0 else [f"nvcc could not build {os.path.basename(exe)}"]
+    if rc != 0:
+        return [f"nvcc could not build {os.path.basename(exe)}"]
+    with open(exe + ".cmd", "w") as f:
+        f.write(stamp)
+    return []
+
+
+def build_all(a, jobs):
+    """Runs the builds (src, exe, flags) side by side; the problems of all of them."""
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        return sum(pool.map(lambda j: build(a, *j), jobs), [])
 
 
 def execute(a, exe, ranks):
@@ -103,15 +128,16 @@ def drift_rate(steps):
 
 def table(a, exes):
     """Runs every build on each rank count; prints the Markdown table."""
-    print("| build | ranks | E(0) | E(end) | drift / 10^6 steps | ms / step | / float | / double |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| build | ranks | GPUs | E(0) | E(end) | drift / 10^6 steps | ms / step | / float | / double |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in a.ranks:
         runs = {name: execute(a, exe, r) for name, exe in exes}
         ms = {name: value(text, "time_per_step_ms") for name, (_, text) in runs.items()}
-        for name, (steps, _) in runs.items():
-            print(f"| {name} | {r} | {steps[0][3]} | {steps[-1][3]} | {drift_rate(steps):+.2e} | "
-                  f"{ms[name]:.3f} | {ms[name] / ms['float']:.2f} | {ms[name] / ms['double']:.2f} |",
-                  flush=True)
+        for name, (steps, text) in runs.items():
+            gpus = re.search(r"^atoms .* gpus (\d+)$", text, re.M)
+            print(f"| {name} | {r} | {gpus.group(1) if gpus else '?'} | {steps[0][3]} | "
+                  f"{steps[-1][3]} | {drift_rate(steps):+.2e} | {ms[name]:.3f} | "
+                  f"{ms[name] / ms['float']:.2f} | {ms[name] / ms['double']:.2f} |", flush=True)
 
 
 def main():
@@ -128,6 +154,8 @@ def main():
     ap.add_argument("--every", type=int, default=20)
     ap.add_argument("--dt", type=float, default=0.005)
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--jobs", type=int, default=1, help="builds side by side")
+    ap.add_argument("--no-ff", action="store_true", help="--table: leave out the ff builds")
     ap.add_argument("--ranks", type=lambda t: [int(x) for x in t.split(",")], default=list(RANKS),
                     help="--table: the rank counts, e.g. 1,2,4")
     a = ap.parse_args()
@@ -135,18 +163,19 @@ def main():
     os.makedirs(work, exist_ok=True)
     w = lambda name: os.path.join(work, name)
     problems = []
-    exes = []
+    exes, jobs = [], []
     if a.table or a.mode == "plain" or a.mode == "all":
-        problems += build(a, SOURCE, w("md_float")) + build(a, SOURCE, w("md_double"), ["-DDOUBLE_PRECISION"])
+        jobs += [(SOURCE, w("md_float")), (SOURCE, w("md_double"), ["-DDOUBLE_PRECISION"])]
         exes += [("float", w("md_float")), ("double", w("md_double"))]
     for mode in (("all", "fixed") if a.table else (a.mode,) if a.mode != "plain" else ()):
         problems += convert(a, mode, w(mode))
         src = os.path.join(w(mode), "md_mpi.cu")
-        problems += build(a, src, w("md_" + mode))
+        jobs.append((src, w("md_" + mode)))
         exes.append(("converted" if mode == "all" else "converted, accumulate(fixed)", w("md_" + mode)))
-        if a.table:
-            problems += build(a, src, w("md_%s_ff" % mode), ["-DCP_BACKEND=1"])
+        if a.table and not a.no_ff:
+            jobs.append((src, w("md_%s_ff" % mode), ["-DCP_BACKEND=1"]))
             exes.append((exes[-1][0] + ", ff", w("md_%s_ff" % mode)))
+    problems += build_all(a, jobs)
     for p in problems:
         print("FAIL: " + p)
     if problems:
@@ -162,7 +191,10 @@ def main():
         return 0
     bad, fixed_one = [], None
     for r in RANKS:
-        runs = {name: execute(a, exe, r)[0] for name, exe in exes}
+        outs = {name: execute(a, exe, r) for name, exe in exes}
+        runs = {name: steps for name, (steps, _) in outs.items()}
+        gpus = sorted({m.group(1) for _, text in outs.values()
+                       for m in [re.search(r"^atoms .* gpus (\d+)$", text, re.M)] if m})
         if a.mode == "all":
             bad += worse_than_float(runs["converted"], runs["float"], runs["double"], f"{r} ranks, ")
         elif a.mode == "fixed":
@@ -170,7 +202,7 @@ def main():
             fixed_one = got if fixed_one is None else fixed_one
             if got != fixed_one:
                 bad.append(f"{r} ranks print other energies than 1 rank")
-        print(f"{r} ranks: " + "; ".join(f"{n}: etot {v[-1][3]}" for n, v in runs.items() if v))
+        print(f"{r} ranks on {','.join(gpus) or '?'} GPU(s): " + "; ".join(f"{n}: etot {v[-1][3]}" for n, v in runs.items() if v))
     for b in bad:
         print("FAIL: " + b)
     print("PASS" if not bad else "FAIL: %d problems" % len(bad))

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #ifdef DOUBLE_PRECISION
 typedef double real;
@@ -395,6 +396,22 @@ int main(int argc, char **argv)
   if (device_count < 1) die("no CUDA device");
   CHECK(cudaSetDevice(local_rank % device_count));
 
+  // How many GPUs the ranks run on: distinct PCI bus ids over all ranks (printed at the end).
+  enum { BUS_ID = 32 };
+  char bus_id[BUS_ID] = {0};
+  CHECK(cudaDeviceGetPCIBusId(bus_id, BUS_ID, local_rank % device_count));
+  char *bus_ids = (char *)calloc((size_t)size * BUS_ID, 1);
+  MPI_Allgather(bus_id, BUS_ID, MPI_CHAR, bus_ids, BUS_ID, MPI_CHAR, MPI_COMM_WORLD);
+  int gpus = 0;
+  for (int i = 0; i < size; i++) {
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++) {
+      seen = strncmp(bus_ids + i * BUS_ID, bus_ids + j * BUS_ID, BUS_ID) == 0;
+    }
+    gpus += !seen;
+  }
+  free(bus_ids);
+
   // Geometry: fcc cell edge a, box edge L, subdomain [lo, hi) along each dimension.
   const int n_atoms = 4 * nc * nc * nc;
   const double a = cbrt(4.0 / DENSITY);
@@ -723,7 +740,8 @@ int main(int argc, char **argv)
   const double t_end = MPI_Wtime();
 
   if (rank == 0) {
-    printf("atoms %d ranks %d dims %dx%dx%d\n", n_atoms, size, dims[0], dims[1], dims[2]);
+    printf("atoms %d ranks %d dims %dx%dx%d gpus %d\n", n_atoms, size, dims[0], dims[1], dims[2],
+           gpus);
     printf("drift %.6e\n", ((double)e_last - (double)e_first) / fabs((double)e_first));
     printf("time_per_step_ms %.6f\n", 1000.0 * (t_end - t_start) / steps);
   }
