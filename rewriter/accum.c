@@ -84,7 +84,7 @@ static void find_sums(acc_ctx *a, const cp_node *n, const cp_node *loop, int *ke
   if (is_loop(n->kind))
     loop = n;
   char op[4];
-  const char *text = a->run->opt->input_text;
+  const char *text = a->f->unit->opt.input_text;
   const cp_node *lhs, *rhs;
   if (cp_node_assignment(text, n, &lhs, &rhs, op)) {
     cp_var *v = local_of(a, lhs);
@@ -113,7 +113,7 @@ static void flow(acc_ctx *a, const cp_node *n, int *kept) {
         make_composite(a, v, kept);
   } else {
     const cp_node *lhs, *rhs;
-    if (cp_node_assignment(a->run->opt->input_text, n, &lhs, &rhs, op) &&
+    if (cp_node_assignment(a->f->unit->opt.input_text, n, &lhs, &rhs, op) &&
         references(a, rhs, NULL, 1))
       make_composite(a, local_of(a, lhs), kept);
   }
@@ -138,7 +138,7 @@ static const cp_node *decl_node(const cp_node *n, CXCursor decl) {
 static int summed_into(acc_ctx *a, const cp_node *n, const cp_var *v) {
   char op[4];
   const cp_node *lhs, *rhs, *root;
-  if (cp_node_assignment(a->run->opt->input_text, n, &lhs, &rhs, op) &&
+  if (cp_node_assignment(a->f->unit->opt.input_text, n, &lhs, &rhs, op) &&
       (root = cp_node_root(lhs, 0)) && cp_var_of(a->f, clang_getCursorReferenced(root->cur)) == v &&
       (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0 ||
        (strcmp(op, "=") == 0 && references(a, rhs, v, 0))))
@@ -171,7 +171,7 @@ static void find_updates(acc_ctx *a, const cp_node *n, int *kept) {
   char op[4];
   const cp_node *lhs, *rhs, *root;
   cp_var *buf;
-  if (cp_node_assignment(a->run->opt->input_text, n, &lhs, &rhs, op) && strcmp(op, "=") == 0 &&
+  if (cp_node_assignment(a->f->unit->opt.input_text, n, &lhs, &rhs, op) && strcmp(op, "=") == 0 &&
       (root = cp_node_root(lhs, 0)) &&
       (buf = cp_var_of(a->f, clang_getCursorReferenced(root->cur))) && buf->is_param &&
       buf->group >= 0 && !buf->dbl)
@@ -233,7 +233,7 @@ static void add_hotspot(hot_ctx *h, const cp_node *n, cp_hotspot_kind kind, cons
                                 sizeof *r->hotspots);
   }
   unsigned line, col;
-  cp_position(h->a.run, n->begin, &line, &col);
+  cp_position(h->a.run, h->a.f->unit, n->begin, &line, &col);
   r->hotspots[r->n_hotspots++] = (cp_hotspot){h->index, kind, line, col, reason,
                                               kind != CP_HOT_CHAIN};
 }
@@ -257,7 +257,7 @@ static int is_float_sum(hot_ctx *h, const cp_node *n) {
   if (n->kind != CXCursor_BinaryOperator || n->macro ||
       clang_getCanonicalType(clang_getCursorType(n->cur)).kind != CXType_Float)
     return 0;
-  cp_node_operator(h->a.run->opt->input_text, n, op);
+  cp_node_operator(h->a.f->unit->opt.input_text, n, op);
   return strcmp(op, "+") == 0 || strcmp(op, "-") == 0;
 }
 
@@ -293,7 +293,7 @@ static void hot_update(hot_ctx *h, const cp_node *n, const cp_var *v) {
 static void hot_assignment(hot_ctx *h, const cp_node *n, const cp_node *loop) {
   char op[4];
   const cp_node *lhs, *rhs, *root;
-  if (!cp_node_assignment(h->a.run->opt->input_text, n, &lhs, &rhs, op) ||
+  if (!cp_node_assignment(h->a.f->unit->opt.input_text, n, &lhs, &rhs, op) ||
       !(root = cp_node_root(lhs, 0)))
     return;
   cp_var *v = cp_var_of(h->a.f, clang_getCursorReferenced(root->cur));

@@ -153,7 +153,7 @@ static void apply_clauses(cp_run *run, cp_func *f) {
   for (unsigned i = 0; i < pr->n_keep; i++) {
     cp_var *v = find_named(f, pr->keep[i].name);
     if (!v || v->group >= 0)
-      cp_diag_at(run, CP_ERROR, pr->keep[i].offset,
+      cp_diag_at(run, f->unit, CP_ERROR, pr->keep[i].offset,
                  "'%s' in keep() is not a float variable of '%s' [%s]", pr->keep[i].name, f->name,
                  cp_rule_name(CP_RULE_PRAGMA));
     else
@@ -167,7 +167,7 @@ static void apply_clauses(cp_run *run, cp_func *f) {
       if (!k && !v && clause_field(run, f, names[i].name))
         continue; /* pair(s.x): a struct field buffer reached through a parameter */
       if (!v || v->group < 0 || !v->is_param)
-        cp_diag_at(run, CP_ERROR, names[i].offset,
+        cp_diag_at(run, f->unit, CP_ERROR, names[i].offset,
                    "'%s' in %s() is not a float pointer parameter of '%s'%s [%s]", names[i].name,
                    k ? "nopair" : "pair", f->name,
                    k ? "" : " (nor a float pointer field reached from one, as in s.x)",
@@ -272,9 +272,15 @@ cp_var *cp_symbol_of(cp_run *run, CXCursor decl) {
 /* Float and double pointer fields of the structs the file sees, and file-scope pointer
  * variables: host code keeps device buffers there (atoms->pos, d_x), so they pair like
  * local variables. */
+typedef struct {
+  cp_run *run;
+  cp_unit *u; /* the input walked */
+} fields_walk;
+
 static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
-  cp_run *run = data;
+  fields_walk *w = data;
+  cp_run *run = w->run;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_FieldDecl || (k == CXCursor_VarDecl && !clang_Location_isInSystemHeader(
                                                                  clang_getCursorLocation(c)))) {
@@ -299,7 +305,7 @@ static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXCli
       cp_site *sites = cp_arena_alloc(run->r->arena, (v->n_sites + 1) * sizeof *sites);
       if (v->n_sites)
         memcpy(sites, v->sites, v->n_sites * sizeof *sites);
-      sites[v->n_sites++] = (cp_site){run->unit, c};
+      sites[v->n_sites++] = (cp_site){w->u, c};
       v->sites = sites;
       if (clang_isCursorDefinition(c) || v->is_field)
         v->decl = c; /* the definition, when a unit has it */
@@ -341,7 +347,7 @@ static void follow_calls(cp_run *run, cp_func *f, cp_node *n) {
   cp_func *callee = cp_func_of(run, cp_callee(n->cur));
   if (!callee)
     return;
-  const char *text = run->opt->input_text;
+  const char *text = f->unit->opt.input_text;
   int nargs = cp_num_args(n->cur);
   for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
     cp_var *param = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
@@ -394,7 +400,7 @@ static void bound_both(cp_run *run, cp_func *f, cp_var *local, const cp_node *at
   if (local->bound == 3)
     return;
   local->bound = 3;
-  cp_rule_diag(run, CP_ERROR, at->begin, CP_RULE_UNSUPPORTED_USE,
+  cp_rule_diag(run, f->unit, CP_ERROR, at->begin, CP_RULE_UNSUPPORTED_USE,
                "'%s' is bound to a float & parameter that stays float and, in another call of "
                "'%s', to one that takes a composite (cp_float & or cp_float *): it cannot be "
                "both; use two variables", local->name, f->name);
@@ -412,7 +418,7 @@ static void keep_float_ref(cp_run *run, cp_func *f, const cp_func *callee, cp_va
   if (local->role == CP_VAR_FLOAT)
     return;
   local->role = CP_VAR_FLOAT;
-  cp_rule_diag(run, CP_WARNING, at->begin, CP_RULE_FLOAT_CALL,
+  cp_rule_diag(run, f->unit, CP_WARNING, at->begin, CP_RULE_FLOAT_CALL,
                "'%s' is passed by reference to '%s', whose float & parameter stays float "
                "(it converts with scope(accumulators)); so '%s' stays float in '%s'",
                local->name, callee->name, local->name, f->name);
@@ -436,7 +442,7 @@ static void agree_outptrs(cp_run *run, cp_func *f, cp_node *n) {
     if (param && param->is_ref && param->role == CP_VAR_COMPOSITE) /* into a cp_float & */
       local = addressed_local(f, a);
     else if (!param || param->role != CP_VAR_OUTPTR || a->kind != CXCursor_UnaryOperator ||
-             strcmp(cp_node_operator(run->opt->input_text, a, op), "&") != 0)
+             strcmp(cp_node_operator(f->unit->opt.input_text, a, op), "&") != 0)
       continue;
     else
       local = addressed_local(f, a->kids[0]);
@@ -475,7 +481,7 @@ static void follow_init_list(cp_run *run, cp_func *f, const cp_node *list) {
   CXCursor fields[64];
   unsigned n = cp_record_fields(clang_getCursorType(list->cur), fields, 64);
   for (unsigned i = 0; i < n; i++) {
-    const cp_node *e = cp_init_element(run->opt->input_text, list, i);
+    const cp_node *e = cp_init_element(f->unit->opt.input_text, list, i);
     const cp_node *root = e ? cp_node_root(e, 0) : NULL;
     cp_var *l = struct_var(run, fields[i]);
     cp_var *r = root ? cp_var_of(f, clang_getCursorReferenced(root->cur)) : NULL;
@@ -501,7 +507,8 @@ static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
   if (n->kind == CXCursor_VarDecl && n->nkids > 0 && clang_isExpression(n->kids[n->nkids - 1]->kind)) {
     l = cp_var_of(f, n->cur);
     rhs = n->kids[n->nkids - 1];
-  } else if (cp_node_assignment(run->opt->input_text, n, &lhs, &rhs, op) && strcmp(op, "=") == 0) {
+  } else if (cp_node_assignment(f->unit->opt.input_text, n, &lhs, &rhs, op) &&
+             strcmp(op, "=") == 0) {
     const cp_node *s = cp_node_strip(lhs);
     if (s->kind == CXCursor_DeclRefExpr || s->kind == CXCursor_MemberRefExpr)
       l = cp_host_buffer(run, f, lhs);
@@ -561,7 +568,7 @@ static void ref_to_element(cp_run *run, cp_func *f, const cp_node *decl) {
       (f->pragma && cp_names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name)))
     return;
   const char *name = cp_cursor_spelling(run->r->arena, decl->cur);
-  cp_diag_at(run, CP_ERROR, decl->begin,
+  cp_diag_at(run, f->unit, CP_ERROR, decl->begin,
              "'%s' is a float & bound to an element of buffer '%s'; it can hold the value "
              "half only, so writes through it would leave the companion error buffer of '%s' "
              "stale: write through the element itself (%s[...] op= ...), copy it into a local "
@@ -573,16 +580,11 @@ static void ref_to_element(cp_run *run, cp_func *f, const cp_node *decl) {
 static void find_writes(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     find_writes(run, f, n->kids[i]);
-  const char *text = run->opt->input_text;
   char op[4] = "";
-  const cp_node *target = NULL, *rhs = NULL;
-  if (cp_node_assignment(text, n, &target, &rhs, op)) {
+  const cp_node *rhs = NULL;
+  const cp_node *target = cp_store_target(f->unit->opt.input_text, n, &rhs, op);
+  if (target) { /* an assignment, a compound one, ++ or -- (cp_store_target) */
     note_write(run, f, target, rhs, op, 0);
-    return;
-  }
-  if (n->kind == CXCursor_UnaryOperator &&
-      (strcmp(cp_node_operator(text, n, op), "++") == 0 || strcmp(op, "--") == 0)) {
-    note_write(run, f, n->kids[0], NULL, op, 0);
     return;
   }
   if (n->kind == CXCursor_VarDecl && n->nkids) {
@@ -618,18 +620,18 @@ static void note_write(cp_run *run, cp_func *f, const cp_node *target, const cp_
   if (!v)
     return;
   if (direct->kind == CXCursor_DeclRefExpr && v->group >= 0 && !through_pointer && !v->is_symbol) {
-    cp_diag_at(run, CP_ERROR, direct->begin,
+    cp_diag_at(run, f->unit, CP_ERROR, direct->begin,
                "pointer '%s' is moved inside '%s'; cpconvert cannot follow it to its buffer "
                "(index it instead, e.g. %s[i + k]) [%s]", v->name, f->name, v->name,
                cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
   } else if (direct->kind == CXCursor_DeclRefExpr && v->is_param && f->is_kernel &&
              v->role == CP_VAR_FLOAT) {
-    cp_diag_at(run, CP_ERROR, direct->begin,
+    cp_diag_at(run, f->unit, CP_ERROR, direct->begin,
                "kernel parameter '%s' is assigned; copy it into a local variable first [%s]",
                v->name, cp_rule_name(CP_RULE_UNSUPPORTED_USE));
   } else if (v->group >= 0 && v->role != CP_VAR_OUTPTR && v->role != CP_VAR_UNPAIRED) {
     if (!v->is_param && !v->is_symbol && !v->is_field)
-      cp_diag_at(run, CP_ERROR, direct->begin,
+      cp_diag_at(run, f->unit, CP_ERROR, direct->begin,
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
                  "(write through the buffer parameter instead) [%s]", v->name,
                  cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
@@ -681,7 +683,6 @@ static void settle_stores(cp_run *run) {
       int *paired = &run->group_paired[find_group(run, st->group)];
       if (*paired)
         continue;
-      cp_use_unit(run, st->f->unit);
       if (reads_composite(run, st->f, st->rhs))
         *paired = changed = 1;
     }
@@ -697,7 +698,7 @@ static void resolve_pairs(cp_run *run, cp_func *f) {
     int paired = run->group_paired[find_group(run, v->group)];
     int nopair = pr && cp_names_contain(pr->nopair, pr->n_nopair, v->name);
     if (paired && nopair)
-      cp_diag_at(run, CP_ERROR, pr->offset,
+      cp_diag_at(run, f->unit, CP_ERROR, pr->offset,
                  "'%s' is in nopair() but shares its buffer with a paired parameter of another "
                  "converted function [%s]", v->name, cp_rule_name(CP_RULE_PAIR_PARAM));
     else if (paired)
@@ -721,11 +722,12 @@ static void refuse_kept_addresses(cp_run *run, cp_func *f, const cp_node *n) {
     const cp_node *a = cp_node_strip(cp_call_arg(n, nargs, i));
     char op[4];
     if (!param || (param->role != CP_VAR_OUTPTR && param->role != CP_VAR_PAIRED) ||
-        a->kind != CXCursor_UnaryOperator || strcmp(cp_node_operator(run->opt->input_text, a, op), "&"))
+        a->kind != CXCursor_UnaryOperator ||
+        strcmp(cp_node_operator(f->unit->opt.input_text, a, op), "&"))
       continue;
     cp_var *local = var_of_node(f, cp_node_strip(a->kids[0]));
     if (local && local->role == CP_VAR_FLOAT && !local->is_param && is_kept(f, local))
-      cp_diag_at(run, CP_ERROR, a->begin,
+      cp_diag_at(run, f->unit, CP_ERROR, a->begin,
                  "'%s' is in keep() but its address is passed to '%s' of '%s', which converts; "
                  "take '%s' out of keep(), or pass a converted local and copy it [%s]",
                  local->name, param->name, callee->name, local->name,
@@ -781,27 +783,21 @@ static void mark_external(cp_run *run, cp_func *f, const char *name) {
 }
 
 static void trust_pair_names(cp_run *run) {
-  for (int i = 0; i < run->opt->n_pair_names; i++) {
-    mark_external(run, &run->structs, run->opt->pair_names[i]);
+  for (int i = 0; i < run->settings->n_pair_names; i++) {
+    mark_external(run, &run->structs, run->settings->pair_names[i]);
     for (unsigned k = 0; k < run->n_funcs; k++)
       if (run->funcs[k].is_host)
-        mark_external(run, &run->funcs[k], run->opt->pair_names[i]);
+        mark_external(run, &run->funcs[k], run->settings->pair_names[i]);
   }
-}
-
-/* The i-th function, with its unit made current (its text, macros and edits). */
-static cp_func *func(cp_run *run, unsigned i) {
-  cp_use_unit(run, run->funcs[i].unit);
-  return &run->funcs[i];
 }
 
 static void collect_function(cp_run *run, cp_func *f) {
   CXCursor body = clang_getNullCursor();
   clang_visitChildren(f->cursor, find_body, &body);
-  f->body = cp_tree_build(run->r->arena, body, &run->macros);
+  f->body = cp_tree_build(run->r->arena, body, &f->unit->macros);
   decide_precision(f);
   if (f->dbl && f->pragma && f->pragma->accum_given && f->pragma->accum != CP_ACC_COMPOSITE)
-    cp_diag_at(run, CP_ERROR, f->pragma->offset,
+    cp_diag_at(run, f->unit, CP_ERROR, f->pragma->offset,
                "'%s' is written in double and converts to cp_double; accumulate() applies to "
                "kernels written in float [%s]", f->name, cp_rule_name(CP_RULE_ACCUMULATE));
   int nargs = cp_num_args(f->cursor);
@@ -815,12 +811,12 @@ static void collect_function(cp_run *run, cp_func *f) {
 static void follow_pointers(cp_run *run) {
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (run->funcs[i].is_host) {
-      follow_copies(run, func(run, i), run->funcs[i].body);
-      follow_symbol_addresses(run, func(run, i), run->funcs[i].body);
+      follow_copies(run, &run->funcs[i], run->funcs[i].body);
+      follow_symbol_addresses(run, &run->funcs[i], run->funcs[i].body);
     }
   for (unsigned i = 0; i < run->n_funcs; i++)
     if (!run->funcs[i].is_host) /* host code writes device buffers only by copies */
-      find_writes(run, func(run, i), run->funcs[i].body);
+      find_writes(run, &run->funcs[i], run->funcs[i].body);
 }
 
 void cp_analyse(cp_run *run) {
@@ -828,16 +824,16 @@ void cp_analyse(cp_run *run) {
   for (unsigned u = 0; u < run->n_inputs; u++) {
     cp_unit *unit = run->units[u];
     cp_macros_collect(run->r->arena, unit->p.tu, unit->p.main_file, &unit->macros);
-    cp_use_unit(run, unit);
+    fields_walk w = {run, unit};
     if (run->n_funcs)
-      clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), collect_fields, run);
+      clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), collect_fields, &w);
   }
   for (unsigned u = run->n_inputs; u < run->n_units; u++) /* headers with converted functions */
     if (run->units[u]->p.tu)
       cp_macros_collect(run->r->arena, run->units[u]->p.tu, run->units[u]->p.main_file,
                         &run->units[u]->macros);
   for (unsigned i = 0; i < run->n_funcs; i++)
-    collect_function(run, func(run, i));
+    collect_function(run, &run->funcs[i]);
   run->group_parent = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   run->group_paired = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   for (unsigned g = 0; g < run->n_groups; g++) {
@@ -856,28 +852,28 @@ void cp_analyse(cp_run *run) {
     }
   }
   for (unsigned i = 0; i < run->n_funcs; i++) { /* before the calls: OUTPTR needs the roles */
-    cp_func *f = func(run, i);
+    cp_func *f = &run->funcs[i];
     if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
       cp_find_accumulators(run, f);
   }
   for (unsigned i = 0; i < run->n_funcs; i++)
-    follow_calls(run, func(run, i), run->funcs[i].body);
+    follow_calls(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
-    agree_outptrs(run, func(run, i), run->funcs[i].body);
+    agree_outptrs(run, &run->funcs[i], run->funcs[i].body);
   follow_pointers(run);
   settle_stores(run);
   for (unsigned i = 0; i < run->n_funcs; i++)
-    resolve_pairs(run, func(run, i));
+    resolve_pairs(run, &run->funcs[i]);
   resolve_pairs(run, &run->structs);
   for (unsigned i = 0; i < run->n_funcs; i++)
-    refuse_kept_addresses(run, func(run, i), run->funcs[i].body);
+    refuse_kept_addresses(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++) {
-    cp_func *f = func(run, i);
+    cp_func *f = &run->funcs[i];
     if (f->pragma && f->pragma->accum != CP_ACC_COMPOSITE && !f->dbl) /* --accumulate: float only */
       cp_mark_carried(run, f);
   }
   for (unsigned i = 0; i < run->n_funcs; i++) /* an accumulator passed by address stays a pair */
-    agree_outptrs(run, func(run, i), run->funcs[i].body);
+    agree_outptrs(run, &run->funcs[i], run->funcs[i].body);
 }
 
 int cp_composite_signature(const cp_func *f) {

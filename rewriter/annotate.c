@@ -37,6 +37,7 @@ typedef struct {
   token *t;
   unsigned n, i;
   unsigned end_offset; /* offset just past the pragma's logical line */
+  const cp_unit *u;    /* the unit whose text it reads */
 } pragma_lexer;
 
 /* Offset of the end of the logical line that starts at `offset`: its '\n' (CRLF, LF) or
@@ -87,7 +88,7 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
                        unsigned *count) {
   unsigned at = lx->i > 0 ? lx->t[lx->i - 1].offset : 0;
   if (!accept(lx, "(")) {
-    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s' [%s]", clause,
+    cp_diag_at(run, lx->u, CP_ERROR, at, "expected '(' after '%s' [%s]", clause,
                cp_rule_name(CP_RULE_PRAGMA));
     return -1;
   }
@@ -97,8 +98,8 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
   for (;;) {
     const token *t = peek(lx);
     if (!t || !is_identifier(t->s)) {
-      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected a name in '%s(...)' [%s]", clause,
-                 cp_rule_name(CP_RULE_PRAGMA));
+      cp_diag_at(run, lx->u, CP_ERROR, t ? t->offset : at, "expected a name in '%s(...)' [%s]",
+                 clause, cp_rule_name(CP_RULE_PRAGMA));
       return -1;
     }
     if (n == cap) {
@@ -115,7 +116,7 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
       lx->i++; /* a field path: pair(s.x), pair(sim->atoms.r.x) */
       const token *f = peek(lx);
       if (!f || !is_identifier(f->s)) {
-        cp_diag_at(run, CP_ERROR, f ? f->offset : sep->offset,
+        cp_diag_at(run, lx->u, CP_ERROR, f ? f->offset : sep->offset,
                    "expected a field name after '%s' in '%s(...)' [%s]", sep->s, clause,
                    cp_rule_name(CP_RULE_PRAGMA));
         return -1;
@@ -128,8 +129,8 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
       break;
     if (!accept(lx, ",")) {
       t = peek(lx);
-      cp_diag_at(run, CP_ERROR, t ? t->offset : at, "expected ',' or ')' in '%s(...)' [%s]", clause,
-                 cp_rule_name(CP_RULE_PRAGMA));
+      cp_diag_at(run, lx->u, CP_ERROR, t ? t->offset : at,
+                 "expected ',' or ')' in '%s(...)' [%s]", clause, cp_rule_name(CP_RULE_PRAGMA));
       return -1;
     }
   }
@@ -149,7 +150,7 @@ static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
   unsigned at = lx->t[lx->i - 1].offset;
   const token *t;
   if (!accept(lx, "(") || !(t = peek(lx))) {
-    cp_diag_at(run, CP_ERROR, at, "expected '(' after '%s' [%s]", clause,
+    cp_diag_at(run, lx->u, CP_ERROR, at, "expected '(' after '%s' [%s]", clause,
                cp_rule_name(CP_RULE_PRAGMA));
     return -1;
   }
@@ -157,15 +158,15 @@ static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
     if (strcmp(t->s, choices[k]) == 0) {
       lx->i++;
       if (!accept(lx, ")")) {
-        cp_diag_at(run, CP_ERROR, t->offset, "expected ')' after '%s(%s' [%s]", clause, t->s,
+        cp_diag_at(run, lx->u, CP_ERROR, t->offset, "expected ')' after '%s(%s' [%s]", clause, t->s,
                    cp_rule_name(CP_RULE_PRAGMA));
         return -1;
       }
       return k;
     }
   }
-  cp_diag_at(run, CP_ERROR, t->offset, "'%s' takes %s, not '%s' [%s]", clause, expected, t->s,
-             cp_rule_name(CP_RULE_PRAGMA));
+  cp_diag_at(run, lx->u, CP_ERROR, t->offset, "'%s' takes %s, not '%s' [%s]", clause, expected,
+             t->s, cp_rule_name(CP_RULE_PRAGMA));
   return -1;
 }
 
@@ -177,12 +178,12 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
   memset(pr, 0, sizeof *pr);
   pr->offset = lx->t[lx->i].offset;
   pr->end = lx->end_offset;
-  pr->scope = run->opt->scope;
-  pr->accum = run->opt->accumulate;
+  pr->scope = lx->u->opt.scope;
+  pr->accum = lx->u->opt.accumulate;
   lx->i += 3; /* # pragma cp */
   const token *t = peek(lx);
   if (!t || strcmp(t->s, "composite") != 0) {
-    cp_diag_at(run, CP_ERROR, t ? t->offset : pr->offset,
+    cp_diag_at(run, lx->u, CP_ERROR, t ? t->offset : pr->offset,
                "unknown cp directive%s%s%s (expected '#pragma cp composite') [%s]", t ? " '" : "",
                t ? t->s : "", t ? "'" : "", cp_rule_name(CP_RULE_PRAGMA));
     return -1;
@@ -203,7 +204,8 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
     } else if (strcmp(c, "scope") == 0 || strcmp(c, "accumulate") == 0) {
       int is_scope = c[0] == 's';
       if (is_scope ? seen_scope++ : seen_accum++) {
-        cp_diag_at(run, CP_ERROR, at, "'%s' is given twice [%s]", c, cp_rule_name(CP_RULE_PRAGMA));
+        cp_diag_at(run, lx->u, CP_ERROR, at, "'%s' is given twice [%s]", c,
+                   cp_rule_name(CP_RULE_PRAGMA));
         return -1;
       }
       k = parse_choice(run, lx, c, is_scope ? scope_names : accum_names,
@@ -215,7 +217,7 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
       else
         pr->accum = (cp_accum)k, pr->accum_given = 1;
     } else {
-      cp_diag_at(run, CP_ERROR, at,
+      cp_diag_at(run, lx->u, CP_ERROR, at,
                  "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, "
                  "scope or accumulate) [%s]",
                  c, cp_rule_name(CP_RULE_PRAGMA));
@@ -229,6 +231,7 @@ static int parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
 
 typedef struct {
   cp_run *run;
+  cp_unit *u; /* the unit whose declarations these are */
   CXCursor *decls;
   unsigned *offsets;
   unsigned n, cap;
@@ -251,7 +254,7 @@ static unsigned cursor_offset(CXCursor c) {
 static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   decl_list *l = data;
-  if (!cp_in_unit(l->run, c))
+  if (!cp_in_unit(l->u, c))
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
@@ -317,7 +320,7 @@ static int is_host_definition(CXCursor c) {
          clang_isCursorDefinition(c);
 }
 
-static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr);
+static cp_func *add_func(cp_run *run, cp_unit *u, CXCursor fn, const cp_pragma *pr);
 
 /* Host functions of the main file that call converted functions (launches) or such host
  * functions, found until none is added, and those that use file-scope pointers or pointer
@@ -414,7 +417,7 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
       host_ctx ctx = {run, 0};
       clang_visitChildren(d, calls_converted, &ctx);
       if (ctx.found || called_from_host(&callees, run, d)) {
-        cp_func *f = add_func(run, d, NULL);
+        cp_func *f = add_func(run, l->u, d, NULL);
         if (f)
           f->is_host = 1;
         added = 1;
@@ -423,8 +426,8 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
   }
 }
 
-static cp_func *add_func(cp_run *run, CXCursor fn, const cp_pragma *pr) {
-  cp_func *f = cp_func_add(run, fn);
+static cp_func *add_func(cp_run *run, cp_unit *u, CXCursor fn, const cp_pragma *pr) {
+  cp_func *f = cp_func_add(run, u, fn);
   f->is_kernel = cp_cuda_kind(fn) == 2;
   f->pragma = pr;
   return f;
@@ -445,27 +448,28 @@ static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
                        : k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate
                            ? "a declaration without a body"
                            : "not a function";
-    cp_diag_at(run, CP_ERROR, pr->offset,
+    cp_diag_at(run, l->u, CP_ERROR, pr->offset,
                "'#pragma cp composite' must be followed by a __global__ or __device__ "
                "function definition%s%s [%s]",
                what ? "; what follows is " : "", what ? what : "", cp_rule_name(CP_RULE_PRAGMA));
     return;
   }
   if (cp_cuda_kind(l->decls[i]) == 0) {
-    cp_diag_at(run, CP_ERROR, pr->offset,
+    cp_diag_at(run, l->u, CP_ERROR, pr->offset,
                "'#pragma cp composite' marks a host function; only __global__ and __device__ "
                "functions are converted [%s]", cp_rule_name(CP_RULE_PRAGMA));
     return;
   }
   if (cp_func_of(run, l->decls[i])) {
-    cp_diag_at(run, CP_ERROR, pr->offset, "the function after this pragma is already marked [%s]",
+    cp_diag_at(run, l->u, CP_ERROR, pr->offset,
+               "the function after this pragma is already marked [%s]",
                cp_rule_name(CP_RULE_PRAGMA));
     return;
   }
   if (per_instance(l->decls[i]))
     add_instances(run, l, l->decls[i], pr);
   else
-    add_func(run, l->decls[i], pr);
+    add_func(run, l->u, l->decls[i], pr);
 }
 
 /* ---- function templates converted one instance at a time ------------------------- */
@@ -488,6 +492,7 @@ static int per_instance(CXCursor fn) {
 
 typedef struct {
   cp_run *run;
+  cp_unit *u; /* the unit searched */
   CXCursor tmpl;
   const cp_pragma *pr;
   unsigned converted;
@@ -516,8 +521,8 @@ static const char *instance_name(cp_run *run, CXCursor inst) {
   return name;
 }
 
-static void unwritable_instance(cp_run *run, CXCursor call, CXCursor inst) {
-  cp_diag_cursor(run, CP_ERROR, run->p->tu, call,
+static void unwritable_instance(cp_run *run, const cp_unit *u, CXCursor call, CXCursor inst) {
+  cp_diag_cursor(run, CP_ERROR, u->p.tu, call,
                  "this instance of '%s' has a template argument that is neither a type with a "
                  "name nor an integer (a lambda, a template, a pack); cpconvert writes each "
                  "instance out as a function that is not a template, and cannot write this one: "
@@ -551,10 +556,10 @@ static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Recurse;
   const char *name = instance_name(ctx->run, inst);
   if (!name) {
-    unwritable_instance(ctx->run, c, inst);
+    unwritable_instance(ctx->run, ctx->u, c, inst);
     return CXChildVisit_Recurse;
   }
-  cp_func *f = add_func(ctx->run, inst, ctx->pr);
+  cp_func *f = add_func(ctx->run, ctx->u, inst, ctx->pr);
   f->instance = 1;
   f->twin = name;
   ctx->converted++;
@@ -564,7 +569,7 @@ static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXCli
 /* An annotated function template with a type parameter: its instances that this file
  * calls or launches with float arguments convert, each as a copy (rule template-instance). */
 static void add_instances(cp_run *run, decl_list *l, CXCursor tmpl, const cp_pragma *pr) {
-  instance_ctx ctx = {run, tmpl, pr, 0, clang_getNullCursor(), clang_getNullCursor()};
+  instance_ctx ctx = {run, l->u, tmpl, pr, 0, clang_getNullCursor(), clang_getNullCursor()};
   for (unsigned i = 0; i < l->n; i++)
     if (!clang_equalCursors(l->decls[i], tmpl)) {
       CXCursor before = ctx.dependent;
@@ -582,7 +587,7 @@ static void add_instances(cp_run *run, decl_list *l, CXCursor tmpl, const cp_pra
     l->dep_in[l->n_dep++] = ctx.in;
   }
   if (!ctx.converted && clang_Cursor_isNull(ctx.dependent))
-    cp_diag_at(run, CP_ERROR, pr->offset,
+    cp_diag_at(run, l->u, CP_ERROR, pr->offset,
                "'%s' is a template with a type parameter, so it converts one instance at a "
                "time, and no code in this file calls or launches an instance whose arguments "
                "make its arithmetic float (as '%s<float>'): use one here, or annotate a "
@@ -604,7 +609,7 @@ static void check_dependent_uses(cp_run *run, const decl_list *l) {
     if (converted)
       continue;
     const char *name = cp_cursor_spelling(run->r->arena, l->dep_tmpl[i]);
-    cp_diag_cursor(run, CP_ERROR, run->p->tu, l->dep_use[i],
+    cp_diag_cursor(run, CP_ERROR, l->u->p.tu, l->dep_use[i],
                    "'%s' is a template with a type parameter, so it converts one instance at a "
                    "time, and it is named here inside the template '%s', whose instances "
                    "cpconvert does not convert (they would call the float original): launch or "
@@ -626,11 +631,11 @@ static int in_skipped_range(const CXSourceRangeList *skipped, unsigned offset) {
   return 0;
 }
 
-/* The main file's tokens as (spelling, offset) pairs. */
-static token *tokenize_main(cp_run *run, unsigned *count) {
-  cp_parse *p = run->p;
+/* Unit u's tokens as (spelling, offset) pairs. */
+static token *tokenize_main(cp_run *run, const cp_unit *u, unsigned *count) {
+  const cp_parse *p = &u->p;
   CXSourceLocation b = clang_getLocationForOffset(p->tu, p->main_file, 0);
-  CXSourceLocation e = clang_getLocationForOffset(p->tu, p->main_file, (unsigned)run->opt->input_len);
+  CXSourceLocation e = clang_getLocationForOffset(p->tu, p->main_file, (unsigned)u->opt.input_len);
   CXToken *toks = NULL;
   unsigned n = 0;
   clang_tokenize(p->tu, clang_getRange(b, e), &toks, &n);
@@ -664,6 +669,7 @@ static int starts_line(const cp_options *opt, unsigned offset) {
  * the main file that converted functions call. */
 typedef struct {
   cp_run *run;
+  cp_unit *u;
 } call_ctx;
 
 static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClientData data) {
@@ -672,16 +678,19 @@ static enum CXChildVisitResult add_callees(CXCursor c, CXCursor parent, CXClient
   if (clang_getCursorKind(c) == CXCursor_CallExpr) {
     CXCursor callee = callee_definition(c);
     if (!clang_Cursor_isNull(callee) && is_function_definition(callee) &&
-        cp_in_unit(ctx->run, callee) &&
+        cp_in_unit(ctx->u, callee) &&
         cp_cuda_kind(callee) == 1 && !cp_func_of(ctx->run, callee))
-      add_func(ctx->run, callee, NULL);
+      add_func(ctx->run, ctx->u, callee, NULL);
   }
   return CXChildVisit_Recurse;
 }
 
+/* The precision of a math function, by its rules.def row (CP_MATH's prec). */
+enum { precision_of_any = 0, precision_of_float = 1, precision_of_double = 2 };
+
 /* What the identifier `w` (length n) names: 1 float (float, float2..4, a float math
  * function of rules.def: sqrtf, __fdividef), 2 double (double, double2..4, a double math
- * function: sqrt, __fma_rn, the bit casts of double), 0 neither. */
+ * function: sqrt, __fma_rn, the bit casts of double), 0 neither (or both: min, max). */
 static int precision_word(const char *w, size_t n) {
   static const char *const dbl_casts[] = {"__double_as_longlong", "__longlong_as_double",
                                           "__hiloint2double", "__double2hiint", "__double2loint"};
@@ -694,10 +703,9 @@ static int precision_word(const char *w, size_t n) {
   for (size_t i = 0; i < sizeof dbl_casts / sizeof *dbl_casts; i++)
     if (strlen(dbl_casts[i]) == n && strncmp(w, dbl_casts[i], n) == 0)
       return 2;
-#define CP_MATH(cuda_name, cp_name, nargs)                                                   \
+#define CP_MATH(cuda_name, cp_name, nargs, prec)                                             \
   if (n == sizeof #cuda_name - 1 && strncmp(w, #cuda_name, n) == 0)                           \
-    return w[n - 1] == 'f' || (strncmp(w, "__f", 3) == 0 && strcmp(#cuda_name, "__fma_rn") != 0) \
-               ? 1 : 2;
+    return precision_of_##prec;
 #include "rules.def"
   return 0;
 }
@@ -802,10 +810,11 @@ static int arch_branch(const char *t, unsigned b, unsigned len) {
  * is: a warning at the branch, so that nobody selects it later and gets float code. Not
  * for the double side of a `real` typedef switch (double_branch): it is the double
  * build, converted by nobody. */
-static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRangeList *skipped) {
+static void warn_skipped_branches(cp_run *run, const cp_unit *u, unsigned first,
+                                  const CXSourceRangeList *skipped) {
   unsigned reported = UINT_MAX;
   for (unsigned f = first; skipped && f < run->n_funcs; f++) {
-    if (run->funcs[f].unit != run->unit)
+    if (run->funcs[f].unit != u)
       continue;
     CXSourceRange ext = clang_getCursorExtent(run->funcs[f].cursor);
     unsigned fb, fe;
@@ -825,22 +834,22 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
       clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[i]), NULL, NULL, NULL, &b);
       if (b >= fe)
         break;
-      unsigned be, len = (unsigned)run->opt->input_len;
+      unsigned be, len = (unsigned)u->opt.input_len;
       clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[i]), NULL, NULL, NULL, &be);
       /* the run that writes the copies parses as the device compilation does (a branch
        * the host compilation alone takes, skipped there, is the one the copy would miss) */
-      if (run->funcs[f].instance && !run->opt->device_parse &&
-          arch_branch(run->opt->input_text, b, len)) {
+      if (run->funcs[f].instance && !run->settings->device_parse &&
+          arch_branch(u->opt.input_text, b, len)) {
         run->wants_device = 1; /* whatever the branch holds (a double cast too) */
         continue;
       }
-      if (run->funcs[f].instance && arch_branch(run->opt->input_text, b, len)) {
+      if (run->funcs[f].instance && arch_branch(u->opt.input_text, b, len)) {
         if (b == reported)
           break; /* said for another instance of the same template */
         reported = b;
         /* the copy is written once, from one compilation's view: the other's branch
          * would keep the template's parameters over converted values */
-        cp_diag_at(run, CP_ERROR, b,
+        cp_diag_at(run, u, CP_ERROR, b,
                    "'%s' is converted instance by instance, into one copy written from one of "
                    "CUDA's two compilations, and this branch on __CUDA_ARCH__ is the other's: "
                    "it would stay unconverted in the copy; compute both sides without the "
@@ -848,15 +857,15 @@ static void warn_skipped_branches(cp_run *run, unsigned first, const CXSourceRan
                    run->funcs[f].name, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
         break;
       }
-      if (double_branch(run->opt->input_text, b, be < len ? be : len))
+      if (double_branch(u->opt.input_text, b, be < len ? be : len))
         continue;
-      if (!run->opt->device_parse && arch_branch(run->opt->input_text, b, len)) {
+      if (!run->settings->device_parse && arch_branch(u->opt.input_text, b, len)) {
         run->wants_device = 1; /* convert as the device compilation sees it (convert.c) */
         continue;
       }
-      if (arch_branch(run->opt->input_text, b, len))
+      if (arch_branch(u->opt.input_text, b, len))
         continue; /* the host compilation's branch: converted by the host view (convert.c) */
-      cp_diag_at(run, CP_WARNING, b,
+      cp_diag_at(run, u, CP_WARNING, b,
                  "this preprocessor branch of '%s' was not taken, so it is not converted and "
                  "stays float; convert with the -D options that select it to use it [%s]",
                  run->funcs[f].name, cp_rule_name(CP_RULE_CONVERT));
@@ -907,17 +916,19 @@ static int find_cp_pragma(const char *text, size_t len, unsigned *line, size_t *
  * scanned after the inclusions are listed. Without --o-dir the run writes one file, so
  * such a header is an error that says to use it. */
 static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
-  cp_run *run = data;
+  const decl_list *l = data;
+  cp_run *run = l->run;
+  CXTranslationUnit tu = l->u->p.tu;
   (void)stack;
-  if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(run->p->tu, file, 1, 1)))
+  if (depth == 0 || clang_Location_isInSystemHeader(clang_getLocation(tu, file, 1, 1)))
     return;
   size_t len = 0, b = 0, e = 0;
   unsigned line = 0;
-  const char *text = clang_getFileContents(run->p->tu, file, &len);
+  const char *text = clang_getFileContents(tu, file, &len);
   if (!find_cp_pragma(text, len, &line, &b, &e))
     return;
-  cp_unit *u = cp_unit_for_file(run, run->p->tu, file);
-  if (u && u != run->unit && !u->scanned)
+  cp_unit *u = cp_unit_for_file(run, tu, file);
+  if (u && u != l->u && !u->scanned)
     u->scanned = -1;
   if (u)
     return;
@@ -930,20 +941,17 @@ static void header_pragma(CXFile file, CXSourceLocation *stack, unsigned depth, 
   clang_disposeString(name);
 }
 
-/* The headers header_pragma marked in this unit's translation unit, each scanned as a
- * unit of its own (recursively: a header's headers were listed with the same TU). */
-static void scan_headers(cp_run *run) {
-  cp_unit *from = run->unit;
+/* The headers header_pragma marked in the translation unit of input `from`, each scanned
+ * as a unit of its own (recursively: a header's headers were listed with the same TU). */
+static void scan_headers(cp_run *run, const cp_unit *from) {
   for (unsigned i = 0; i < run->n_units; i++) {
     cp_unit *u = run->units[i];
     if (u->scanned != -1 || u->p.tu != from->p.tu)
       continue;
     u->scanned = 1;
     unsigned before = run->n_funcs;
-    cp_use_unit(run, u);
-    cp_find_functions(run);
+    cp_find_functions(run, u);
     u->has_funcs |= run->n_funcs > before;
-    cp_use_unit(run, from);
   }
 }
 
@@ -961,12 +969,13 @@ static int holds_word(const char *s, const char *word) {
 /* `#pragma W1 W2 ...` where W1 is not `cp`: a misspelt annotation (`CP`, `cpp`,
  * `cp_composite`, `xx composite`) would leave its function float without a word, so it
  * gets a warning. t[i] is W1; `end` the end of the pragma's line. */
-static void warn_near_miss(cp_run *run, const token *t, unsigned nt, unsigned i, unsigned end) {
+static void warn_near_miss(cp_run *run, const cp_unit *u, const token *t, unsigned nt, unsigned i,
+                           unsigned end) {
   const char *w = t[i].s, *next = i + 1 < nt && t[i + 1].offset < end ? t[i + 1].s : "";
   if (strcasecmp(w, "cp") != 0 && strcasecmp(w, "cpp") != 0 && strncasecmp(w, "cp_", 3) != 0 &&
       !holds_word(w, "composite") && strcasecmp(next, "composite") != 0)
     return;
-  cp_diag_at(run, CP_WARNING, t[i].offset,
+  cp_diag_at(run, u, CP_WARNING, t[i].offset,
              "'#pragma %s%s%s' is not a cpconvert annotation, so the function after it is not "
              "converted; did you mean '#pragma cp composite'? [%s]", w, *next ? " " : "", next,
                  cp_rule_name(CP_RULE_PRAGMA));
@@ -974,13 +983,14 @@ static void warn_near_miss(cp_run *run, const token *t, unsigned nt, unsigned i,
 
 /* `_Pragma("cp composite")`: the operator form reaches clang, not cpconvert, which reads
  * `#pragma cp` lines; a warning rather than a function silently left float. */
-static void warn_operator_pragma(cp_run *run, const token *t, unsigned nt, unsigned i) {
+static void warn_operator_pragma(cp_run *run, const cp_unit *u, const token *t, unsigned nt,
+                                 unsigned i) {
   if (i + 2 >= nt || strcmp(t[i + 1].s, "(") != 0 || t[i + 2].s[0] != '"')
     return;
   const char *s = t[i + 2].s + 1 + strspn(t[i + 2].s + 1, " \t");
   if (strncmp(s, "cp", 2) != 0 || (s[2] != ' ' && s[2] != '\t' && s[2] != '"'))
     return;
-  cp_diag_at(run, CP_WARNING, t[i].offset,
+  cp_diag_at(run, u, CP_WARNING, t[i].offset,
              "cpconvert reads '#pragma cp' lines, not _Pragma(%s), so the function it marks is "
              "not converted; write '#pragma cp composite' on the line before the function [%s]",
              t[i + 2].s, cp_rule_name(CP_RULE_PRAGMA));
@@ -993,7 +1003,8 @@ static void warn_operator_pragma(cp_run *run, const token *t, unsigned nt, unsig
  * and the host view of its #else). */
 static void warn_skipped_pragma(cp_run *run, const decl_list *l,
                                 const CXSourceRangeList *skipped, unsigned at) {
-  unsigned end = logical_line_end(run->opt, at), i = 0;
+  const cp_unit *u = l->u;
+  unsigned end = logical_line_end(&u->opt, at), i = 0;
   while (i < l->n && l->offsets[i] < end)
     i++;
   if (i < l->n && cp_func_of(run, l->decls[i]))
@@ -1002,39 +1013,45 @@ static void warn_skipped_pragma(cp_run *run, const decl_list *l,
     unsigned b, e;
     clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[k]), NULL, NULL, NULL, &b);
     clang_getExpansionLocation(clang_getRangeEnd(skipped->ranges[k]), NULL, NULL, NULL, &e);
-    if (at >= b && at < e && (run->opt->device_parse || run->opt->host_view) &&
-        arch_branch(run->opt->input_text, b, (unsigned)run->opt->input_len))
+    if (at >= b && at < e && (run->settings->device_parse || run->settings->host_view) &&
+        arch_branch(u->opt.input_text, b, (unsigned)u->opt.input_len))
       return;
   }
-  cp_diag_at(run, CP_WARNING, at,
+  cp_diag_at(run, u, CP_WARNING, at,
              "'#pragma cp' in a preprocessor branch that was not taken: the function it marks "
              "is not converted; convert with the -D options that select the branch [%s]",
                  cp_rule_name(CP_RULE_PRAGMA));
 }
 
-void cp_find_functions(cp_run *run) {
+/* Unit u's top-level declarations, in source order, into a fresh list. */
+static void unit_decls(cp_run *run, cp_unit *u, decl_list *l) {
+  memset(l, 0, sizeof *l);
+  l->run = run;
+  l->u = u;
+  clang_visitChildren(clang_getTranslationUnitCursor(u->p.tu), collect_decls, l);
+}
+
+void cp_find_functions(cp_run *run, cp_unit *u) {
   decl_list l;
-  memset(&l, 0, sizeof l);
-  l.run = run;
-  clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
+  unit_decls(run, u, &l);
   unsigned first = run->n_funcs; /* functions of earlier units come before */
 
   unsigned nt = 0;
-  token *t = tokenize_main(run, &nt);
-  CXSourceRangeList *skipped = clang_getSkippedRanges(run->p->tu, run->p->main_file);
+  token *t = tokenize_main(run, u, &nt);
+  CXSourceRangeList *skipped = clang_getSkippedRanges(u->p.tu, u->p.main_file);
   unsigned *unread = cp_arena_alloc(run->r->arena, (nt + 1) * sizeof *unread), n_unread = 0;
   for (unsigned i = 0; i + 2 < nt; i++) {
     if (strcmp(t[i].s, "_Pragma") == 0)
-      warn_operator_pragma(run, t, nt, i);
+      warn_operator_pragma(run, u, t, nt, i);
     if (strcmp(t[i].s, "#") != 0 || strcmp(t[i + 1].s, "pragma") != 0 ||
-        !starts_line(run->opt, t[i].offset))
+        !starts_line(&u->opt, t[i].offset))
       continue;
-    unsigned end = logical_line_end(run->opt, t[i].offset);
+    unsigned end = logical_line_end(&u->opt, t[i].offset);
     if (t[i + 2].offset >= end)
       continue; /* `#pragma` alone */
     if (strcmp(t[i + 2].s, "cp") != 0) {
       if (!in_skipped_range(skipped, t[i].offset))
-        warn_near_miss(run, t, nt, i + 2, end);
+        warn_near_miss(run, u, t, nt, i + 2, end);
       continue;
     }
     if (in_skipped_range(skipped, t[i].offset)) {
@@ -1042,7 +1059,7 @@ void cp_find_functions(cp_run *run) {
         unread[n_unread++] = t[i].offset;
       continue;
     }
-    pragma_lexer lx = {t, nt, i, end};
+    pragma_lexer lx = {t, nt, i, end, u};
     cp_pragma *pr = cp_arena_alloc(run->r->arena, sizeof *pr);
     if (parse_pragma(run, &lx, pr) == 0)
       bind_pragma(run, &l, pr);
@@ -1051,22 +1068,23 @@ void cp_find_functions(cp_run *run) {
   check_dependent_uses(run, &l);
   for (unsigned k = 0; k < n_unread; k++)
     warn_skipped_pragma(run, &l, skipped, unread[k]);
-  warn_skipped_branches(run, first, skipped);
+  warn_skipped_branches(run, u, first, skipped);
   clang_disposeSourceRangeList(skipped);
-  if (!run->unit->is_header) {
-    clang_getInclusions(run->p->tu, header_pragma, run);
-    scan_headers(run);
+  if (!u->is_header) {
+    clang_getInclusions(u->p.tu, header_pragma, &l);
+    scan_headers(run, u);
   }
 
-  for (unsigned i = 0; run->opt->suggest && i < l.n; i++) /* every kernel and device function */
+  /* --suggest: every kernel and device function */
+  for (unsigned i = 0; run->settings->suggest && i < l.n; i++)
     if (is_function_definition(l.decls[i]) && cp_cuda_kind(l.decls[i]) && !cp_func_of(run, l.decls[i]))
-      add_func(run, l.decls[i], NULL);
-  if (run->opt->all) {
+      add_func(run, u, l.decls[i], NULL);
+  if (run->settings->all) {
     for (unsigned i = 0; i < l.n; i++)
       if (is_function_definition(l.decls[i]) && cp_cuda_kind(l.decls[i]) == 2 &&
           !cp_func_of(run, l.decls[i]))
-        add_func(run, l.decls[i], NULL);
-    call_ctx ctx = {run};
+        add_func(run, u, l.decls[i], NULL);
+    call_ctx ctx = {run, u};
     for (unsigned i = first; i < run->n_funcs; i++) /* n_funcs grows as callees are added */
       clang_visitChildren(run->funcs[i].cursor, add_callees, &ctx);
   }
@@ -1093,6 +1111,7 @@ static int has_float_interface(CXCursor fn) {
 
 typedef struct {
   cp_run *run;
+  cp_unit *u; /* the input whose calls are followed */
   const cp_func *caller;
 } helper_ctx;
 
@@ -1100,19 +1119,19 @@ typedef struct {
  * user's, converted once whichever inputs include it; its cursor is then taken from the
  * translation unit the header unit reads, since offsets and tokens come from there.
  * NULL: a system header, or a header without --o-dir (the helper stays float). */
-static cp_unit *helper_unit(cp_run *run, CXCursor *fn) {
+static cp_unit *helper_unit(cp_run *run, cp_unit *from, CXCursor *fn) {
   CXSourceLocation loc = clang_getCursorLocation(*fn);
   if (clang_Location_isFromMainFile(loc))
-    return run->unit;
+    return from;
   CXFile file = NULL;
   unsigned line = 0, col = 0;
   clang_getExpansionLocation(loc, &file, &line, &col, NULL);
   if (!file || clang_Location_isInSystemHeader(loc))
     return NULL;
-  cp_unit *u = cp_unit_for_file(run, run->p->tu, file);
+  cp_unit *u = cp_unit_for_file(run, from->p.tu, file);
   if (!u || !u->is_header)
     return NULL;
-  if (u->p.tu != run->p->tu) {
+  if (u->p.tu != from->p.tu) {
     CXCursor c = clang_getCursor(u->p.tu, clang_getLocation(u->p.tu, u->p.main_file, line, col));
     if (!is_function_definition(c))
       return NULL;
@@ -1137,15 +1156,15 @@ static const cp_pragma *helper_pragma(cp_run *run, const cp_func *caller) {
 /* Whether an instance's template is in the file being converted, or in a header whose
  * unit reads this translation unit: an instance exists only in the translation unit that
  * uses it, so a header read through another one cannot name it. */
-static int same_view(cp_run *run, CXCursor inst) {
+static int same_view(cp_run *run, const cp_unit *from, CXCursor inst) {
   CXSourceLocation loc = clang_getCursorLocation(inst);
   if (clang_Location_isFromMainFile(loc))
     return 1;
   CXFile file = NULL;
   clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
   cp_unit *u = file && !clang_Location_isInSystemHeader(loc)
-                   ? cp_unit_for_file(run, run->p->tu, file) : NULL;
-  return u && u->is_header && u->p.tu == run->p->tu;
+                   ? cp_unit_for_file(run, from->p.tu, file) : NULL;
+  return u && u->is_header && u->p.tu == from->p.tu;
 }
 
 /* A helper that is an instance of a function template with a type parameter (sum<float>):
@@ -1155,19 +1174,18 @@ static int same_view(cp_run *run, CXCursor inst) {
 static void add_helper_instance(helper_ctx *ctx, CXCursor call, CXCursor inst) {
   cp_run *run = ctx->run;
   if (cp_cuda_kind(inst) != 1 || cp_func_of(run, inst) || !float_instance(inst) ||
-      ctx->caller->unit != run->unit || !same_view(run, inst))
+      ctx->caller->unit != ctx->u || !same_view(run, ctx->u, inst))
     return;
   CXCursor fn = inst;
-  cp_unit *u = helper_unit(run, &fn);
+  cp_unit *u = helper_unit(run, ctx->u, &fn);
   if (!u)
     return;
   const char *name = instance_name(run, inst);
   if (!name) {
-    unwritable_instance(run, call, inst);
+    unwritable_instance(run, ctx->u, call, inst);
     return;
   }
-  cp_func *f = add_func(run, inst, helper_pragma(run, ctx->caller));
-  f->unit = u;
+  cp_func *f = add_func(run, u, inst, helper_pragma(run, ctx->caller));
   f->instance = 1;
   f->auto_conv = 1;
   f->twin = name;
@@ -1187,29 +1205,26 @@ static enum CXChildVisitResult add_helpers(CXCursor c, CXCursor parent, CXClient
   cp_unit *u;
   if (clang_Cursor_isNull(callee) || !is_function_definition(callee) ||
       cp_cuda_kind(callee) != 1 || cp_func_of(ctx->run, callee) || !has_float_interface(callee) ||
-      !(u = helper_unit(ctx->run, &callee)))
+      !(u = helper_unit(ctx->run, ctx->u, &callee)))
     return CXChildVisit_Recurse;
-  cp_func *f = add_func(ctx->run, callee, NULL);
-  f->unit = u;
+  cp_func *f = add_func(ctx->run, u, callee, NULL);
   f->auto_conv = 1;
   f->pragma = helper_pragma(ctx->run, ctx->caller);
   return CXChildVisit_Recurse;
 }
 
-void cp_find_helpers(cp_run *run) {
+void cp_find_helpers(cp_run *run, cp_unit *u) {
   for (unsigned i = 0; i < run->n_funcs; i++) { /* n_funcs grows as helpers are added */
-    if ((run->funcs[i].unit != run->unit && !run->funcs[i].unit->is_header) ||
+    if ((run->funcs[i].unit != u && !run->funcs[i].unit->is_header) ||
         run->funcs[i].is_host) /* a header's functions: their callees too */
       continue;
-    helper_ctx ctx = {run, &run->funcs[i]};
+    helper_ctx ctx = {run, u, &run->funcs[i]};
     clang_visitChildren(run->funcs[i].cursor, add_helpers, &ctx);
   }
 }
 
-void cp_find_host_functions(cp_run *run) {
+void cp_find_host_functions(cp_run *run, cp_unit *u) {
   decl_list l;
-  memset(&l, 0, sizeof l);
-  l.run = run;
-  clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), collect_decls, &l);
+  unit_decls(run, u, &l);
   add_host_functions(run, &l);
 }

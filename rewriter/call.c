@@ -122,7 +122,7 @@ typedef struct {
 } math_row;
 
 static const math_row math_table[] = {
-#define CP_MATH(cuda_name, cp_name, nargs) {#cuda_name, #cp_name, nargs},
+#define CP_MATH(cuda_name, cp_name, nargs, prec) {#cuda_name, #cp_name, nargs},
 #include "rules.def"
 };
 
@@ -184,7 +184,7 @@ static void demoted_accumulator(cp_rw *c, const cp_node *an, const cp_func *call
   if (!v || v->role != CP_VAR_COMPOSITE || v->is_param || !c->f->pragma ||
       c->f->pragma->scope != CP_SCOPE_ACCUMULATORS)
     return;
-  cp_rule_diag(c->run, CP_WARNING, an->begin, CP_RULE_FLOAT_CALL,
+  cp_rule_diag(c->run, c->f->unit, CP_WARNING, an->begin, CP_RULE_FLOAT_CALL,
                "accumulator '%s' is passed to '%s', whose parameter stays float (it converts with "
                "scope(accumulators), its signature unchanged): the error term of '%s' is dropped "
                "at this call; annotate '%s' with '#pragma cp composite scope(all)' to pass it "
@@ -246,6 +246,36 @@ static const char *through_elements(cp_rw *c, const cp_val *const *elems, int n,
 }
 
 /* A call to another converted function. */
+/* An argument bound to a float & parameter that now takes a cp_float &, which is neither a
+ * composite lvalue nor a paired element the call can go through: refused, saying why. */
+static void refuse_ref_arg(cp_rw *c, const cp_node *an) {
+  const cp_node *root = cp_node_root(an, 0);
+  cp_var *v = root ? cp_var_of(c->f, clang_getCursorReferenced(root->cur)) : NULL;
+  int kept = v && c->f->pragma &&
+             cp_names_contain(c->f->pragma->keep, c->f->pragma->n_keep, v->name);
+  cp_rule_error(c, an, kept ? CP_RULE_UNSUPPORTED_POINTER : CP_RULE_UNSUPPORTED_USE,
+                kept ? "this variable is in keep() but is bound to a float & parameter that "
+                       "now takes a cp_float &; take it out of keep(), or pass a converted "
+                       "local and copy it"
+                     : "this argument is bound to a float & parameter that now takes a "
+                       "cp_float &; pass a float local variable (it converts with it) and "
+                       "copy it from there");
+}
+
+/* A twin is written after its float original: a call of it in the same file before that
+ * definition would name it before it is declared, so it is refused. */
+static void twin_defined_before(cp_rw *c, const cp_node *n, const cp_func *callee) {
+  unsigned defined_at = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(callee->cursor)), NULL,
+                             NULL, NULL, &defined_at);
+  if (callee->twin && callee->unit == c->f->unit && n->begin < defined_at)
+    cp_rule_error(c, n, CP_RULE_AUTO_CONVERT,
+                  cp_arena_printf(c->run->r->arena, "'%s' is called here before its "
+                                  "definition, after which its converted twin '%s' is written; "
+                                  "define '%s' before this function",
+                                  callee->name, callee->twin, callee->name));
+}
+
 static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) {
   const char **over = overrides(c, n);
   cp_arena *a = c->run->r->arena;
@@ -267,17 +297,7 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
     }
     if (p->is_ref && p->role == CP_VAR_COMPOSITE && composite_sig && !const_ref(p) &&
         !composite_lvalue(an)) {
-      const cp_node *root = cp_node_root(an, 0);
-      cp_var *v = root ? cp_var_of(c->f, clang_getCursorReferenced(root->cur)) : NULL;
-      int kept = v && c->f->pragma &&
-                 cp_names_contain(c->f->pragma->keep, c->f->pragma->n_keep, v->name);
-      cp_rule_error(c, an, kept ? CP_RULE_UNSUPPORTED_POINTER : CP_RULE_UNSUPPORTED_USE,
-                    kept ? "this variable is in keep() but is bound to a float & parameter that "
-                           "now takes a cp_float &; take it out of keep(), or pass a converted "
-                           "local and copy it"
-                         : "this argument is bound to a float & parameter that now takes a "
-                           "cp_float &; pass a float local variable (it converts with it) and "
-                           "copy it from there");
+      refuse_ref_arg(c, an);
       continue;
     }
     if (p->role == CP_VAR_COMPOSITE && p->is_param && p->group < 0 && composite_sig)
@@ -298,14 +318,7 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
     }
   }
   int w = callee->returns_width;
-  unsigned defined_at = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(callee->cursor)), NULL,
-                             NULL, NULL, &defined_at);
-  if (callee->twin && callee->unit == c->f->unit && n->begin < defined_at)
-    cp_rule_error(c, n, CP_RULE_AUTO_CONVERT,
-                  cp_arena_printf(a, "'%s' is called here before its definition, after which its "
-                                  "converted twin '%s' is written; define '%s' before this "
-                                  "function", callee->name, callee->twin, callee->name));
+  twin_defined_before(c, n, callee);
   cp_val *v = call_with(c, n, over, callee->twin,
                         w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN) : CP_V_OTHER, w,
                         CP_RULE_CALL);
@@ -353,7 +366,7 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     const cp_node *t = cp_node_strip(cp_call_arg(n, nargs, 0));
     char op[4];
     if (t->kind == CXCursor_UnaryOperator &&
-        strcmp(cp_node_operator(c->run->opt->input_text, t, op), "&") == 0 &&
+        strcmp(cp_node_operator(c->f->unit->opt.input_text, t, op), "&") == 0 &&
         t->kids[0]->val->kind == CP_V_COMPOSITE)
       text = cp_arena_printf(a, "%s(&(%s).%s, &(%s).%s, %s)", P->atomic, t->kids[0]->val->text,
                              P->hi, t->kids[0]->val->text, P->lo, value);
@@ -449,7 +462,7 @@ static int is_group_shuffle(CXCursor ref, const char *name) {
 static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   int texture = strncmp(name, "tex", 3) == 0 || strncmp(name, "surf", 4) == 0;
   if (texture) {
-    cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_TEXTURE,
+    cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_TEXTURE,
                  "'%s' reads a plain float: a paired buffer bound to this texture is read without "
                  "its error; read the buffer directly to get both halves",
                  name);
@@ -461,7 +474,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     const cp_node *root;
     cp_var *buf = root_var(c, an, &root);
     if (buf && buf->role == CP_VAR_PAIRED && cp_node_strip(an) == root) {
-      cp_rule_diag(c->run, CP_ERROR, an->begin, CP_RULE_UNSUPPORTED_POINTER,
+      cp_rule_diag(c->run, c->f->unit, CP_ERROR, an->begin, CP_RULE_UNSUPPORTED_POINTER,
                    "paired buffer '%s' is passed to '%s', which is not converted: its body is not "
                    "in this file, so it cannot be converted with its caller; define it here, or "
                    "annotate its definition in a file of the same run", buf->name, name);
@@ -476,13 +489,13 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   CXCursor decl = cp_callee(n->cur);
   int system = clang_Location_isInSystemHeader(clang_getCursorLocation(decl));
   if (w == 1 && (any || c->promote_all) && !texture && system) { /* texture: said above */
-    cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
+    cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
                  "'%s' has no composite version; it is evaluated in float on the recombined "
                  "value", name);
   } else if (any && !texture && !system && *name) {
     /* a function of the user's that the run does not convert: the error terms of its
      * arguments are paid for and dropped here */
-    cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
+    cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
                  "'%s' is not converted (it is not defined in a file the run converts; with "
                  "--o-dir, the user's headers are converted too), so its composite arguments "
                  "are recombined here and it computes in float", name);

@@ -100,7 +100,7 @@ static CXCursor added_value(cp_run *run, cp_func *f, const cp_node *arg) {
     return clang_getNullCursor();
   sum = cp_node_strip(conv->kids[conv->nkids - 1]);
   if (sum->kind != CXCursor_BinaryOperator || sum->nkids != 2 ||
-      strcmp(cp_node_operator(run->opt->input_text, sum, op), "+") != 0)
+      strcmp(cp_node_operator(f->unit->opt.input_text, sum, op), "+") != 0)
     return clang_getNullCursor();
   for (int i = 0; i < 2; i++) {
     const cp_node *v = cp_node_strip(sum->kids[i]);
@@ -131,7 +131,7 @@ int cp_convert_cas_atomic(cp_run *run, cp_func *f) {
   const char *stmt = !f->returns_width             ? cp_arena_printf(ar, "%s;", op)
                      : cp_composite_signature(f) ? cp_arena_printf(ar, "return %s;", op)
                                                  : cp_arena_printf(ar, "return %s(%s);", P->to_scalar, op);
-  cp_apply_edit(run, f->body->begin, f->body->end - f->body->begin,
+  cp_apply_edit(run, cp_func_edits(f), f->body->begin, f->body->end - f->body->begin,
                 cp_arena_printf(ar, "{\n  /* the atomicCAS loop on the bits of %s, as a composite "
                                     "atomic add [cas-atomic] */\n  %s\n}", a->name, stmt),
                 CP_RULE_CAS_ATOMIC);

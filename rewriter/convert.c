@@ -110,32 +110,24 @@ static void demote_errors(cp_result *r, size_t first) {
 /* The stages over every unit; stops after the first stage that reports errors. */
 static void run_stages(cp_run *run) {
   cp_result *r = run->r;
-  for (unsigned i = 0; i < run->n_inputs; i++) {
-    cp_use_unit(run, run->units[i]);
-    cp_find_functions(run);
-  }
-  for (unsigned i = 0; i < run->n_inputs && !run->opt->suggest && r->n_errors == 0; i++) {
-    cp_use_unit(run, run->units[i]);
-    cp_find_helpers(run);
-  }
-  for (unsigned before = ~0u; before != run->n_funcs && !run->opt->suggest;) {
+  for (unsigned i = 0; i < run->n_inputs; i++)
+    cp_find_functions(run, run->units[i]);
+  for (unsigned i = 0; i < run->n_inputs && !run->settings->suggest && r->n_errors == 0; i++)
+    cp_find_helpers(run, run->units[i]);
+  for (unsigned before = ~0u; before != run->n_funcs && !run->settings->suggest;) {
     before = run->n_funcs; /* again while one input's host code reaches another's */
-    for (unsigned i = 0; i < run->n_inputs; i++) {
-      cp_use_unit(run, run->units[i]);
-      cp_find_host_functions(run);
-    }
+    for (unsigned i = 0; i < run->n_inputs; i++)
+      cp_find_host_functions(run, run->units[i]);
   }
   size_t first_diag = r->n_diags;
   if (r->n_errors == 0)
     cp_analyse(run);
-  if (run->opt->suggest)
+  if (run->settings->suggest)
     demote_errors(r, first_diag);
   record_stats(r, run);
-  if (r->n_errors == 0 && run->opt->suggest)
-    for (unsigned i = 0; i < run->n_funcs; i++) {
-      cp_use_unit(run, run->funcs[i].unit);
+  if (r->n_errors == 0 && run->settings->suggest)
+    for (unsigned i = 0; i < run->n_funcs; i++)
       cp_find_hotspots(run, &run->funcs[i], i);
-    }
   else if (r->n_errors == 0) {
     cp_convert_functions(run);
     if (r->n_errors == 0)
@@ -382,6 +374,7 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
                   "this file is an output of cpconvert; convert the original file instead");
   }
   run.n_inputs = (unsigned)n - n_headers;
+  run.settings = &run.units[0]->opt;
   for (unsigned i = 0; i < run.n_inputs && r->n_errors == 0; i++)
     run.units[i]->parsed = cp_parse_open(&run.units[i]->p, &run.units[i]->opt, r) == 0;
   if (r->n_errors == 0) {

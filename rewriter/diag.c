@@ -3,7 +3,7 @@
  *
  * A diagnostic is recorded in the result (the tool prints it) with its file, line,
  * column and the text of its line, for the caret. Stages report at byte offsets of the
- * current unit's text; cp_position turns an offset into a line and column, counting on
+ * text of the unit they work on; cp_position turns an offset into a line and column, counting on
  * from the last position asked for, since positions come mostly in source order.
  */
 #include <stdarg.h>
@@ -76,8 +76,9 @@ int cp_line_end_at(const char *text, size_t len, size_t i) {
   return i < len && (text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n')));
 }
 
-void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col_out) {
-  const char *text = run->opt->input_text;
+void cp_position(cp_run *run, const cp_unit *u, unsigned offset, unsigned *line_out,
+                 unsigned *col_out) {
+  const char *text = u->opt.input_text;
   unsigned line = 1, col = 1, i = 0;
   /* Positions are mostly asked for in source order: count on from the last one, so that
    * many of them in a big file do not each count from the start. */
@@ -86,8 +87,8 @@ void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col
     line = run->pos_line;
     col = run->pos_col;
   }
-  for (; i < offset && i < run->opt->input_len; i++) {
-    if (cp_line_end_at(text, run->opt->input_len, i)) { /* LF, or a lone CR */
+  for (; i < offset && i < u->opt.input_len; i++) {
+    if (cp_line_end_at(text, u->opt.input_len, i)) { /* LF, or a lone CR */
       line++;
       col = 1;
     } else {
@@ -100,26 +101,27 @@ void cp_position(cp_run *run, unsigned offset, unsigned *line_out, unsigned *col
   run->pos_col = *col_out = col;
 }
 
-void cp_rule_diag(cp_run *run, cp_severity sev, unsigned offset, cp_rule rule, const char *fmt,
-                  ...) {
+void cp_rule_diag(cp_run *run, const cp_unit *u, cp_severity sev, unsigned offset, cp_rule rule,
+                  const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char buf[1024];
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  cp_diag_at(run, sev, offset, "%s [%s]", buf, cp_rule_name(rule));
+  cp_diag_at(run, u, sev, offset, "%s [%s]", buf, cp_rule_name(rule));
   run->r->applied[rule]++;
 }
 
-void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...) {
-  const char *text = run->opt->input_text;
+void cp_diag_at(cp_run *run, const cp_unit *u, cp_severity sev, unsigned offset,
+                const char *fmt, ...) {
+  const char *text = u->opt.input_text;
   unsigned line, col;
-  cp_position(run, offset, &line, &col);
+  cp_position(run, u, offset, &line, &col);
   va_list ap;
   va_start(ap, fmt);
   char buf[1024];
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  cp_diag_add(run->r, sev, run->opt->input, line, col,
-              cp_line_at(run->r->arena, text, run->opt->input_len, offset), "%s", buf);
+  cp_diag_add(run->r, sev, u->opt.input, line, col,
+              cp_line_at(run->r->arena, text, u->opt.input_len, offset), "%s", buf);
 }

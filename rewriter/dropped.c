@@ -29,10 +29,10 @@ static int word_in(const char *text, const char *word) {
   return 0;
 }
 
-/* Whether an edit of `f` touching [n->begin, n->end] names `err`: one of the current
- * unit's, or of the converted copy a twin or a template's instance is written from. */
-static int companion_written(cp_run *run, const cp_func *f, const cp_node *n, const char *err) {
-  const cp_edit_list *l = f->twin_edits ? f->twin_edits : run->edits;
+/* Whether an edit of `f` touching [n->begin, n->end] names `err`: one of its unit's, or of
+ * the converted copy a twin or a template's instance is written from. */
+static int companion_written(cp_func *f, const cp_node *n, const char *err) {
+  const cp_edit_list *l = cp_func_edits(f);
   for (size_t i = 0; i < l->count; i++) {
     const cp_edit *e = &l->items[i];
     if (e->offset <= n->end && e->offset + e->length >= n->begin && e->text &&
@@ -49,10 +49,10 @@ static int composite_node(const cp_node *n) {
 }
 
 /* Whether the write `w` stores a value that carries an error term. */
-static int stores_composite(cp_run *run, const cp_node *w) {
+static int stores_composite(const cp_func *f, const cp_node *w) {
   const cp_node *lhs, *rhs;
   char op[4];
-  if (cp_node_assignment(run->opt->input_text, w, &lhs, &rhs, op))
+  if (cp_node_assignment(f->unit->opt.input_text, w, &lhs, &rhs, op))
     return composite_node(rhs);
   for (unsigned i = 0; w->kind == CXCursor_CallExpr && i < w->nkids; i++)
     if (composite_node(w->kids[i]))
@@ -62,11 +62,11 @@ static int stores_composite(cp_run *run, const cp_node *w) {
 
 static void check_param(cp_run *run, cp_func *f, const cp_var *v) {
   const cp_node **w;
-  unsigned n = cp_find_writes(run->r->arena, run->opt->input_text, f->body, v->decl, 0, &w);
+  unsigned n = cp_find_writes(run->r->arena, f->unit->opt.input_text, f->body, v->decl, 0, &w);
   const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, v->name);
   for (unsigned i = 0; i < n; i++)
-    if (!companion_written(run, f, w[i], err)) {
-      cp_rule_diag(run, CP_ERROR, w[i]->begin, CP_RULE_DROPPED_ERROR,
+    if (!companion_written(f, w[i], err)) {
+      cp_rule_diag(run, f->unit, CP_ERROR, w[i]->begin, CP_RULE_DROPPED_ERROR,
                    "'%s' writes paired buffer '%s' here in a way cpconvert does not convert, so "
                    "its companion '%s' is not written and the error term is lost; write it with "
                    "a store or atomicAdd (converted), or declare it nopair(%s)",
@@ -94,14 +94,14 @@ static int outside_float(CXCursor d) {
 
 static void check_symbol(cp_run *run, cp_func *f, CXCursor d) {
   const cp_node **w;
-  unsigned n = cp_find_writes(run->r->arena, run->opt->input_text, f->body, d, 0, &w);
+  unsigned n = cp_find_writes(run->r->arena, f->unit->opt.input_text, f->body, d, 0, &w);
   CXString s = clang_getCursorSpelling(d);
   const char *name = cp_arena_printf(run->r->arena, "%s", clang_getCString(s));
   clang_disposeString(s);
   const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, name);
   for (unsigned i = 0; i < n; i++)
-    if (stores_composite(run, w[i]) && !companion_written(run, f, w[i], err)) {
-      cp_rule_diag(run, CP_WARNING, w[i]->begin, CP_RULE_DROPPED_ERROR,
+    if (stores_composite(f, w[i]) && !companion_written(f, w[i], err)) {
+      cp_rule_diag(run, f->unit, CP_WARNING, w[i]->begin, CP_RULE_DROPPED_ERROR,
                    "'%s' stores a composite value into '%s', which has no companion: the value "
                    "is kept and its error term is dropped",
                    f->name, name);
@@ -145,7 +145,6 @@ void cp_check_dropped(cp_run *run) {
     cp_func *f = &run->funcs[i];
     if (f->is_host || !f->body)
       continue;
-    cp_use_unit(run, f->unit);
     for (unsigned k = 0; k < f->n_vars; k++)
       if (f->vars[k].is_param && f->vars[k].role == CP_VAR_PAIRED && !f->vars[k].external)
         check_param(run, f, &f->vars[k]);

@@ -37,7 +37,8 @@ const cp_prec cp_prec_double = {
     .recombine = "cp_recombine_double"};
 
 static const char *input_text_of(cp_rw *c, const cp_node *n) {
-  return cp_arena_strndup(c->run->r->arena, c->run->opt->input_text + n->begin, n->end - n->begin);
+  const char *text = c->f->unit->opt.input_text;
+  return cp_arena_strndup(c->run->r->arena, text + n->begin, n->end - n->begin);
 }
 
 /* A node's source text; inside a macro expansion (below its outermost node, whose text is
@@ -76,7 +77,7 @@ cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width) {
 }
 
 int cp_node_width(const cp_rw *c, const cp_node *n) {
-  return cp_type_width(cp_node_type(c->run->opt->input_text, n), c->f->dbl);
+  return cp_type_width(cp_node_type(c->f->unit->opt.input_text, n), c->f->dbl);
 }
 
 static int is_float_value(const cp_val *v) {
@@ -142,7 +143,7 @@ int cp_is_composite(const cp_val *v) {
 const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed) {
   if (n->macro)
     return splice_macro(c, n, over, changed);
-  const char *text = c->run->opt->input_text;
+  const char *text = c->f->unit->opt.input_text;
   size_t len = 0, cap = n->end - n->begin + 1;
   for (unsigned i = 0; i < n->nkids; i++) {
     const cp_node *k = n->kids[i];
@@ -251,11 +252,11 @@ const cp_node *cp_side_effect(cp_rw *c, const cp_node *n) {
   case CXCursor_CompoundAssignOperator:
     return n;
   case CXCursor_BinaryOperator:
-    if (strcmp(cp_node_operator(c->run->opt->input_text, n, op), "=") == 0)
+    if (strcmp(cp_node_operator(c->f->unit->opt.input_text, n, op), "=") == 0)
       return n;
     break;
   case CXCursor_UnaryOperator:
-    cp_node_operator(c->run->opt->input_text, n, op);
+    cp_node_operator(c->f->unit->opt.input_text, n, op);
     if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
       return n;
     break;
@@ -311,7 +312,7 @@ int cp_used_as_value(cp_rw *c, const cp_node *n) {
     return p->nkids > 0 && p->kids[p->nkids - 1] == k;
   case CXCursor_ForStmt: {
     unsigned first, second;
-    for_semicolons(c->run->opt->input_text, p, &first, &second);
+    for_semicolons(c->f->unit->opt.input_text, p, &first, &second);
     return k->begin > first && k->begin < second;
   }
   default:
@@ -320,7 +321,7 @@ int cp_used_as_value(cp_rw *c, const cp_node *n) {
 }
 
 void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg) {
-  cp_rule_diag(c->run, CP_ERROR, n->begin, rule, "%s", msg);
+  cp_rule_diag(c->run, c->f->unit, CP_ERROR, n->begin, rule, "%s", msg);
 }
 
 /* ---- accumulators carried by accumulate(fixed|kahan|double) ------------------------- */
@@ -536,7 +537,7 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
 
 static cp_val *binary(cp_rw *c, cp_node *n) {
   char op[4];
-  cp_node_operator(c->run->opt->input_text, n, op);
+  cp_node_operator(c->f->unit->opt.input_text, n, op);
   if (strcmp(op, "=") == 0 || n->kind == CXCursor_CompoundAssignOperator)
     return cp_assignment(c, n, n->kids[0], n->kids[1], op);
   const cp_val *a = n->kids[0]->val, *b = n->kids[1]->val;
@@ -582,7 +583,7 @@ static int address_stays(cp_rw *c, const cp_node *n) {
 
 static cp_val *unary(cp_rw *c, cp_node *n) {
   char op[4];
-  cp_node_operator(c->run->opt->input_text, n, op);
+  cp_node_operator(c->f->unit->opt.input_text, n, op);
   const cp_val *k = n->kids[0]->val;
   cp_arena *a = c->run->r->arena;
   if (strcmp(op, "-") == 0 && (cp_is_composite(k) || cp_is_split(c, k)))
@@ -832,7 +833,7 @@ static const char *macro_refused(cp_rw *c, const cp_node *n, const cp_val *v) {
     return "float arithmetic inside a macro expansion that cannot be written out at its use "
            "(the macro writes a statement, a declaration or an expression the AST does not "
            "spell out); write it out, or make the macro a __device__ function";
-  if (!cp_macro_whole(c->run->opt->input_text, n))
+  if (!cp_macro_whole(c->f->unit->opt.input_text, n))
     return "float arithmetic inside a macro expansion that is part of a larger expression "
            "(an operator, parenthesis or operand of it comes from the macro); write it out, "
            "or make the macro a __device__ function";
@@ -845,7 +846,7 @@ static const char *macro_refused(cp_rw *c, const cp_node *n, const cp_val *v) {
  * expression with a float operand (a composite or paired value, a float or floatN child).
  * A comparison of operands whose types are known is not. */
 static int dependent_arith(const cp_rw *c, const cp_node *n) {
-  const char *text = c->run->opt->input_text;
+  const char *text = c->f->unit->opt.input_text;
   if (cp_node_type(text, n).kind != CXType_Dependent)
     return 0;
   char op[4];

@@ -19,9 +19,9 @@ static int is_ident_char(char ch) {
          ch == '_';
 }
 
-/* The offset of the last whole word `word` in [from, to) of the input, or -1. */
-static long last_word(cp_run *run, unsigned from, unsigned to, const char *word) {
-  const char *s = run->opt->input_text;
+/* The offset of the last whole word `word` in [from, to) of unit u's text, or -1. */
+static long last_word(const cp_unit *u, unsigned from, unsigned to, const char *word) {
+  const char *s = u->opt.input_text;
   size_t n = strlen(word);
   for (long i = (long)to - (long)n; i >= (long)from; i--)
     if (memcmp(s + i, word, n) == 0 && (i == 0 || !is_ident_char(s[i - 1])) &&
@@ -101,7 +101,7 @@ static unsigned retyped_hash(const cp_edit_list *list, size_t offset, cp_rule ru
 }
 
 /* 1 if (list, offset, rule) was there already; else adds it and returns 0. */
-static int retyped_once(cp_run *run, size_t offset, cp_rule rule) {
+static int retyped_once(cp_run *run, const cp_edit_list *edits, size_t offset, cp_rule rule) {
   if (2 * (run->n_retyped + 1) > run->cap_retyped) {
     struct cp_retyped *old = run->retyped;
     unsigned old_cap = run->cap_retyped;
@@ -116,12 +116,12 @@ static int retyped_once(cp_run *run, size_t offset, cp_rule rule) {
         run->retyped[h] = old[i];
       }
   }
-  unsigned mask = run->cap_retyped - 1, h = retyped_hash(run->edits, offset, rule, mask);
+  unsigned mask = run->cap_retyped - 1, h = retyped_hash(edits, offset, rule, mask);
   for (; run->retyped[h].list; h = (h + 1) & mask)
-    if (run->retyped[h].list == run->edits && run->retyped[h].offset == offset &&
+    if (run->retyped[h].list == edits && run->retyped[h].offset == offset &&
         run->retyped[h].rule == rule)
       return 1;
-  run->retyped[h] = (struct cp_retyped){run->edits, offset, rule};
+  run->retyped[h] = (struct cp_retyped){edits, offset, rule};
   run->n_retyped++;
   return 0;
 }
@@ -129,46 +129,48 @@ static int retyped_once(cp_run *run, size_t offset, cp_rule rule) {
 /* The macro expansion between `from` and `to` that spells the type (`REAL` of
  * `#define REAL float` in `__shared__ REAL s`): the last one not named like CUDA's own
  * qualifiers (__shared__, __restrict__). Its offset, and its length in *len; -1 if none. */
-static long type_macro(cp_run *run, unsigned from, unsigned to, size_t *len) {
+static long type_macro(const cp_unit *u, unsigned from, unsigned to, size_t *len) {
   long at = -1;
-  const char *text = run->opt->input_text;
-  for (unsigned i = 0; i < run->macros.n; i++)
-    if (run->macros.begin[i] >= from && run->macros.end[i] <= to &&
-        strncmp(text + run->macros.begin[i], "__", 2) != 0) {
-      at = run->macros.begin[i];
-      *len = run->macros.end[i] - run->macros.begin[i];
+  const char *text = u->opt.input_text;
+  const cp_macros *m = &u->macros;
+  for (unsigned i = 0; i < m->n; i++)
+    if (m->begin[i] >= from && m->end[i] <= to && strncmp(text + m->begin[i], "__", 2) != 0) {
+      at = m->begin[i];
+      *len = m->end[i] - m->begin[i];
     }
   return at;
 }
 
-static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned from, unsigned to,
-                  cp_rule rule, const char *repl) {
+/* In unit u's text (a declaration of f: in its own unit, or a prototype elsewhere), the
+ * edit into `edits`. */
+static int retype(cp_run *run, cp_unit *u, cp_edit_list *edits, const cp_func *f, CXType t,
+                  int width, unsigned from, unsigned to, cp_rule rule, const char *repl) {
   const char *word = type_word(run, t);
-  long at = last_word(run, from, to, word);
+  long at = last_word(u, from, to, word);
   const char *base = cp_arena_printf(run->r->arena, "%s%s", f->prec->scalar, cp_wsuffix(width));
   if (at < 0 && strcmp(word, base) != 0)
-    at = last_word(run, from, to, base);
+    at = last_word(u, from, to, base);
   size_t len = 0;
   if (at < 0 && f->instance) { /* an instance's `T t`: T is the float of its type */
     instance_args args;
     args_of(run, f->cursor, &args);
     for (unsigned k = 0; k < args.n; k++) {
-      long w = strcmp(args.value[k], word) == 0 ? last_word(run, from, to, args.name[k]) : -1;
+      long w = strcmp(args.value[k], word) == 0 ? last_word(u, from, to, args.name[k]) : -1;
       if (w > at) {
         at = w;
         len = strlen(args.name[k]);
       }
     }
   }
-  if (at < 0 && (at = type_macro(run, from, to, &len)) < 0)
+  if (at < 0 && (at = type_macro(u, from, to, &len)) < 0)
     return 0; /* auto, or a type the declaration does not spell: nothing to edit */
-  if (retyped_once(run, (size_t)at, rule))
+  if (retyped_once(run, edits, (size_t)at, rule))
     return 1;
   if (!len) /* the type word itself, not a macro that spells it */
-    len = last_word(run, (unsigned)at, (unsigned)at + (unsigned)strlen(word), word) == at
+    len = last_word(u, (unsigned)at, (unsigned)at + (unsigned)strlen(word), word) == at
               ? strlen(word)
               : strlen(base);
-  cp_apply_edit(run, (size_t)at, len,
+  cp_apply_edit(run, edits, (size_t)at, len,
                 repl ? repl : cp_arena_printf(run->r->arena, "%s%s", f->prec->type, cp_wsuffix(width)),
                 rule);
   return 1;
@@ -176,8 +178,10 @@ static int retype(cp_run *run, const cp_func *f, CXType t, int width, unsigned f
 
 static void signature(cp_run *run, cp_func *f) {
   unsigned name_at = name_offset(f->cursor);
+  cp_unit *u = f->unit;
+  cp_edit_list *edits = cp_func_edits(f);
   if (f->returns_width && cp_composite_signature(f))
-    retype(run, f, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
+    retype(run, u, edits, f, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
            extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE, NULL);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
@@ -185,21 +189,23 @@ static void signature(cp_run *run, cp_func *f) {
       continue;
     unsigned b = extent_begin(v->decl), at = name_offset(v->decl);
     if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
-      retype(run, f, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE, NULL);
+      retype(run, u, edits, f, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE,
+             NULL);
     } else if (v->role == CP_VAR_PAIRED) {
-      const char *type = cp_arena_strndup(run->r->arena, run->opt->input_text + b, at - b);
-      cp_apply_edit(run, extent_end(v->decl), 0,
+      const char *type = cp_arena_strndup(run->r->arena, u->opt.input_text + b, at - b);
+      cp_apply_edit(run, edits, extent_end(v->decl), 0,
                     cp_arena_printf(run->r->arena, ", %s%s" CP_ERR_SUFFIX, type, v->name), CP_RULE_PAIR_PARAM);
     }
   }
 }
 
-/* A prototype of a converted function in the file of its definition takes the same new
- * signature, parameter by parameter (its parameter names may differ or be left out). */
-static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
+/* A prototype of a converted function, in unit u, takes the same new signature, parameter
+ * by parameter (its parameter names may differ or be left out). */
+static void prototype(cp_run *run, cp_unit *u, cp_func *f, CXCursor proto) {
   unsigned name_at = name_offset(proto);
+  cp_edit_list *edits = &u->edits;
   if (f->returns_width && cp_composite_signature(f))
-    retype(run, f, clang_getResultType(clang_getCursorType(proto)), f->returns_width,
+    retype(run, u, edits, f, clang_getResultType(clang_getCursorType(proto)), f->returns_width,
            extent_begin(proto), name_at, CP_RULE_SIGNATURE, NULL);
   int n = cp_num_args(proto);
   for (int i = 0; i < n && i < cp_num_args(f->cursor); i++) {
@@ -209,14 +215,15 @@ static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
     if (!v || e <= b)
       continue;
     if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
-      retype(run, f, clang_getCursorType(pd), v->width, b, e, CP_RULE_SIGNATURE, NULL);
-    } else if (v->role == CP_VAR_PAIRED && !retyped_once(run, e, CP_RULE_PAIR_PARAM)) {
+      retype(run, u, edits, f, clang_getCursorType(pd), v->width, b, e, CP_RULE_SIGNATURE, NULL);
+    } else if (v->role == CP_VAR_PAIRED && !retyped_once(run, edits, e, CP_RULE_PAIR_PARAM)) {
       CXString pn = clang_getCursorSpelling(pd);
       const char *pname = clang_getCString(pn);
       unsigned at = *pname ? name_offset(pd) : e;
-      cp_apply_edit(run, e, 0,
-                    cp_arena_printf(run->r->arena, ", %s%s%s", cp_arena_strndup(run->r->arena,
-                                    run->opt->input_text + b, at - b), pname, *pname ? CP_ERR_SUFFIX : ""),
+      cp_apply_edit(run, edits, e, 0,
+                    cp_arena_printf(run->r->arena, ", %s%s%s",
+                                    cp_arena_strndup(run->r->arena, u->opt.input_text + b, at - b),
+                                    pname, *pname ? CP_ERR_SUFFIX : ""),
                     CP_RULE_PAIR_PARAM);
       clang_disposeString(pn);
     }
@@ -227,15 +234,15 @@ static void prototype(cp_run *run, cp_func *f, CXCursor proto) {
  * is edited in that header's unit, once however many inputs include it; without
  * --o-dir the header is not written, and the other files that see it would call the old
  * signature: a located error. */
-static void header_prototype(cp_run *run, cp_func *f, CXCursor proto) {
+static void header_prototype(cp_run *run, cp_unit *from, cp_func *f, CXCursor proto) {
   if (!cp_signature_changes(f))
     return;
   CXFile file = NULL;
   clang_getExpansionLocation(clang_getCursorLocation(proto), &file, NULL, NULL, NULL);
-  cp_unit *u = file ? cp_unit_for_file(run, run->p->tu, file) : NULL;
-  if (!u || u == run->unit) {
+  cp_unit *u = file ? cp_unit_for_file(run, from->p.tu, file) : NULL;
+  if (!u || u == from) {
     if (!u)
-      cp_diag_cursor(run, CP_ERROR, run->p->tu, proto,
+      cp_diag_cursor(run, CP_ERROR, from->p.tu, proto,
                      "'%s' changes its signature when converted (it gains companion "
                      "parameters or composite types), and this declaration of it is in a "
                      "header the run does not write: convert with --o-dir DIR, which writes "
@@ -243,17 +250,21 @@ static void header_prototype(cp_run *run, cp_func *f, CXCursor proto) {
                      f->name, cp_rule_name(CP_RULE_PAIR_PARAM));
     return;
   }
-  cp_unit *back = run->unit;
-  cp_use_unit(run, u);
-  prototype(run, f, proto);
-  cp_use_unit(run, back);
+  prototype(run, u, f, proto);
 }
+
+/* A walk over one input's top-level declarations, with the unit it is in. */
+typedef struct {
+  cp_run *run;
+  cp_unit *u;
+} unit_walk;
 
 /* One walk per file over its top-level declarations (one per converted function made
  * a file of n kernels cost n^2). A twin's prototypes are its float original's: left. */
 static enum CXChildVisitResult find_prototypes(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
-  cp_run *run = data;
+  unit_walk *w = data;
+  cp_run *run = w->run;
   enum CXCursorKind k = clang_getCursorKind(c);
   CXSourceLocation loc = clang_getCursorLocation(c);
   if (clang_Location_isInSystemHeader(loc))
@@ -265,9 +276,9 @@ static enum CXChildVisitResult find_prototypes(CXCursor c, CXCursor parent, CXCl
       f->twin)
     return CXChildVisit_Continue;
   if (clang_Location_isFromMainFile(loc))
-    prototype(run, f, c);
+    prototype(run, w->u, f, c);
   else
-    header_prototype(run, f, c);
+    header_prototype(run, w->u, f, c);
   return CXChildVisit_Continue;
 }
 
@@ -287,14 +298,14 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
   if (text == v->text && !v->changed)
     return;
   if (n->macro && !cp_macro_root(n)) { /* its statement too comes from the macro */
-    cp_rule_diag(c->run, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_MACRO,
+    cp_rule_diag(c->run, c->f->unit, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_MACRO,
                  "float arithmetic in a statement a macro writes is not converted (only an "
                  "expression can be written out at the macro's use); write it out, or make the "
                  "macro a __device__ function");
     return;
   }
   cp_rule rule = text != v->text ? CP_RULE_CONVERT : v->rule;
-  cp_edit_add(c->run->r->arena, c->run->edits, n->begin, n->end - n->begin, text, rule);
+  cp_edit_add(c->run->r->arena, cp_func_edits(c->f), n->begin, n->end - n->begin, text, rule);
 }
 
 /* An initializer list for composite elements: each element promoted. */
@@ -311,7 +322,7 @@ static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
   const cp_val *val = cp_rewrite(c, init);
   const char *text = cp_accum_in(c, v, val);
   if (strcmp(text, cp_src(c, init)) != 0)
-    cp_edit_add(c->run->r->arena, c->run->edits, init->begin, init->end - init->begin, text,
+    cp_edit_add(c->run->r->arena, cp_func_edits(c->f), init->begin, init->end - init->begin, text,
                 CP_RULE_ACCUMULATE);
 }
 
@@ -342,7 +353,7 @@ static void check_union(cp_rw *c, const cp_node *n) {
   if (t.kind != CXType_Record || clang_getCursorKind(d) != CXCursor_UnionDecl)
     return;
   CXString s = clang_getCursorSpelling(n->cur);
-  cp_rule_diag(c->run, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_UNION,
+  cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_UNION,
                "'%s' is a union; its float members stay float (unions are not converted)",
                clang_getCString(s));
   clang_disposeString(s);
@@ -367,7 +378,7 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
       continue;
     const char *t = new_type(run, c->f, v);
     if (first && (!t != !type || (t && strcmp(t, type) != 0))) {
-      cp_diag_at(run, CP_ERROR, n->begin,
+      cp_diag_at(run, c->f->unit, CP_ERROR, n->begin,
                  "'%s' becomes %s but shares its declaration with '%s', which becomes %s; "
                  "declare them separately [%s]", v->name, t ? t : "float", first->name,
                  type ? type : "float", cp_rule_name(CP_RULE_LOCAL_TYPE));
@@ -379,18 +390,20 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
   int from_macro = n->macro || (n->nkids && n->kids[0]->macro);
   if (type && !from_macro) {
     cp_node *d = n->kids[0];
-    retype(run, c->f, clang_getCursorType(d->cur), first->width, n->begin, name_offset(d->cur),
+    retype(run, c->f->unit, cp_func_edits(c->f), c->f, clang_getCursorType(d->cur), first->width,
+           n->begin, name_offset(d->cur),
            first->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE, type);
     CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
     if (t.kind == CXType_IncompleteArray)
-      cp_diag_at(run, CP_NOTE, n->begin, /* a note: the launches here are converted */
+      cp_diag_at(run, c->f->unit, CP_NOTE, n->begin, /* a note: the launches here are converted */
                  "'%s' is dynamic shared memory and now holds %s (%d bytes per element): the "
                  "launches of the kernels that use it, in the files converted in this run, pass "
                  "twice the bytes; launches in other files must too [%s]", first->name, type,
                  8 * first->width, cp_rule_name(CP_RULE_LOCAL_TYPE));
   } else if (type) {
-    cp_diag_at(run, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro and cannot "
-               "be converted [%s]", first->name, cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
+    cp_diag_at(run, c->f->unit, CP_ERROR, n->begin, "the declaration of '%s' comes from a macro "
+               "and cannot be converted [%s]", first->name,
+               cp_rule_name(CP_RULE_UNSUPPORTED_MACRO));
     return;
   }
   for (unsigned i = 0; i < n->nkids; i++)
@@ -415,7 +428,7 @@ static int uses_converted(cp_rw *c, const cp_node *n) {
 
 static void walk(cp_rw *c, cp_node *n) {
   if ((n->kind == CXCursor_AsmStmt || n->kind == CXCursor_GCCAsmStmt) && uses_converted(c, n)) {
-    cp_rule_diag(c->run, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_ASM,
+    cp_rule_diag(c->run, c->f->unit, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_ASM,
                  "inline assembly reads or writes a converted variable; cpconvert cannot convert "
                  "assembly: keep() the variable, or move the assembly out of the converted "
                  "function");
@@ -445,6 +458,7 @@ static void walk(cp_rw *c, cp_node *n) {
  * compile, so each is an error that says what to do. */
 typedef struct {
   cp_run *run;
+  cp_unit *u;
   CXCursor in;
 } outside_ctx;
 
@@ -457,7 +471,7 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
   if (callee && !callee->twin && cp_signature_changes(callee)) {
     CXString caller = clang_getCursorSpelling(ctx->in);
     int tmpl = clang_getCursorKind(ctx->in) == CXCursor_FunctionTemplate;
-    cp_diag_at(ctx->run, CP_ERROR, extent_begin(c),
+    cp_diag_at(ctx->run, ctx->u, CP_ERROR, extent_begin(c),
                "'%s' is converted and its parameters change, but '%s', which calls it, is not "
                "converted%s, or use scope(accumulators), which keeps the signature [%s]",
                callee->name, clang_getCString(caller),
@@ -472,17 +486,18 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
 
 static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
-  cp_run *run = data;
+  unit_walk *w = data;
+  cp_run *run = w->run;
   enum CXCursorKind k = clang_getCursorKind(c);
   cp_func *g;
-  if (!cp_in_unit(run, c))
+  if (!cp_in_unit(w->u, c))
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
       k == CXCursor_UnexposedDecl) /* libclang 16 shows extern "C" { } as unexposed */
     return CXChildVisit_Recurse;
   if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
       clang_isCursorDefinition(c) && (!(g = cp_func_of(run, c)) || g->twin)) {
-    outside_ctx ctx = {run, c}; /* a twin's float original is code that is not converted */
+    outside_ctx ctx = {run, w->u, c}; /* a twin's float original is code that is not converted */
     clang_visitChildren(c, find_outside_calls, &ctx);
   }
   return CXChildVisit_Continue;
@@ -497,6 +512,7 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
  * until nothing changes, since a twin's original is float code calling further helpers. */
 typedef struct {
   cp_run *run;
+  cp_unit *u; /* the unit walked */
   int changed;
 } twin_ctx;
 
@@ -527,7 +543,7 @@ static enum CXChildVisitResult float_callers(CXCursor c, CXCursor parent, CXClie
   (void)parent;
   twin_ctx *ctx = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (!cp_in_unit(ctx->run, c)) /* the unit's own file: an input or a converted header */
+  if (!cp_in_unit(ctx->u, c)) /* the unit's own file: an input or a converted header */
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
     return CXChildVisit_Recurse;
@@ -540,14 +556,14 @@ static enum CXChildVisitResult float_callers(CXCursor c, CXCursor parent, CXClie
 }
 
 static void find_twins(cp_run *run) {
-  twin_ctx ctx = {run, 1};
+  twin_ctx ctx = {run, NULL, 1};
   while (ctx.changed) {
     ctx.changed = 0;
     for (unsigned u = 0; u < run->n_units; u++) {
       if (!run->units[u]->p.tu) /* a header that only gets companion declarations */
         continue;
-      cp_use_unit(run, run->units[u]);
-      clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), float_callers, &ctx);
+      ctx.u = run->units[u];
+      clang_visitChildren(clang_getTranslationUnitCursor(ctx.u->p.tu), float_callers, &ctx);
     }
   }
 }
@@ -622,9 +638,9 @@ static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
   char *out = NULL;
   size_t len = 0;
   const char *why = NULL;
-  const char *text = run->opt->input_text;
+  const char *text = f->unit->opt.input_text;
   if (cp_edit_apply(run->r->arena, &shifted, text + b, e - b, &out, &len, &why) != 0) {
-    cp_diag_at(run, CP_ERROR, b, "internal error: %s", why);
+    cp_diag_at(run, f->unit, CP_ERROR, b, "internal error: %s", why);
     return;
   }
   const char *nl = cp_line_ending(text + b, e - b);
@@ -634,7 +650,7 @@ static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
     args_of(run, f->cursor, &args);
     copy = write_out_args(run, &args, out);
   }
-  cp_apply_edit(run, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, copy),
+  cp_apply_edit(run, &f->unit->edits, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, copy),
                 f->instance ? CP_RULE_TEMPLATE_INSTANCE : CP_RULE_AUTO_CONVERT);
 }
 
@@ -644,7 +660,7 @@ static void note_instance(cp_run *run, cp_func *f) {
   const char *spelled = "";
   for (unsigned k = 0; k < args.n; k++)
     spelled = cp_arena_printf(run->r->arena, "%s%s%s", spelled, k ? ", " : "", args.value[k]);
-  cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+  cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
              "'%s<%s>' is converted as '%s', a copy of the template with its parameters "
              "written out, after the template; calls and launches of that instance call it, "
              "other instances stay as they are [%s]",
@@ -653,17 +669,17 @@ static void note_instance(cp_run *run, cp_func *f) {
 
 static void note_helper(cp_run *run, cp_func *f) {
   if (f->twin && strcmp(f->twin, f->name) == 0)
-    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
                "'%s' is not annotated; converted code calls it, so a converted copy that "
                "overloads it on the composite types is written after it, and float code keeps "
                "calling the float one [%s]", f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
   else if (f->twin)
-    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
                "'%s' is not annotated; converted code calls it, so its converted copy '%s' is "
                "written after it and called there, and float code keeps calling '%s' [%s]",
                f->name, f->twin, f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
   else
-    cp_diag_at(run, CP_NOTE, name_offset(f->cursor),
+    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
                "'%s' is not annotated; only converted code calls it, so it is converted [%s]",
                f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
   if (!f->twin)
@@ -674,14 +690,13 @@ void cp_convert_functions(cp_run *run) {
   find_twins(run);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
-    cp_use_unit(run, f->unit);
     cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
     unsigned before[CP_RULE_COUNT];
     memcpy(before, run->r->applied, sizeof before);
     cp_edit_list *twin = f->twin ? cp_arena_alloc(run->r->arena, sizeof *twin) : NULL;
     if (twin) { /* unique per twin: retyped_once keys on the list */
       memset(twin, 0, sizeof *twin);
-      run->edits = f->twin_edits = twin;
+      f->twin_edits = twin; /* from here on cp_func_edits(f) */
     }
     if (f->instance)
       note_instance(run, f);
@@ -692,18 +707,16 @@ void cp_convert_functions(cp_run *run) {
       cp_convert_host(run, f);
     else if (!cp_convert_cas_atomic(run, f))
       walk(&c, f->body);
-    if (twin) {
-      run->edits = &f->unit->edits;
+    if (twin)
       emit_twin(run, f, twin);
-    }
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
       f->applied[k] = run->r->applied[k] - before[k];
   }
   cp_convert_fields(run);
   cp_convert_symbols(run);
   for (unsigned u = 0; u < run->n_inputs; u++) {
-    cp_use_unit(run, run->units[u]);
-    clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), find_prototypes, run);
-    clang_visitChildren(clang_getTranslationUnitCursor(run->p->tu), each_function, run);
+    unit_walk w = {run, run->units[u]};
+    clang_visitChildren(clang_getTranslationUnitCursor(w.u->p.tu), find_prototypes, &w);
+    clang_visitChildren(clang_getTranslationUnitCursor(w.u->p.tu), each_function, &w);
   }
 }

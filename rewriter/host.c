@@ -48,6 +48,7 @@ typedef struct {
 
 typedef struct {
   cp_run *run;
+  cp_unit *u; /* the unit whose text is edited: f's, or a declaration site's */
   cp_func *f;
   mpi_use *mpi;
   int n_mpi, cap_mpi;
@@ -56,7 +57,11 @@ typedef struct {
 } host;
 
 static cp_arena *arena(host *h) { return h->run->r->arena; }
-static const char *text(host *h) { return h->run->opt->input_text; }
+static const char *text(host *h) { return h->u->opt.input_text; }
+/* An edit of h's unit that is one application of `rule`. */
+static void edit(host *h, size_t offset, size_t length, const char *repl, cp_rule rule) {
+  cp_apply_edit(h->run, &h->u->edits, offset, length, repl, rule);
+}
 
 static int ident_char(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
@@ -134,9 +139,9 @@ static unsigned statement_end(host *h, const cp_node *s) {
   if (s->end > s->begin && t[s->end - 1] == ';')
     return s->end;
   unsigned i = s->end;
-  while (i < h->run->opt->input_len && (t[i] == ' ' || t[i] == '\t'))
+  while (i < h->u->opt.input_len && (t[i] == ' ' || t[i] == '\t'))
     i++;
-  return i < h->run->opt->input_len && t[i] == ';' ? i + 1 : s->end;
+  return i < h->u->opt.input_len && t[i] == ';' ? i + 1 : s->end;
 }
 
 static const char *indent_of(host *h, unsigned offset) {
@@ -151,14 +156,14 @@ static const char *indent_of(host *h, unsigned offset) {
 }
 
 static const char *line_end(host *h) {
-  return cp_line_ending(text(h), h->run->opt->input_len);
+  return cp_line_ending(text(h), h->u->opt.input_len);
 }
 
 /* Where a new line goes after `offset`: the end of the line when the rest of it is blank
  * or a // comment (which stays with its line), else `offset`. */
 static unsigned line_insert_point(host *h, unsigned offset) {
   const char *t = text(h);
-  unsigned i = offset, n = (unsigned)h->run->opt->input_len;
+  unsigned i = offset, n = (unsigned)h->u->opt.input_len;
   while (i < n && (t[i] == ' ' || t[i] == '\t'))
     i++;
   if (i + 1 < n && t[i] == '/' && t[i + 1] == '/')
@@ -181,13 +186,13 @@ static const char *statement_text(host *h, const cp_node *s) {
  * unbraced body of an if, for, while ..., inside braces added around both. */
 static void insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule) {
   if (s->parent && s->parent->kind != CXCursor_CompoundStmt) {
-    cp_apply_edit(h->run, s->begin, 0, "{ ", rule);
-    cp_apply_edit(h->run, statement_end(h, s), 0, cp_arena_printf(arena(h), " %s }", stmts), rule);
+    edit(h, s->begin, 0, "{ ", rule);
+    edit(h, statement_end(h, s), 0, cp_arena_printf(arena(h), " %s }", stmts), rule);
     return;
   }
   unsigned at = line_insert_point(h, statement_end(h, s));
   const char *t = cp_arena_printf(arena(h), "%s%s%s", line_end(h), indent_of(h, s->begin), stmts);
-  cp_apply_edit(h->run, at, 0, t, rule);
+  edit(h, at, 0, t, rule);
 }
 
 /* ---- the text of one API call inside its statement --------------------------------- */
@@ -268,7 +273,7 @@ static void error(host *h, const cp_node *n, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  cp_diag_at(h->run, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(CP_RULE_HOST_PAIR));
+  cp_diag_at(h->run, h->u, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
 /* The statement holding `call` and its text; reports and returns NULL if there is none. */
@@ -363,7 +368,7 @@ static void check_alias(host *h, cp_node *call, const char *api, cp_node *arg, i
                    "pointer): '%s" CP_ERR_SUFFIX "' would keep stale error terms; use '%s' itself here, or "
                    "zero or update '%s" CP_ERR_SUFFIX "' by hand", api, v->name, p->name, p->name, p->name, p->name);
   else
-    cp_diag_at(h->run, CP_WARNING, call->begin,
+    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                "this %s reads through '%s', which points into paired buffer '%s' in a way "
                "cpconvert does not follow (a conditional, or an offset kept in another "
                "pointer): it takes the values without their error terms; use '%s' itself "
@@ -435,7 +440,7 @@ static void copy_in_unpaired(host *h, cp_node *call, int nargs, const char *kind
   if (strcmp(kind, "cudaMemcpyHostToDevice") != 0 || clang_Cursor_isNull(src) ||
       !(r = received_pairs(h, src, call->begin)))
     return;
-  cp_diag_at(h->run, CP_WARNING, call->begin,
+  cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
              "the error terms that %s received into '%s' are dropped here: this copies it into "
              "a device buffer without a companion; name that buffer in pair() of the converted "
              "kernel that reads it [%s]", r->api, r->name, cp_rule_name(CP_RULE_MPI));
@@ -543,8 +548,8 @@ static void double_shared_bytes(host *h, const cp_node *call, const cp_node *fir
         const char *start = b;
         while (*start == ' ')
           start++;
-        cp_apply_edit(h->run, (size_t)(start - t), strlen(bytes),
-                      cp_arena_printf(arena(h), "2 * (%s)", bytes), CP_RULE_HOST_PAIR);
+        edit(h, (size_t)(start - t), strlen(bytes),
+             cp_arena_printf(arena(h), "2 * (%s)", bytes), CP_RULE_HOST_PAIR);
         return;
       }
       if (*p != ',')
@@ -569,7 +574,7 @@ static int pointer_element(const cp_node *a) {
 static int call_instance(host *h, cp_node *call, const cp_func *g) {
   const cp_node *callee = call->nkids ? cp_node_strip(call->kids[0]) : NULL;
   if (!callee || callee->kind != CXCursor_DeclRefExpr || call->macro || callee->macro) {
-    cp_diag_at(h->run, CP_ERROR, call->begin,
+    cp_diag_at(h->run, h->u, CP_ERROR, call->begin,
                "this launch or call of '%s' must call its instance's converted copy '%s', and "
                "cpconvert cannot rename it here (it is written by a macro, or through a "
                "function pointer): write it out [%s]",
@@ -578,7 +583,7 @@ static int call_instance(host *h, cp_node *call, const cp_func *g) {
   }
   unsigned at = 0;
   clang_getExpansionLocation(clang_getCursorLocation(callee->cur), NULL, NULL, NULL, &at);
-  cp_apply_edit(h->run, at, call->kids[0]->end - at, g->twin, CP_RULE_TEMPLATE_INSTANCE);
+  edit(h, at, call->kids[0]->end - at, g->twin, CP_RULE_TEMPLATE_INSTANCE);
   return 1;
 }
 
@@ -612,9 +617,9 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
                   "its " CP_ERR_SUFFIX " companion by hand", p->name, g->name);
     } else {
       const char *src = cp_arena_strndup(arena(h), text(h) + a->begin, a->end - a->begin);
-      cp_apply_edit(h->run, a->end, 0,
-                    cp_arena_printf(arena(h), ", %s", to_companion(h, src, v->name)),
-                    CP_RULE_HOST_PAIR);
+      edit(h, a->end, 0,
+           cp_arena_printf(arena(h), ", %s", to_companion(h, src, v->name)),
+           CP_RULE_HOST_PAIR);
     }
   }
 }
@@ -754,7 +759,7 @@ static enum CXChildVisitResult find_macro(CXCursor c, CXCursor parent, CXClientD
   clang_disposeString(name);
   if (other)
     return CXChildVisit_Continue;
-  CXTranslationUnit tu = m->h->run->p->tu;
+  CXTranslationUnit tu = m->h->u->p.tu;
   CXToken *toks;
   unsigned n;
   clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
@@ -775,7 +780,7 @@ static int mpi_constant(host *h, const cp_node *n, const char *name) {
     if (strcmp(t, name) == 0)
       return 1;
     macro_find m = {h, t, NULL};
-    clang_visitChildren(clang_getTranslationUnitCursor(h->run->p->tu), find_macro, &m);
+    clang_visitChildren(clang_getTranslationUnitCursor(h->u->p.tu), find_macro, &m);
     t = m.body;
   }
   return 0;
@@ -1020,7 +1025,7 @@ static const char *companion_arg(host *h, const call_text *ct, const mpi_use *m)
 }
 
 static void warn_dropped(host *h, const mpi_use *m) {
-  cp_diag_at(h->run, CP_WARNING, m->call->begin,
+  cp_diag_at(h->run, h->u, CP_WARNING, m->call->begin,
              "this %s moves '%s', recombined from a paired buffer, as floats: its error terms "
              "are dropped, because %s; call it right after a synchronous cudaMemcpy of floats "
              "into a local variable, array or malloc'ed pointer [%s]",
@@ -1041,7 +1046,7 @@ static const char *mpi_sum_call(host *h, const char *api, const call_text *ct, c
  * call's send use (or NULL), `r` its receive use (or NULL). */
 static const char *mpi_message_call(host *h, const call_text *ct, mpi_use *s, mpi_use *r) {
   if (r && !(r->kept = host_companion(h, r->var)))
-    cp_diag_at(h->run, CP_WARNING, r->call->begin,
+    cp_diag_at(h->run, h->u, CP_WARNING, r->call->begin,
                "this %s receives pairs, but the received error terms are dropped, because %s [%s]",
                r->api, no_companion(h, r->name), cp_rule_name(CP_RULE_MPI));
   const char *se = s && s->kept ? companion_arg(h, ct, s) : "NULL";
@@ -1080,8 +1085,8 @@ static void on_mpi(host *h, cp_node *call, const char *api, int nargs) {
   int pairs = sum ? sum->kept : (send && send->kept) || (recv && receive_wanted(h, h->f->body, recv));
   if (!pairs || !(s = statement_for(h, call, api, &ct)))
     return;
-  cp_apply_edit(h->run, s->begin + ct.b, ct.e - ct.b,
-                sum ? mpi_sum_call(h, api, &ct, sum) : mpi_message_call(h, &ct, send, recv), CP_RULE_MPI);
+  edit(h, s->begin + ct.b, ct.e - ct.b,
+       sum ? mpi_sum_call(h, api, &ct, sum) : mpi_message_call(h, &ct, send, recv), CP_RULE_MPI);
 }
 
 /* An MPI call cpconvert does not convert: only the warnings. */
@@ -1129,12 +1134,12 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
   if (visible && !w)
     return;
   if (visible)
-    cp_diag_at(h->run, CP_WARNING, call->begin,
+    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                "paired buffer '%s' is passed to '%s', which writes it but is not converted: "
                "its error term is not updated; zero %s" CP_ERR_SUFFIX " after it, or convert '%s' [%s]",
                v->name, name, v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
   else
-    cp_diag_at(h->run, CP_WARNING, call->begin,
+    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                "paired buffer '%s' is passed to '%s', which cpconvert does not convert: it "
                "works on the values without their error terms (recombine them first if it "
                "computes with them), and if it writes the buffer, zero %s" CP_ERR_SUFFIX " after it [%s]",
@@ -1155,7 +1160,7 @@ static void on_other_call(host *h, cp_node *call, const char *name) {
     if (!is_paired(v))
       continue;
     if (strncmp(name, "MPI_", 4) == 0 || strncmp(name, "nccl", 4) == 0)
-      cp_diag_at(h->run, CP_WARNING, call->begin,
+      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                  "paired buffer '%s' is handed to '%s' directly: the message or reduction "
                  "moves its values without their error terms, which are dropped there; copy "
                  "it to a host buffer first (cpconvert keeps the errors through MPI_Send, "
@@ -1167,7 +1172,7 @@ static void on_other_call(host *h, cp_node *call, const char *name) {
     else if ((strncmp(name, "cuda", 4) != 0 || strncmp(name, "cudaMemcpy", 10) == 0) &&
              cp_cuda_kind(clang_getCursorReferenced(call->cur)) != 2) /* a kernel that reads:
                                                                        its own precision */
-      cp_diag_at(h->run, CP_WARNING, call->begin,
+      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                  "paired buffer '%s' is read by '%s', which cpconvert does not convert: it "
                  "reads the values without their error terms, which are dropped there "
                  "(recombine into a buffer of its own first, e.g. with cp_recombine) [%s]",
@@ -1295,7 +1300,7 @@ static const cp_node *decl_of(const cp_node *n, CXCursor var) {
 static void declare_companion(host *h, cp_var *v) {
   const cp_node *d = decl_of(h->f->body, v->decl);
   if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro) {
-    cp_diag_at(h->run, CP_ERROR, d ? d->begin : h->f->body->begin,
+    cp_diag_at(h->run, h->u, CP_ERROR, d ? d->begin : h->f->body->begin,
                "cannot declare '%s" CP_ERR_SUFFIX "' beside '%s': declare '%s' in a statement of its own "
                "[%s]", v->name, v->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
     return;
@@ -1328,6 +1333,7 @@ void cp_convert_host(cp_run *run, cp_func *f) {
   host h;
   memset(&h, 0, sizeof h);
   h.run = run;
+  h.u = f->unit;
   h.f = f;
   find_mpi_uses(&h, f->body);
   walk(&h, f->body);
@@ -1338,7 +1344,7 @@ void cp_convert_host(cp_run *run, cp_func *f) {
     declare_companion(&h, v);
     const cp_node *d = decl_of(f->body, v->decl);
     if (!v->allocated)
-      cp_diag_at(run, CP_ERROR, d ? d->begin : f->body->begin,
+      cp_diag_at(run, f->unit, CP_ERROR, d ? d->begin : f->body->begin,
                  "'%s' is paired (a converted kernel writes it) but '%s' does not allocate it "
                  "with cudaMalloc: allocate '%s" CP_ERR_SUFFIX "' the same size, zeroed, and pass it with it "
                  "[%s]", v->name, f->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
@@ -1383,23 +1389,23 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
                v->name, is_extern ? "extern " : "", type, sep, err);
     return;
   }
-  cp_use_unit(run, u);
   host h;
   memset(&h, 0, sizeof h);
   h.run = run;
+  h.u = u;
   h.f = &run->structs;
   const char *t = text(&h);
   unsigned semi = end;
-  while (semi < run->opt->input_len && t[semi] != ';')
+  while (semi < u->opt.input_len && t[semi] != ';')
     semi++;
-  unsigned at = line_insert_point(&h, semi < run->opt->input_len ? semi + 1 : end);
+  unsigned at = line_insert_point(&h, semi < u->opt.input_len ? semi + 1 : end);
   const char *decl = cp_arena_printf(run->r->arena, "%s%s%s%s%s%s%s;", line_end(&h),
                                      indent_of(&h, b), is_extern ? "extern " : "", type, sep, err,
                                      v->is_field || is_extern ? "" : " = nullptr");
-  for (size_t i = 0; i < run->edits->count; i++) /* a header seen from several inputs */
-    if (run->edits->items[i].offset == at && strcmp(run->edits->items[i].text, decl) == 0)
+  for (size_t i = 0; i < u->edits.count; i++) /* a header seen from several inputs */
+    if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, decl) == 0)
       return;
-  cp_apply_edit(run, at, 0, decl, CP_RULE_HOST_PAIR);
+  cp_apply_edit(run, &u->edits, at, 0, decl, CP_RULE_HOST_PAIR);
 }
 
 /* Paired pointer fields and file-scope pointers get their companion at every declaration

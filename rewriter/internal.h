@@ -124,6 +124,14 @@ int cp_node_operator_from_ast(void);
  * and the operator's spelling. */
 int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
                        const cp_node **rhs, char op[4]);
+/* The one definition of a store, which both directions of the analysis ask
+ * (analyse.c from each store to the buffer it writes, cp_find_writes from a buffer to its
+ * stores): the target node `n` writes when it is an assignment or compound assignment
+ * (its left side; *rhs the value, op the operator) or ++/-- (its operand; *rhs NULL);
+ * NULL when n stores nothing. Calls that write through a reference or pointer, and
+ * atomics, are each direction's own (a call's argument is a target, not n). */
+const cp_node *cp_store_target(const char *text, const cp_node *n, const cp_node **rhs,
+                               char op[4]);
 /* The node an lvalue or pointer expression is rooted at: the DeclRefExpr of its variable
  * (a[i], a[i].x, *p, &p, (void **)&p, p + k, p->x), or, with `fields`, the MemberRefExpr
  * of the struct field it reads (s->pos, &s.pos); NULL otherwise. Cursor kinds only, so it
@@ -280,12 +288,14 @@ struct cp_unit {
   int has_funcs; /* a header unit: it defines converted functions (it includes cp.cuh) */
 };
 
+/* The run's tables. There is no current unit: a stage is handed the unit it works on
+ * (a function's is f->unit), and a text, a parse, a macro list or an edit list is always
+ * some unit's own. */
 typedef struct {
-  const cp_options *opt; /* the current unit's */
+  const cp_options *settings; /* the run's settings (scope, accumulate, modes...): the
+                                 first input's options, which every input shares but for
+                                 its path and text (those are each unit's u->opt) */
   cp_result *r;
-  cp_parse *p;           /* the current unit's */
-  cp_edit_list *edits;   /* the current unit's */
-  cp_unit *unit;
   cp_unit **units;
   unsigned n_units, n_inputs, cap_units;
   cp_func *funcs;
@@ -296,7 +306,6 @@ typedef struct {
   const char *pos_text; /* the last place cp_diag_at counted lines to, in this text */
   unsigned pos_offset, pos_line, pos_col;
   cp_func structs; /* float/double pointer fields of structs and file-scope pointers */
-  cp_macros macros;
   int *group_parent; /* union-find over buffer parameters */
   int *group_paired;
   unsigned n_groups;
@@ -398,37 +407,35 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
 
 /* ---- the stages, in layer order (see the list above) -------------------------------- */
 
-/* diag.c: the line and column (from 1) of a byte offset of the current unit's text. */
-void cp_position(cp_run *run, unsigned offset, unsigned *line, unsigned *col);
+/* diag.c: the line and column (from 1) of a byte offset of unit u's text. */
+void cp_position(cp_run *run, const cp_unit *u, unsigned offset, unsigned *line, unsigned *col);
 
-/* diag.c: records a diagnostic at a byte offset of the main file. */
-/* diag.c: a diagnostic of rule `rule` at `offset`: the message, then " [rule-name]", and
- * the rule counted once (--stats). Every refusal and warning of a rule goes through it. */
-void cp_rule_diag(cp_run *run, cp_severity sev, unsigned offset, cp_rule rule, const char *fmt,
-                  ...) __attribute__((format(printf, 5, 6)));
-void cp_diag_at(cp_run *run, cp_severity sev, unsigned offset, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* diag.c: a diagnostic of rule `rule` at a byte offset of unit u's text: the message, then
+ * " [rule-name]", and the rule counted once (--stats). Every refusal and warning of a rule
+ * goes through it. */
+void cp_rule_diag(cp_run *run, const cp_unit *u, cp_severity sev, unsigned offset, cp_rule rule,
+                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* diag.c: a diagnostic at a byte offset of unit u's text. */
+void cp_diag_at(cp_run *run, const cp_unit *u, cp_severity sev, unsigned offset,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* diag.c: a diagnostic at a cursor of translation unit `tu`, in whichever file it is (an
  * input or a header, editable or not). */
 void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor c,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* run.c: the tables. Makes `u` the current unit: opt, p, macros and edits of the run are
- * its own. */
-void cp_use_unit(cp_run *run, cp_unit *u);
-/* A new, empty unit of the run. */
+/* run.c: the tables. A new, empty unit of the run. */
 cp_unit *cp_unit_new(cp_run *run);
 /* The unit of a file the run can edit (an input, or, with edit_headers, a header, made
  * on first use from `tu`); NULL if it cannot edit that file. */
 cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file);
-/* Whether a cursor lies in the current unit's file (its main file, or the header a
- * header unit stands for). */
-int cp_in_unit(cp_run *run, CXCursor c);
+/* Whether a cursor lies in unit u's file (its main file, or the header a header unit
+ * stands for). */
+int cp_in_unit(const cp_unit *u, CXCursor c);
 /* A cursor's USR, in the run's arena. */
 const char *cp_usr(cp_run *run, CXCursor c);
-/* Appends a function for `fn` to the run's table, in the current unit, indexed. */
-cp_func *cp_func_add(cp_run *run, CXCursor fn);
+/* Appends a function for `fn` to the run's table, in unit u, indexed. */
+cp_func *cp_func_add(cp_run *run, cp_unit *u, CXCursor fn);
 /* The converted function a declaration (or call target) names; NULL if none. */
 cp_func *cp_func_of(cp_run *run, CXCursor decl);
 cp_var *cp_var_of(cp_func *f, CXCursor decl);
@@ -437,22 +444,26 @@ cp_var *cp_var_add(cp_run *run, cp_func *f, CXCursor decl);
 /* run.c: adds an edit that is itself one application of `rule` (a declaration, a signature, a
  * host statement), counted in result->applied. Expression edits are counted where the
  * expression is rewritten (cp_made) and use cp_edit_add directly. */
-void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule);
+void cp_apply_edit(cp_run *run, cp_edit_list *edits, size_t offset, size_t length, const char *text,
+                   cp_rule rule);
+/* run.c: the edit list a converted function's edits go to: its unit's, or, for a function
+ * converted as a copy written after its original (a twin, an instance), the copy's own. */
+cp_edit_list *cp_func_edits(cp_func *f);
 
 /* annotate.c: 2 for a __global__ function, 1 for __device__, 0 otherwise. */
 int cp_cuda_kind(CXCursor fn);
-/* annotate.c: finds the pragmas and the functions they mark (plus, with --all, every
- * kernel and the device functions converted kernels call). */
-void cp_find_functions(cp_run *run);
-/* annotate.c: the unannotated __device__ functions of the current unit that converted
+/* annotate.c: finds the pragmas of input u and the functions they mark (plus, with --all,
+ * every kernel and the device functions converted kernels call). */
+void cp_find_functions(cp_run *run, cp_unit *u);
+/* annotate.c: the unannotated __device__ functions of input u that converted
  * functions call (transitively), with a float parameter or result: converted too, with
  * the scope and accumulate() of their first converted caller (after cp_find_functions of
  * every unit). */
-void cp_find_helpers(cp_run *run);
-/* annotate.c: the host functions of the current unit that launch converted kernels, call
+void cp_find_helpers(cp_run *run, cp_unit *u);
+/* annotate.c: the host functions of input u that launch converted kernels, call
  * such host functions or use file-scope pointers and pointer fields (after every unit's
  * cp_find_functions, since a launch may be in another file than its kernel). */
-void cp_find_host_functions(cp_run *run);
+void cp_find_host_functions(cp_run *run, cp_unit *u);
 
 /* accum.c: scope(accumulators): which float locals of `f` turn composite. */
 void cp_find_accumulators(cp_run *run, cp_func *f);

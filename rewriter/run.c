@@ -12,14 +12,6 @@
 
 #include "internal.h"
 
-void cp_use_unit(cp_run *run, cp_unit *u) {
-  run->unit = u;
-  run->opt = &u->opt;
-  run->p = &u->p;
-  run->macros = u->macros;
-  run->edits = &u->edits;
-}
-
 const char *cp_usr(cp_run *run, CXCursor c) {
   CXString s = clang_getCursorUSR(c);
   const char *u = cp_arena_strdup(run->r->arena, clang_getCString(s));
@@ -105,13 +97,13 @@ static void index_func(cp_run *run, unsigned i) {
   run->func_slots[h] = i + 1;
 }
 
-int cp_in_unit(cp_run *run, CXCursor c) {
+int cp_in_unit(const cp_unit *u, CXCursor c) {
   CXFile file = NULL;
   clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
-  return file && clang_File_isEqual(file, run->p->main_file);
+  return file && clang_File_isEqual(file, u->p.main_file);
 }
 
-cp_func *cp_func_add(cp_run *run, CXCursor fn) {
+cp_func *cp_func_add(cp_run *run, cp_unit *u, CXCursor fn) {
   if (run->n_funcs == run->cap_funcs) {
     run->cap_funcs = run->cap_funcs ? 2 * run->cap_funcs : 32;
     run->funcs = cp_arena_grow(run->r->arena, run->funcs, run->n_funcs, run->cap_funcs,
@@ -125,7 +117,7 @@ cp_func *cp_func_add(cp_run *run, CXCursor fn) {
   memset(f, 0, sizeof *f);
   f->cursor = fn;
   index_func(run, run->n_funcs - 1);
-  f->unit = run->unit;
+  f->unit = u;
   f->usr = cp_usr(run, fn);
   f->name = cp_cursor_spelling(run->r->arena, fn);
   return f;
@@ -204,7 +196,12 @@ cp_var *cp_var_of(cp_func *f, CXCursor decl) {
   return NULL;
 }
 
-void cp_apply_edit(cp_run *run, size_t offset, size_t length, const char *text, cp_rule rule) {
-  cp_edit_add(run->r->arena, run->edits, offset, length, text, rule);
+void cp_apply_edit(cp_run *run, cp_edit_list *edits, size_t offset, size_t length, const char *text,
+                   cp_rule rule) {
+  cp_edit_add(run->r->arena, edits, offset, length, text, rule);
   run->r->applied[rule]++;
+}
+
+cp_edit_list *cp_func_edits(cp_func *f) {
+  return f->twin_edits ? f->twin_edits : &f->unit->edits;
 }

@@ -29,7 +29,7 @@ static unsigned scan_to(const char *t, unsigned from, unsigned to, char c) {
   return to;
 }
 
-/* `decl` (in the current unit, [b, end) with its name at `name`) as the declaration of its
+/* `decl` (in text `t`, [b, end) with its name at `name`) as the declaration of its
  * companion: the name gets `_err`, the initializer is dropped. NULL when the statement
  * declares several names (the shared specifiers cannot be told apart from the text). */
 static const char *companion_text(cp_run *run, const char *t, unsigned b, unsigned name,
@@ -64,9 +64,8 @@ static void declare_symbol_at(cp_run *run, const cp_var *v, const cp_site *site)
     clang_disposeString(fn);
     return;
   }
-  cp_use_unit(run, u);
   if (!decl) {
-    cp_diag_at(run, CP_ERROR, name, "paired device symbol '%s' is declared together with other "
+    cp_diag_at(run, u, CP_ERROR, name, "paired device symbol '%s' is declared together with other "
                "names: declare it in a statement of its own [%s]", v->name,
                cp_rule_name(CP_RULE_HOST_PAIR));
     return;
@@ -82,10 +81,10 @@ static void declare_symbol_at(cp_run *run, const cp_var *v, const cp_site *site)
   while (ie < b && (t[ie] == ' ' || t[ie] == '\t'))
     ie++;
   const char *text = cp_arena_printf(run->r->arena, "%s%.*s%s", nl, (int)(ie - ls), t + ls, decl);
-  for (size_t i = 0; i < run->edits->count; i++) /* a header seen from several inputs */
-    if (run->edits->items[i].offset == at && strcmp(run->edits->items[i].text, text) == 0)
+  for (size_t i = 0; i < u->edits.count; i++) /* a header seen from several inputs */
+    if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, text) == 0)
       return;
-  cp_apply_edit(run, at, 0, text, CP_RULE_HOST_PAIR);
+  cp_apply_edit(run, &u->edits, at, 0, text, CP_RULE_HOST_PAIR);
 }
 
 void cp_convert_symbols(cp_run *run) {

@@ -406,6 +406,18 @@ int cp_node_assignment(const char *text, const cp_node *n, const cp_node **lhs,
   return 0;
 }
 
+const cp_node *cp_store_target(const char *text, const cp_node *n, const cp_node **rhs,
+                               char op[4]) {
+  const cp_node *lhs;
+  *rhs = NULL;
+  if (cp_node_assignment(text, n, &lhs, rhs, op))
+    return lhs;
+  if (n->kind == CXCursor_UnaryOperator && n->nkids == 1 &&
+      (strcmp(cp_node_operator(text, n, op), "++") == 0 || strcmp(op, "--") == 0))
+    return n->kids[0];
+  return NULL;
+}
+
 typedef struct {
   CXCursor *out;
   unsigned n, max;

@@ -58,24 +58,21 @@ static const cp_node *element_use(const char *text, const cp_node *e) {
                         e->parent->kids[0] == e) ||
                        (e->parent->kind == CXCursor_ArraySubscriptExpr && e->parent->kids[0] == e)))
     e = e->parent;
-  const cp_node *q = e->parent, *lhs, *rhs;
+  const cp_node *q = e->parent, *rhs, *target;
   char op[4];
   if (!q)
     return NULL;
-  if (cp_node_assignment(text, q, &lhs, &rhs, op))
-    return cp_node_strip(lhs) == cp_node_strip(e) ? q : NULL;
+  if (q->kind == CXCursor_UnaryOperator && q->macro)
+    return q; /* operator unknown inside a macro: assume the worst */
+  if ((target = cp_store_target(text, q, &rhs, op)))
+    return cp_node_strip(target) == cp_node_strip(e) ? q : NULL;
   if (q->kind == CXCursor_CallExpr) /* bound to a float & (operator+=(float3 &, float3)) */
     return call_writes_as(q, e, 1) ? q : NULL;
   if (q->kind == CXCursor_VarDecl) /* float &r = x[i]: written wherever r is */
     return cp_writable_ref(clang_getCursorType(q->cur)) ? q : NULL;
   if (q->kind != CXCursor_UnaryOperator)
     return NULL;
-  if (q->macro)
-    return q; /* operator unknown inside a macro: assume the worst */
-  cp_node_operator(text, q, op);
-  if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
-    return q;
-  return strcmp(op, "&") == 0 ? pointer_use(text, q) : NULL;
+  return strcmp(cp_node_operator(text, q, op), "&") == 0 ? pointer_use(text, q) : NULL;
 }
 
 /* `n` designates the buffer as a pointer or array: follow it to an element or out. */
@@ -191,7 +188,7 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
 #define PURE_DEPTH 8
 
 static const char *const pure_names[] = {
-#define CP_MATH(cuda_name, cp_name, nargs) #cuda_name,
+#define CP_MATH(cuda_name, cp_name, nargs, prec) #cuda_name,
 #define CP_PURE(name) #name,
 #include "rules.def"
 };

@@ -46,10 +46,10 @@ static void find_in(const char *path, const char *text, size_t len) {
                         .algo = CP_ALGO_ACCURATE, .scope = CP_SCOPE_ACCUMULATORS,
                         .accumulate = CP_ACC_KAHAN};
   run.n_inputs = 1;
+  run.settings = &u->opt;
   u->parsed = cp_parse_open(&u->p, &u->opt, res) == 0;
   ck_assert_msg(u->parsed, "clang: %s", res->n_diags ? res->diags[0].message : "?");
-  cp_use_unit(&run, u);
-  cp_find_functions(&run);
+  cp_find_functions(&run, u);
 }
 
 static void find(const char *text) { find_in("t.cu", text, strlen(text)); }

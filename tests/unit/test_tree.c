@@ -1,10 +1,12 @@
 /* test_tree.c: tree.c reads each operator where the source writes it (between the
  * operands, before or after a unary operand, with comments and line breaks in between),
- * and from the AST where a macro wrote it; the cp_num_args/cp_arg pair reads a function
+ * and from the AST where a macro wrote it; cp_store_target names what a statement
+ * stores into; the cp_num_args/cp_arg pair reads a function
  * template's parameters, which libclang's clang_Cursor_getArgument does not give;
  * cp_template_args spells an instance's template arguments. The
  * code is parsed by libclang as plain C++ (no CUDA headers needed). */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "parse_util.h"
@@ -60,6 +62,30 @@ START_TEST(test_operators_where_written) {
                          ? "+ -= * = / *= - ++ -- += - = + = && >= != <<= "
                          : "+ -= * = / *= - ++ -- +=  =  = && >= != <<= ";
   ck_assert_str_eq(got, want);
+}
+END_TEST
+
+/* Each store under n, in order, as "TARGET OP VALUE; " (VALUE "-" for ++ and --). */
+static void stores(const cp_node *n, char *out, size_t cap) {
+  const cp_node *rhs;
+  char op[4];
+  const cp_node *t = cp_store_target(SOURCE, n, &rhs, op);
+  if (t) {
+    char one[128];
+    snprintf(one, sizeof one, "%s %s %s; ", ut_text(&code, t), op, rhs ? ut_text(&code, rhs) : "-");
+    strncat(out, one, cap - strlen(out) - 1);
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    stores(n->kids[i], out, cap);
+}
+
+/* cp_store_target, the one definition of a store: assignments, compound ones (through a
+ * macro too), ++ and -- in both places; not an initializer, a comparison, a unary minus. */
+START_TEST(test_store_targets) {
+  char got[512] = "";
+  stores(root, got, sizeof got);
+  ck_assert_str_eq(got, "s -= a /* minus */ * b; s = a\n      / b; s *= -a; i ++ -; i -- -; "
+                        "s += NEG a; s = ADD(a, b); i = a >= b && p[i] != 0; i <<= 2; ");
 }
 END_TEST
 
@@ -136,6 +162,7 @@ Suite *make_tree_suite(void) {
   TCase *tc = tcase_create("tree");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_operators_where_written);
+  tcase_add_test(tc, test_store_targets);
   tcase_add_test(tc, test_template_parameters);
   tcase_add_test(tc, test_template_arguments);
   suite_add_tcase(s, tc);

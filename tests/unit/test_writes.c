@@ -232,7 +232,7 @@ static cp_run *run_over(ut_code *c) {
   u->opt.input_len = strlen(c->text);
   u->macros = c->macros;
   run->n_inputs = 1;
-  cp_use_unit(run, u);
+  run->settings = &u->opt;
   return run;
 }
 
