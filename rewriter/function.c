@@ -523,12 +523,8 @@ static int needs_twin(const cp_func *f) {
   return f->auto_conv || (!f->is_kernel && !f->is_host && cp_signature_changes(f));
 }
 
-static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  twin_ctx *ctx = data;
-  if (clang_getCursorKind(c) != CXCursor_CallExpr)
-    return CXChildVisit_Recurse;
-  cp_func *callee = cp_func_of(ctx->run, cp_callee(c));
+/* Float code calls `callee` (NULL: not a converted function): it gets a twin if it needs one. */
+static void called_from_float(twin_ctx *ctx, cp_func *callee) {
   if (callee && !callee->twin && needs_twin(callee)) {
     /* an operator's twin overloads it (operator+(cp_float3, cp_float3)) */
     callee->twin = strncmp(callee->name, "operator", 8) == 0
@@ -536,6 +532,22 @@ static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXC
                        : cp_arena_printf(ctx->run->r->arena, "%s_cp", callee->name);
     ctx->changed = 1;
   }
+}
+
+static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  twin_ctx *ctx = data;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return CXChildVisit_Recurse;
+  CXCursor callee = cp_callee(c), set[16];
+  if (!clang_Cursor_isNull(callee)) {
+    called_from_float(ctx, cp_func_of(ctx->run, callee));
+    return CXChildVisit_Recurse;
+  }
+  /* unresolved in a template (its arguments depend on a parameter): nvcc checks what does
+   * not depend on one when it reads the template, so every function of the name counts */
+  for (unsigned k = 0, n = cp_callee_set(c, set, 16); k < n; k++)
+    called_from_float(ctx, cp_func_of(ctx->run, set[k]));
   return CXChildVisit_Recurse;
 }
 

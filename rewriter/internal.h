@@ -99,6 +99,10 @@ int cp_template_args(cp_arena *a, CXCursor inst, const char **names, const char 
  * parameters and take the call's arguments (a float * is not an int *); a null cursor
  * where none or several do. */
 CXCursor cp_callee(CXCursor call);
+/* The functions a call in a template that clang leaves unresolved may call (the overload
+ * set of its name: `f(t < 0 ? 1.0f : 2.0f)` with t a T), at most `max` of them into out[];
+ * how many (0 for a resolved call). */
+unsigned cp_callee_set(CXCursor call, CXCursor *out, unsigned max);
 /* The type of expression n: clang's, or, where clang leaves it dependent in a template but
  * every instantiation gives it the same type, that type: an element of an array whose
  * size is a template parameter (`__shared__ float s[BLOCK]`, `s[i]`), an assignment to

@@ -594,15 +594,33 @@ int cp_template_args(cp_arena *a, CXCursor inst, const char **names, const char 
   return n;
 }
 
+/* The overload set an unresolved call names; a null cursor if it names none. */
+static CXCursor overload_set(CXCursor call) {
+  if (clang_getCursorKind(call) != CXCursor_CallExpr ||
+      !clang_Cursor_isNull(clang_getCursorReferenced(call)))
+    return clang_getNullCursor();
+  CXCursor callee = cp_first_child(call);
+  while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr)
+    callee = cp_first_child(callee);
+  CXCursor set = clang_getCursorReferenced(callee);
+  return clang_getCursorKind(set) == CXCursor_OverloadedDeclRef ? set : clang_getNullCursor();
+}
+
+unsigned cp_callee_set(CXCursor call, CXCursor *out, unsigned max) {
+  CXCursor set = overload_set(call);
+  unsigned n = 0;
+  for (unsigned i = 0; !clang_Cursor_isNull(set) && i < clang_getNumOverloadedDecls(set) && n < max;
+       i++)
+    out[n++] = clang_getOverloadedDecl(set, i);
+  return n;
+}
+
 CXCursor cp_callee(CXCursor call) {
   CXCursor ref = clang_getCursorReferenced(call);
   if (!clang_Cursor_isNull(ref) || clang_getCursorKind(call) != CXCursor_CallExpr)
     return ref;
-  CXCursor callee = cp_first_child(call);
-  while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr)
-    callee = cp_first_child(callee);
-  CXCursor set = clang_getCursorReferenced(callee), found = clang_getNullCursor();
-  if (clang_getCursorKind(set) != CXCursor_OverloadedDeclRef)
+  CXCursor set = overload_set(call), found = clang_getNullCursor();
+  if (clang_Cursor_isNull(set))
     return found;
   for (unsigned i = 0; i < clang_getNumOverloadedDecls(set); i++) {
     CXCursor fn = clang_getOverloadedDecl(set, i);
