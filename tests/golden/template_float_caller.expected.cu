@@ -3,7 +3,7 @@
 // A converted __device__ function whose signature changes, called from the float template
 // of an annotated kernel template with a type parameter. The template stays for its other
 // instances and is float code, so the helper keeps its float original there and converts
-// as a twin (interp_cp) for the instance's copy. The call's arguments depend on T, so
+// as a twin (interp_cp) for the instance's copy. Its first argument depends on T, so
 // libclang leaves it unresolved; every function of its name counts as called.
 #include <cstdio>
 
