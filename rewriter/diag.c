@@ -3,8 +3,9 @@
  *
  * A diagnostic is recorded in the result (the tool prints it) with its file, line,
  * column and the text of its line, for the caret. Stages report at byte offsets of the
- * text of the unit they work on; cp_position turns an offset into a line and column, counting on
- * from the last position asked for, since positions come mostly in source order.
+ * text of the unit they work on; cp_position turns an offset into a line and column,
+ * counting on from the last position asked for, since positions come mostly in source
+ * order.
  */
 #include <stdarg.h>
 #include <stdio.h>

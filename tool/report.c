@@ -37,7 +37,8 @@ static void list_rules_markdown(void) {
        "In kernels written in double, `cp_X` is `cp_dd_X`. A float math call not listed here "
        "is evaluated in float on the recombined value, with a warning (rule `float-call`).\n\n"
        "| CUDA | composite | arguments |\n|---|---|---|");
-#define CP_MATH(cuda_name, cp_name, nargs, prec) printf("| `%s` | `%s` | %d |\n", #cuda_name, #cp_name, nargs);
+#define CP_MATH(cuda_name, cp_name, nargs, prec)                                             \
+  printf("| `%s` | `%s` | %d |\n", #cuda_name, #cp_name, nargs);
 #include "rules.def"
 }
 
