@@ -37,6 +37,21 @@ typedef struct {
 
 static const family families[] = { FAMILY(paper), FAMILY(accurate), FAMILY(fast) };
 
+/* The strict operations, for check_boundary.c (built without CP_STRICT_SPECIALS): operation op
+ * (0 add, 1 sub, 2 mul, 3 div, 4 sqrt, 5 rcp) of family fam (0 paper, 1 accurate, 2 fast). */
+cp_float strict_op(int fam, int op, cp_float x, cp_float y)
+{
+  const family *F = &families[fam];
+  switch (op) {
+  case 0: return F->add(x, y);
+  case 1: return F->sub(x, y);
+  case 2: return F->mul(x, y);
+  case 3: return F->div(x, y);
+  case 4: return F->sqrt(x);
+  default: return F->rcp(x);
+  }
+}
+
 /* got matches want: any NaN for NaN; bit for bit for infinities and zeros (the special-value
  * rule); within tol ulps for finite non-zero results (tol 0: bit for bit). */
 static int match_f(float got, float want, int tol)

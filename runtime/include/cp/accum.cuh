@@ -77,6 +77,7 @@ CP_FUNC cp_ff cp_atomic_add_step(float old, cp_ff x, int ftz)
  * what its own cell held just before this thread's add; the two are not one snapshot. */
 CP_DEVICE_FUNC cp_float cp_atomic_add(float *v, float *e, cp_float x)
 {
+  x = cp_settle(x); /* a boundary: see convert.cuh */
   float old = atomicAdd(v, x.v);
   cp_float st = cp_atomic_add_step(old, x, __isGlobal(v) ? 1 : 0);
   float olde = atomicAdd(e, st.e);
@@ -160,6 +161,7 @@ CP_FUNC cp_fixed cp_fixed_add(cp_fixed a, cp_fixed b)
 #if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 CP_FUNC cp_fixed cp_fixed_from_cp(cp_float x)
 {
+  x = cp_settle(x); /* a boundary: see convert.cuh */
   return cp_fixed_add(cp_fixed_from_float(x.v), cp_fixed_from_float(x.e));
 }
 #endif /* !CP_BACKEND_IS_DP */

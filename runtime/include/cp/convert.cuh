@@ -4,13 +4,32 @@
  * where the text says so; conversions out of a pair are correctly rounded (one rounding of
  * the exact v + e) unless stated otherwise.
  *
- * Special values: after every arithmetic operation, a result whose value half is not finite,
- * whose error half is not finite, or which is exactly zero ({0, 0}) is replaced by
- * {f, 0}, where f is the float (double) operation applied to the recombined operands. So
- * inf stays inf, NaN stays NaN, overflow gives inf (never an inf/NaN pair), and zeros get
- * the sign IEEE arithmetic gives them. A pair with a zero value half and a non-zero finite
- * error half (which the paper and fast families can produce) is an ordinary number and is
- * kept. CP_DETAIL_SETTLE implements this; it costs three compares on the common path.
+ * Special values (infinities, NaN, the sign of zero) follow one of two rules, chosen when the
+ * runtime is compiled:
+ *
+ *   settled at the boundaries (the default). The arithmetic of the families computes on the
+ *   pairs as its algorithms are written, with no check on the hot path, as float-float
+ *   libraries do (CCCL's fpmp, QD). A pair is settled where it leaves composite arithmetic:
+ *   where it is stored into a paired element (cp_store, cp_add_to, the atomics), recombined
+ *   (cp_to_float, cp_to_double, cp_to_int), normalized, or compared (every comparison, fabs,
+ *   fmin, fmax, floor, ceil, rint, trunc). Settling (cp_settle) keeps a pair whose halves are
+ *   both finite and replaces any other by {v, 0}: an error half never stores inf or NaN, and
+ *   the value half says what the represented number is. What differs from float: an
+ *   infinite operand or an overflow inside composite arithmetic usually gives NaN where float
+ *   gives +-inf (inf - inf in an error term reaches the value half), and a zero result may
+ *   carry the other sign than float's. Ordinary numbers are not affected, bit for bit.
+ *
+ *   CP_STRICT_SPECIALS (define it before including cp.cuh, or -DCP_STRICT_SPECIALS): after
+ *   every arithmetic operation, a result whose value half is not finite, whose error half is
+ *   not finite, or which is exactly zero ({0, 0}) is replaced by {f, 0}, where f is the float
+ *   (double) operation applied to the recombined operands. So inf stays inf, NaN stays NaN,
+ *   overflow gives inf (never an inf/NaN pair), and zeros get the sign IEEE arithmetic gives
+ *   them: special values behave like float, bit for bit (tests/runtime/check_special.c). A pair
+ *   with a zero value half and a non-zero finite error half (which the paper and fast
+ *   families can produce) is an ordinary number and is kept. It costs three compares and a
+ *   branch in every operation, about 2x the time of a compute-bound float-float chain.
+ *
+ * cp_double (double-double) always follows the strict rule.
  */
 #ifndef CP_CONVERT_CUH
 #define CP_CONVERT_CUH
@@ -24,30 +43,48 @@
 /* {f, 0}: exact. */
 CP_FUNC cp_float cp_from_float(float f) { return cp_make_float(f, 0.0f); }
 
-/* RN(v + e), one rounding; v itself when e == 0 (keeps the sign of -0). */
-CP_FUNC float cp_to_float(cp_float x) { return x.e == 0.0f ? x.v : cp_fadd_rn(x.v, x.e); }
+/* RN(v + e), one rounding; v itself when e == 0 (keeps the sign of -0) or when e is not finite
+ * (settled: see the top of this file). */
+CP_FUNC float cp_to_float(cp_float x)
+{
+  return x.e != 0.0f && cp_detail_finitef(x.e) ? cp_fadd_rn(x.v, x.e) : x.v;
+}
 
 /* v + e in double: exact when e's last bit lies within 53 bits of v's first (always for
  * normalized pairs whose e is not far below ulp(v)), else correctly rounded. */
-CP_FUNC double cp_to_double(cp_float x) { return cp_dadd_rn((double)x.v, (double)x.e); }
+CP_FUNC double cp_to_double(cp_float x)
+{
+  return cp_dadd_rn((double)x.v, cp_detail_finitef(x.e) ? (double)x.e : 0.0);
+}
 
 /* Exact negation. */
 CP_FUNC cp_float cp_neg(cp_float x) { return cp_make_float(-x.v, -x.e); }
 
-/* TwoSum(v, e): the same number with RN(v + e) == v; exact. Non-finite: {v + e, 0}. */
+/* TwoSum(v, e): the same number with RN(v + e) == v; exact. Settles (see the top of this file):
+ * a non-finite error half gives {v, 0}, a non-finite sum {v + e, 0}. */
 CP_FUNC cp_float cp_normalize(cp_float x)
 {
   if (x.e == 0.0f) return x;
+  if (!cp_detail_finitef(x.e)) return cp_make_float(x.v, 0.0f);
   cp_float s = cp_two_sum(x.v, x.e);
   if (!cp_detail_finitef(s.v)) s.e = 0.0f;
   return s;
 }
 
-CP_FUNC int cp_isnan(cp_float x) { return x.v != x.v || x.e != x.e; }
+/* Classification of the settled pair: its value half says (the error half of a settled pair is
+ * finite; under CP_STRICT_SPECIALS every pair is settled). */
+CP_FUNC int cp_isnan(cp_float x) { return x.v != x.v; }
 CP_FUNC int cp_isinf(cp_float x) { return !cp_isnan(x) && !cp_detail_finitef(x.v); }
-CP_FUNC int cp_isfinite(cp_float x) { return cp_detail_finitef(x.v) && cp_detail_finitef(x.e); }
+CP_FUNC int cp_isfinite(cp_float x) { return cp_detail_finitef(x.v); }
 
 /* ---- the special-value rule (see the top of this file) ---- */
+
+/* Settling at a boundary: x if both halves are finite, else {v, 0}. Exact for ordinary
+ * numbers; branch-free (a compare and a select). */
+CP_FUNC cp_float cp_settle(cp_float x)
+{
+  return cp_detail_finitef(x.v) && cp_detail_finitef(x.e) ? x : cp_make_float(x.v, 0.0f);
+}
 
 CP_FUNC int cp_detail_ordinary(cp_float z)
 {
@@ -60,10 +97,14 @@ CP_FUNC cp_float cp_detail_settle(cp_float z, float f)
   return cp_make_float(f, 0.0f);
 }
 
-/* f is evaluated only on the rare path. CP_PROJECT_COMMON_PATH (bench/project.py, device
- * code only, never for running) keeps the check but replaces the rare path by a trap, so
- * static instruction counts see what ordinary numbers execute. */
-#if defined(CP_PROJECT_COMMON_PATH) && defined(__CUDA_ARCH__)
+/* CP_DETAIL_SETTLE(z, f): what every float operation does with its result z, given the float
+ * result f of the operation on the recombined operands (evaluated only on the rare path).
+ * Nothing by default; the per-operation rule under CP_STRICT_SPECIALS. CP_PROJECT_COMMON_PATH
+ * (bench/project.py, device code only, never for running) keeps the strict check but replaces
+ * its rare path by a trap, so static instruction counts see what ordinary numbers execute. */
+#if !defined(CP_STRICT_SPECIALS)
+#define CP_DETAIL_SETTLE(z, f) ((void)0)
+#elif defined(CP_PROJECT_COMMON_PATH) && defined(__CUDA_ARCH__)
 #define CP_DETAIL_SETTLE(z, f)                                                                \
   do {                                                                                        \
     if (!cp_detail_ordinary(z)) __trap();                                                     \

@@ -101,7 +101,7 @@ CP_FUNC cp_float cp_fast_sqrt(cp_float x)
 {
   float s = cp_fsqrt_rn(x.v);
   float r = cp_fadd_rn(cp_fma_rn(-s, s, x.v), x.e);
-  cp_float z = cp_make_float(s, cp_fdiv_rn(r, cp_fmul_rn(2.0f, s)));
+  cp_float z = cp_make_float(s, s != 0.0f ? cp_fdiv_rn(r, cp_fmul_rn(2.0f, s)) : 0.0f); /* sqrt(+-0) */
   CP_DETAIL_SETTLE(z, cp_fsqrt_rn(cp_to_float(x)));
   return z;
 }

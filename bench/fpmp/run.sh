@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The side-by-side suite (bench/fpmp/README.md): converted ff against CCCL fpmp, float, double.
+#
+#   bench/fpmp/run.sh convert OUT [CPCONVERT]   convert shapes/*.cu with --backend ff into OUT
+#                                              (needs the tool: default build/tool/cpconvert)
+#   bench/fpmp/run.sh build OUT [ARCH]         fetch CCCL's headers (the PyPI wheel cuda-cccl,
+#                                              into OUT/cccl; or $CCCL_WHEEL, a wheel file) and
+#                                              build OUT/fpmp_bench for ARCH (default sm_90)
+#   bench/fpmp/run.sh run OUT [ARGS...]        run it (needs a GPU); ARGS go to fpmp_bench
+#
+# Every converted shape is compiled twice: as written (the default special-value rule) and
+# with -DCP_STRICT_SPECIALS, its symbols renamed with the suffix _strict. The symbols of a
+# shape are listed on its "// symbols:" line.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+step="${1:?usage: run.sh convert|build|run OUT ...}"
+out="${2:?usage: run.sh convert|build|run OUT ...}"
+mkdir -p "$out"
+
+case "$step" in
+convert)
+  tool="${3:-$root/build/tool/cpconvert}"
+  for src in "$here"/shapes/*.cu; do
+    name="$(basename "$src" .cu)"
+    "$tool" "$src" -o "$out/${name}_cp.cu" --backend ff --no-cache -I "$here/shapes"
+  done
+  echo "converted: $(ls "$out"/*_cp.cu | wc -l) shapes into $out"
+  ;;
+build)
+  arch="${3:-sm_90}"
+  inc="$out/cccl/cuda/cccl/headers/include"
+  if [ ! -f "$inc/cuda/fpmp" ]; then
+    rm -rf "$out/cccl"
+    if [ -n "${CCCL_WHEEL:-}" ]; then
+      python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" "$CCCL_WHEEL" "$out/cccl"
+    else
+      python3 -m pip install -q --no-deps --target "$out/cccl" cuda-cccl
+    fi
+  fi
+  [ -f "$inc/cuda/fpmp" ] || { echo "run.sh: no <cuda/fpmp> under $inc" >&2; exit 1; }
+  flags=(-std=c++17 -O3 -arch="$arch" -I "$root/runtime/include" -I "$here")
+  objs=()
+  for cp in "$out"/*_cp.cu; do
+    name="$(basename "$cp" _cp.cu)"
+    syms="$(sed -n 's@^// symbols: @@p' "$here/shapes/$name.cu")"
+    [ -n "$syms" ] || { echo "run.sh: shapes/$name.cu has no // symbols: line" >&2; exit 1; }
+    ren=()
+    for s in $syms; do ren+=("-D$s=${s}_strict"); done
+    nvcc "${flags[@]}" -c "$cp" -o "$out/${name}_cp.o" &
+    nvcc "${flags[@]}" -DCP_STRICT_SPECIALS "${ren[@]}" -c "$cp" -o "$out/${name}_cp_strict.o" &
+    objs+=("$out/${name}_cp.o" "$out/${name}_cp_strict.o")
+  done
+  nvcc "${flags[@]}" -I "$inc" -c "$here/main.cu" -o "$out/main.o" &
+  for job in $(jobs -p); do wait "$job"; done
+  nvcc -arch="$arch" "$out/main.o" "${objs[@]}" -o "$out/fpmp_bench"
+  echo "built: $out/fpmp_bench ($arch)"
+  ;;
+run)
+  shift 2
+  "$out/fpmp_bench" "$@"
+  ;;
+*)
+  echo "run.sh: unknown step '$step' (convert, build or run)" >&2
+  exit 2
+  ;;
+esac
