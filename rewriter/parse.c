@@ -73,6 +73,7 @@ static const char *algo_macro(cp_algo algo) {
   switch (algo) {
   case CP_ALGO_PAPER: return "CP_ALGO_PAPER";
   case CP_ALGO_FAST: return "CP_ALGO_FAST";
+  case CP_ALGO_MID: return "CP_ALGO_MID";
   case CP_ALGO_ACCURATE: break;
   }
   return NULL; /* the runtime's default */

@@ -86,7 +86,7 @@ size_t cp_edit_origin(cp_arena *a, const cp_edit_list *list, size_t out);
 
 /* ---- a conversion run ----------------------------------------------------------- */
 
-typedef enum { CP_ALGO_PAPER = 1, CP_ALGO_ACCURATE = 2, CP_ALGO_FAST = 3 } cp_algo;
+typedef enum { CP_ALGO_PAPER = 1, CP_ALGO_ACCURATE = 2, CP_ALGO_FAST = 3, CP_ALGO_MID = 4 } cp_algo;
 /* The pragma clauses scope() and accumulate(); cp_options holds the defaults. */
 typedef enum { CP_SCOPE_ALL, CP_SCOPE_ACCUMULATORS } cp_scope;
 typedef enum { CP_ACC_COMPOSITE, CP_ACC_FIXED, CP_ACC_KAHAN, CP_ACC_DOUBLE } cp_accum;

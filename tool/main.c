@@ -451,7 +451,10 @@ static int run(cli *c) {
   cp_options *opts = calloc((size_t)c->n_inputs, sizeof *opts);
   char header[sizeof c->header_options + 32];
   snprintf(header, sizeof header, "--algo %s%s",
-           c->algo == CP_ALGO_PAPER ? "paper" : c->algo == CP_ALGO_FAST ? "fast" : "accurate",
+           c->algo == CP_ALGO_PAPER  ? "paper"
+           : c->algo == CP_ALGO_FAST ? "fast"
+           : c->algo == CP_ALGO_MID  ? "mid"
+                                     : "accurate",
            c->header_options);
   const char *cuda = c->no_cuda ? NULL : cp_find_cuda(c->cuda_path);
   int status = CP_EXIT_OK;

@@ -43,7 +43,10 @@ const char *const cp_usage_text[] = {
     "  --all                 convert every kernel, annotated or not, and the __device__\n"
     "                        functions they call\n"
     "  --algo ALGO           composite algorithms the output uses: accurate (default),\n"
-    "                        paper (the Saponaro/Taufer formulas) or fast\n"
+    "                        paper (the Saponaro/Taufer formulas), fast or mid\n"
+    "  --accuracy TIER       the same by accuracy tier: low (fast: no renormalization),\n"
+    "                        mid (accurate with the sloppy pair + pair add) or high\n"
+    "                        (accurate, the default); bounds in docs/runtime.md\n"
     "  --backend BACKEND     how the output computes: auto (default: native double on GPUs\n"
     "                        with fast FP64, float-float elsewhere, chosen per\n"
     "                        architecture at compile time), ff (float-float everywhere) or\n"
@@ -105,7 +108,10 @@ static int usage_error(const char *fmt, const char *arg) {
   return CP_EXIT_USAGE;
 }
 
-static const char *const algo_names[] = {"", "paper", "accurate", "fast", NULL};
+static const char *const algo_names[] = {"", "paper", "accurate", "fast", "mid", NULL};
+/* --accuracy names the families by tier, indexed like algo_names: low is fast, mid is mid,
+ * high is accurate. */
+static const char *const accuracy_names[] = {"", "", "high", "low", "mid", NULL};
 static const char *const backend_names[] = {"auto", "ff", "dp", NULL};
 static const char *const scope_names[] = {"all", "accumulators", NULL};
 static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
@@ -171,14 +177,15 @@ static const struct {
   size_t field;
   int in_header; /* named in the output's header line (--algo always is) */
 } choice_options[] = {
-    {"--algo", "paper, accurate or fast", algo_names, offsetof(cli, algo), 0},
+    {"--algo", "paper, accurate, fast or mid", algo_names, offsetof(cli, algo), 0},
+    {"--accuracy", "low, mid or high", accuracy_names, offsetof(cli, algo), 0},
     {"--backend", "auto, ff or dp", backend_names, offsetof(cli, backend), 1},
     {"--scope", "all or accumulators", scope_names, offsetof(cli, scope), 1},
     {"--accumulate", "composite, fixed, kahan or double", accum_names, offsetof(cli, accumulate),
      1},
 };
 
-/* --algo, --backend, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
+/* --algo, --accuracy, --backend, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
  * parsed, or the exit status. */
 static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int *i) {
   const char *v;

@@ -121,6 +121,22 @@ inline void report(const bench_opts &o, const char *shape, const std::vector<res
   std::fflush(stdout);
 }
 
+/* The converted launcher NAME of a shape is built once per tier and rule (run.sh): as the tool
+ * wrote it (the high tier, the default), at the mid and low tiers (-DCP_ALGO), and high under
+ * the strict special-value rule. CP_LAUNCHERS declares the four; CP_MEASURE times them. */
+#define CP_LAUNCHERS(name, params)                                                             \
+  void name params;                                                                            \
+  void name##_mid params;                                                                      \
+  void name##_low params;                                                                      \
+  void name##_strict params
+#define CP_MEASURE(measure, name, args)                                                        \
+  do {                                                                                         \
+    measure("cp_ff_high", [&] { name args; });                                                 \
+    measure("cp_ff_mid", [&] { name##_mid args; });                                            \
+    measure("cp_ff_low", [&] { name##_low args; });                                            \
+    measure("cp_ff_strict", [&] { name##_strict args; });                                      \
+  } while (0)
+
 /* A pair of float device buffers: value (hi) and error (lo). */
 struct dpair {
   float *hi = nullptr, *lo = nullptr;

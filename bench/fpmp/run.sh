@@ -8,9 +8,11 @@
 #                                              build OUT/fpmp_bench for ARCH (default sm_90)
 #   bench/fpmp/run.sh run OUT [ARGS...]        run it (needs a GPU); ARGS go to fpmp_bench
 #
-# Every converted shape is compiled twice: as written (the default special-value rule) and
-# with -DCP_STRICT_SPECIALS, its symbols renamed with the suffix _strict. The symbols of a
-# shape are listed on its "// symbols:" line.
+# Every converted shape is compiled four times: as written (the high tier, the default
+# special-value rule), at the mid and low tiers (-DCP_ALGO=CP_ALGO_MID, CP_ALGO_FAST: what
+# --accuracy mid and low write in the output's header) and with -DCP_STRICT_SPECIALS, each
+# with its symbols renamed by a suffix (_mid, _low, _strict). The symbols of a shape are
+# listed on its "// symbols:" line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -45,11 +47,15 @@ build)
     name="$(basename "$cp" _cp.cu)"
     syms="$(sed -n 's@^// symbols: @@p' "$here/shapes/$name.cu")"
     [ -n "$syms" ] || { echo "run.sh: shapes/$name.cu has no // symbols: line" >&2; exit 1; }
-    ren=()
-    for s in $syms; do ren+=("-D$s=${s}_strict"); done
     nvcc "${flags[@]}" -c "$cp" -o "$out/${name}_cp.o" &
-    nvcc "${flags[@]}" -DCP_STRICT_SPECIALS "${ren[@]}" -c "$cp" -o "$out/${name}_cp_strict.o" &
-    objs+=("$out/${name}_cp.o" "$out/${name}_cp_strict.o")
+    objs+=("$out/${name}_cp.o")
+    for v in mid:-DCP_ALGO=CP_ALGO_MID low:-DCP_ALGO=CP_ALGO_FAST strict:-DCP_STRICT_SPECIALS; do
+      ren=()
+      for s in $syms; do ren+=("-D$s=${s}_${v%%:*}"); done
+      nvcc "${flags[@]}" "${v#*:}" "${ren[@]}" -c "$cp" -o "$out/${name}_cp_${v%%:*}.o" &
+      objs+=("$out/${name}_cp_${v%%:*}.o")
+    done
+    while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-$(nproc)}" ]; do wait -n; done
   done
   nvcc "${flags[@]}" -I "$inc" -c "$here/main.cu" -o "$out/main.o" &
   for job in $(jobs -p); do wait "$job"; done

@@ -1,11 +1,12 @@
 /* check_dispatch.c - CP_ALGO selects the family behind the generic names. The checks are
- * compiled in dispatch_paper.c, dispatch_accurate.c and dispatch_fast.c, one CP_ALGO each;
+ * compiled in dispatch_paper.c, dispatch_accurate.c, dispatch_fast.c and dispatch_mid.c, one CP_ALGO each;
  * this file (default CP_ALGO) checks that the default is the accurate family. */
 #include "test_util.h"
 
 int dispatch_check_paper(const char **name);
 int dispatch_check_accurate(const char **name);
 int dispatch_check_fast(const char **name);
+int dispatch_check_mid(const char **name);
 
 START_TEST(test_families)
 {
@@ -16,6 +17,8 @@ START_TEST(test_families)
   ck_assert_str_eq(name, "accurate");
   TU_ASSERT(dispatch_check_fast(&name));
   ck_assert_str_eq(name, "fast");
+  TU_ASSERT(dispatch_check_mid(&name));
+  ck_assert_str_eq(name, "mid");
 }
 END_TEST
 

@@ -14,7 +14,7 @@ int main(int argc, char **argv)
   Suite *(*makers[])(void) = { make_eft_suite,     make_accurate_suite, make_paper_suite,
                                make_fast_suite,    make_double_suite,   make_convert_suite,
                                make_special_suite, make_accum_suite,    make_dispatch_suite,
-                               make_pair_suite,    make_boundary_suite };
+                               make_pair_suite,    make_boundary_suite, make_mid_suite };
   setvbuf(stdout, NULL, _IOLBF, 0); /* measured maxima reach the log even if a test fails */
   const char *only = argc > 1 ? argv[1] : NULL;
   SRunner *sr = srunner_create(NULL);

@@ -31,6 +31,7 @@ Suite *make_eft_suite(void);
 Suite *make_accurate_suite(void);
 Suite *make_paper_suite(void);
 Suite *make_fast_suite(void);
+Suite *make_mid_suite(void);
 Suite *make_double_suite(void);
 Suite *make_convert_suite(void);
 Suite *make_special_suite(void);

@@ -12,8 +12,7 @@ __global__ void a_poly(const float *x, const float *c, float *yh, float *yl, int
   yl[i] = num_lo(acc);
 }
 
-void poly_run(const float *x, const float *c, float *y, float *y_err, int n, int deg);
-void poly_run_strict(const float *x, const float *c, float *y, float *y_err, int n, int deg);
+CP_LAUNCHERS(poly_run, (const float *x, const float *c, float *y, float *y_err, int n, int deg));
 
 inline void bench_poly(const bench_opts &o)
 {
@@ -45,8 +44,7 @@ inline void bench_poly(const bench_opts &o)
   measure("fpmp_low", [&] { a_poly<fx::fp32mp2_low><<<g, b>>>(x, c, y.hi, y.lo, n, deg); });
   measure("fpmp_mid", [&] { a_poly<fx::fp32mp2><<<g, b>>>(x, c, y.hi, y.lo, n, deg); });
   measure("fpmp_high", [&] { a_poly<fx::fp32mp2_high><<<g, b>>>(x, c, y.hi, y.lo, n, deg); });
-  measure("cp_ff", [&] { poly_run(x, c, y.hi, y.lo, n, deg); });
-  measure("cp_ff_strict", [&] { poly_run_strict(x, c, y.hi, y.lo, n, deg); });
+  CP_MEASURE(measure, poly_run, (x, c, y.hi, y.lo, n, deg));
   report(o, "poly (Horner, degree 256, 2^24 elements)", rows);
   cudaFree(x);
   cudaFree(c);

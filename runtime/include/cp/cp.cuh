@@ -16,10 +16,12 @@
  *   CP_ALGO_PAPER    (1) Saponaro/Taufer formulas bit for bit (float_paper.cuh)
  *   CP_ALGO_ACCURATE (2) double-word algorithms of Joldes/Muller/Popescu (default)
  *   CP_ALGO_FAST     (3) error-free transformations without renormalization (Narumi)
+ *   CP_ALGO_MID      (4) the accurate family with the sloppy pair + pair add (float_mid.cuh)
+ * As accuracy tiers (cpconvert --accuracy): low is fast, mid is mid, high is accurate.
  * The generic names (cp_add, cp_sub, cp_mul, cp_div, their _cf/_fc forms, cp_sqrt,
  * cp_rsqrt, cp_rcp, cp_fma, cp_warp_sum) map to the chosen family at compile time; the
- * family names (cp_paper_add, cp_accurate_add, cp_fast_add, ...) are always available, so
- * one program can use or test all three. Family-independent functions (conversions,
+ * family names (cp_paper_add, cp_accurate_add, cp_fast_add, cp_mid_add, ...) are always
+ * available, so one program can use or test all four. Family-independent functions (conversions,
  * comparisons, cp_neg, cp_fabs, cp_fmin, cp_fmax, cp_floor, cp_ceil, cp_rint, cp_trunc,
  * accumulators) have one name only.
  *
@@ -43,6 +45,7 @@
 #define CP_ALGO_PAPER 1
 #define CP_ALGO_ACCURATE 2
 #define CP_ALGO_FAST 3
+#define CP_ALGO_MID 4
 #ifndef CP_ALGO
 #define CP_ALGO CP_ALGO_ACCURATE
 #endif
@@ -55,6 +58,7 @@
 #include "float_accurate.cuh"
 #include "float_paper.cuh"
 #include "float_fast.cuh"
+#include "float_mid.cuh"
 #include "double.cuh"
 #include "accum.cuh"
 #include "warp.cuh"
@@ -68,8 +72,11 @@
 #elif CP_ALGO == CP_ALGO_FAST
 #define CP_DETAIL_FAMILY(op) cp_fast_##op
 #define CP_ALGO_NAME "fast"
+#elif CP_ALGO == CP_ALGO_MID
+#define CP_DETAIL_FAMILY(op) cp_mid_##op
+#define CP_ALGO_NAME "mid"
 #else
-#error "CP_ALGO must be CP_ALGO_PAPER (1), CP_ALGO_ACCURATE (2) or CP_ALGO_FAST (3)"
+#error "CP_ALGO must be CP_ALGO_PAPER (1), CP_ALGO_ACCURATE (2), CP_ALGO_FAST (3) or CP_ALGO_MID (4)"
 #endif
 
 #if !CP_BACKEND_IS_DP

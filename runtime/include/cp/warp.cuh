@@ -15,6 +15,7 @@
 
 #include "float_paper.cuh"
 #include "float_fast.cuh"
+#include "float_mid.cuh"
 #include "double.cuh"
 
 #if defined(__CUDACC__)
@@ -93,6 +94,11 @@ CP_DEVICE_FUNC cp_float cp_accurate_warp_sum(unsigned mask, cp_float x)
 CP_DEVICE_FUNC cp_float cp_fast_warp_sum(unsigned mask, cp_float x)
 {
   CP_DETAIL_WARP_SUM(cp_float, cp_shfl_xor_sync, cp_fast_add, mask, x);
+  return x;
+}
+CP_DEVICE_FUNC cp_float cp_mid_warp_sum(unsigned mask, cp_float x)
+{
+  CP_DETAIL_WARP_SUM(cp_float, cp_shfl_xor_sync, cp_mid_add, mask, x);
   return x;
 }
 #endif /* !CP_BACKEND_IS_DP */
