@@ -6,6 +6,13 @@
 #include "common.cuh"
 
 #include "shapes/poly_anchor.cuh"
+#include "shapes/dot_anchor.cuh"
+#include "shapes/mandel_anchor.cuh"
+#include "shapes/matmul_anchor.cuh"
+#include "shapes/md_all_anchor.cuh"
+#include "shapes/md_acc_anchor.cuh"
+#include "shapes/stencil_anchor.cuh"
+#include "shapes/reduce_anchor.cuh"
 
 struct shape {
   const char *name;
@@ -14,6 +21,13 @@ struct shape {
 
 static const shape shapes[] = {
   { "poly", bench_poly },
+  { "dot", bench_dot },
+  { "mandel", bench_mandel },
+  { "matmul", bench_matmul },
+  { "md_all", bench_md_all },
+  { "md_acc", bench_md_acc },
+  { "stencil", bench_stencil },
+  { "reduce", bench_reduce },
 };
 
 int main(int argc, char **argv)

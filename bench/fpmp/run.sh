@@ -7,6 +7,9 @@
 #                                              into OUT/cccl; or $CCCL_WHEEL, a wheel file) and
 #                                              build OUT/fpmp_bench for ARCH (default sm_90)
 #   bench/fpmp/run.sh run OUT [ARGS...]        run it (needs a GPU); ARGS go to fpmp_bench
+#   bench/fpmp/run.sh check OUT [CPCONVERT]    convert and build for sm_89, as CI does (the
+#                                              ctest bench.fpmp_build): exits 77 (skipped)
+#                                              without nvcc or without PyPI, unless CI=true
 #
 # Every converted shape is compiled four times: as written (the high tier, the default
 # special-value rule), at the mid and low tiers (-DCP_ALGO=CP_ALGO_MID, CP_ALGO_FAST: what
@@ -61,6 +64,20 @@ build)
   for job in $(jobs -p); do wait "$job"; done
   nvcc -arch="$arch" "$out/main.o" "${objs[@]}" -o "$out/fpmp_bench"
   echo "built: $out/fpmp_bench ($arch)"
+  ;;
+check)
+  command -v nvcc >/dev/null || { echo "run.sh: no nvcc: skipped"; exit 77; }
+  inc="$out/cccl/cuda/cccl/headers/include"
+  if [ ! -f "$inc/cuda/fpmp" ] && [ -z "${CCCL_WHEEL:-}" ] &&
+     ! python3 -m pip download -q --no-deps -d "$out/wheel" cuda-cccl >/dev/null 2>&1; then
+    if [ "${CI:-}" = true ]; then echo "run.sh: cannot fetch cuda-cccl from PyPI" >&2; exit 1; fi
+    echo "run.sh: cannot fetch cuda-cccl from PyPI: skipped"
+    exit 77
+  fi
+  [ -n "${CCCL_WHEEL:-}" ] || CCCL_WHEEL="$(ls "$out"/wheel/cuda_cccl-*.whl 2>/dev/null | head -1)"
+  export CCCL_WHEEL
+  "$0" convert "$out" "${3:-$root/build/tool/cpconvert}"
+  "$0" build "$out" sm_89
   ;;
 run)
   shift 2

@@ -121,6 +121,36 @@ START_TEST(test_nonfinite_error_half)
 }
 END_TEST
 
+/* Under the default family pairs are normalized, and comparisons and fabs read them as they
+ * are (cp_detail_cmp_ready): each must agree with MPFR on the exact values. */
+START_TEST(test_normalized_comparisons)
+{
+  gen_rng r = gen_seed(4343);
+  mpfr_t a, b;
+  mpfr_inits2(TU_PREC, a, b, (mpfr_ptr)0);
+  for (int n = 0; n < TU_N; ++n) {
+    cp_float x = gen_pair(&r, -10, 10), y = gen_pair(&r, -10, 10);
+    if (gen_one_in(&r, 4)) y = cp_make_float(x.v, gen_one_in(&r, 2) ? x.e : -x.e); /* ties of v */
+    if (gen_one_in(&r, 8)) y = x;
+    float f = gen_one_in(&r, 2) ? y.v : x.v;
+    tu_set_pair(a, x);
+    tu_set_pair(b, y);
+    int c = mpfr_cmp(a, b);
+    TU_CHECK(cp_lt(x, y) == (c < 0) && cp_le(x, y) == (c <= 0) && cp_eq(x, y) == (c == 0) &&
+                 cp_gt(x, y) == (c > 0) && cp_ge(x, y) == (c >= 0) && cp_ne(x, y) == (c != 0),
+             "{%a, %a} against {%a, %a}", x.v, x.e, y.v, y.e);
+    c = mpfr_cmp_d(a, (double)f);
+    TU_CHECK(cp_lt_cf(x, f) == (c < 0) && cp_le_cf(x, f) == (c <= 0) && cp_eq_cf(x, f) == (c == 0) &&
+                 cp_gt_cf(x, f) == (c > 0) && cp_ge_cf(x, f) == (c >= 0) && cp_gt_fc(f, x) == (c < 0),
+             "{%a, %a} against %a", x.v, x.e, f);
+    cp_float m = cp_fabs(x);
+    TU_CHECK(m.v == fabsf(x.v) && m.e == (x.v < 0 || (x.v == 0 && signbit(x.v)) ? -x.e : x.e),
+             "cp_fabs({%a, %a}) = {%a, %a}", x.v, x.e, m.v, m.e);
+  }
+  mpfr_clears(a, b, (mpfr_ptr)0);
+}
+END_TEST
+
 Suite *make_boundary_suite(void)
 {
   Suite *s = suite_create("boundary");
@@ -128,6 +158,7 @@ Suite *make_boundary_suite(void)
   tcase_add_loop_test(tc, test_ordinary_unchanged, 0, 3);
   tcase_add_loop_test(tc, test_specials_at_the_store, 0, 3);
   tcase_add_test(tc, test_nonfinite_error_half);
+  tcase_add_test(tc, test_normalized_comparisons);
   suite_add_tcase(s, tc);
   return s;
 }

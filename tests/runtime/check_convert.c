@@ -104,6 +104,9 @@ START_TEST(test_to_int)
 }
 END_TEST
 
+/* Comparisons and fabs of unnormalized pairs: this file is compiled with CP_ALGO_FAST, whose
+ * pairs are unnormalized, so they normalize first (check_boundary.c: normalized pairs under
+ * the default family, compared as they are). */
 START_TEST(test_comparisons)
 {
   cp_float one = cp_from_float(1.0f), below = cp_make_float(1.0f, -0x1p-30f);

@@ -73,6 +73,21 @@ CP_FUNC cp_float cp_normalize(cp_float x)
 
 /* Classification of the settled pair: its value half says (the error half of a settled pair is
  * finite; under CP_STRICT_SPECIALS every pair is settled). */
+/* What comparisons and fabs read (dw_common.inc). The accurate and mid families keep every
+ * pair normalized (|e| <= ulp(v)/2), and a normalized pair compares lexicographically as it
+ * is: only its error half is settled (a select). The paper and fast families leave pairs
+ * unnormalized: cp_normalize (TwoSum and two branches). The choice follows CP_ALGO, the
+ * family converted code computes with; a program that compares pairs of the paper or fast
+ * family under CP_ALGO accurate or mid must normalize them first. */
+#if defined(CP_ALGO) && (CP_ALGO == 2 || CP_ALGO == 4) /* CP_ALGO_ACCURATE, CP_ALGO_MID */
+CP_FUNC cp_float cp_detail_cmp_ready(cp_float x)
+{
+  return cp_make_float(x.v, cp_detail_finitef(x.e) ? x.e : 0.0f);
+}
+#else
+CP_FUNC cp_float cp_detail_cmp_ready(cp_float x) { return cp_normalize(x); }
+#endif
+
 CP_FUNC int cp_isnan(cp_float x) { return x.v != x.v; }
 CP_FUNC int cp_isinf(cp_float x) { return !cp_isnan(x) && !cp_detail_finitef(x.v); }
 CP_FUNC int cp_isfinite(cp_float x) { return cp_detail_finitef(x.v); }
