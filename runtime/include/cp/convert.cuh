@@ -61,18 +61,18 @@ CP_FUNC double cp_to_double(cp_float x)
 CP_FUNC cp_float cp_neg(cp_float x) { return cp_make_float(-x.v, -x.e); }
 
 /* TwoSum(v, e): the same number with RN(v + e) == v; exact. Settles (see the top of this file):
- * a non-finite error half gives {v, 0}, a non-finite sum {v + e, 0}. */
+ * a non-finite error half gives {v, 0}, a non-finite sum {v + e, 0}; e == 0 gives x itself
+ * (v + 0 would turn -0 into +0). Branch-free: the TwoSum is always computed and the cases are
+ * selects, since the paper and fast families compare through it in hot loops. */
 CP_FUNC cp_float cp_normalize(cp_float x)
 {
-  if (x.e == 0.0f) return x;
-  if (!cp_detail_finitef(x.e)) return cp_make_float(x.v, 0.0f);
   cp_float s = cp_two_sum(x.v, x.e);
-  if (!cp_detail_finitef(s.v)) s.e = 0.0f;
-  return s;
+  int keep = x.e == 0.0f || !cp_detail_finitef(x.e);
+  float v = keep ? x.v : s.v;
+  float e = keep || !cp_detail_finitef(s.v) ? 0.0f : s.e;
+  return cp_make_float(v, x.e == 0.0f ? x.e : e);
 }
 
-/* Classification of the settled pair: its value half says (the error half of a settled pair is
- * finite; under CP_STRICT_SPECIALS every pair is settled). */
 /* What comparisons and fabs read (dw_common.inc). The accurate and mid families keep every
  * pair normalized (|e| <= ulp(v)/2), and a normalized pair compares lexicographically as it
  * is: only its error half is settled (a select). The paper and fast families leave pairs
