@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -114,8 +115,9 @@ inline void report(const bench_opts &o, const char *shape, const std::vector<res
   for (const result &r : rows) {
     std::printf("%-16s %10.4f %9.2f %9.2f %9.2f %11.3g %11.3g\n", r.variant.c_str(), r.ms, r.ms / tf,
                 r.ms / td, r.ms / tm, r.max_rel, r.rms_rel);
-    if (o.csv)
-      std::fprintf(o.csv, "%s,%s,%.5f,%.4f,%.4f,%.4f,%.4g,%.4g\n", shape, r.variant.c_str(), r.ms,
+    if (o.csv) /* the shape's name: its title up to the first blank */
+      std::fprintf(o.csv, "%.*s,%s,%.5f,%.4f,%.4f,%.4f,%.4g,%.4g\n", (int)std::strcspn(shape, " "), shape,
+                   r.variant.c_str(), r.ms,
                    r.ms / tf, r.ms / td, r.ms / tm, r.max_rel, r.rms_rel);
   }
   std::fflush(stdout);

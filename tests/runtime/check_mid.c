@@ -44,6 +44,23 @@ START_TEST(test_normalized_and_rest)
 }
 END_TEST
 
+/* The tiers by name (tiers.cuh): low is fast, mid is mid, high is accurate, bit for bit. */
+START_TEST(test_tier_names)
+{
+  gen_rng r = gen_seed(421);
+  for (int i = 0; i < 10000; ++i) {
+    cp_float x = gen_pair(&r, -30, 30), y = gen_pair(&r, -30, 30), z = gen_pair(&r, -30, 30);
+    float f = gen_float(&r, -30, 30), g = gen_float(&r, -30, 30);
+    TU_ASSERT(same(cp_low_add(x, y), cp_fast_add(x, y)) && same(cp_low_mul(x, y), cp_fast_mul(x, y)));
+    TU_ASSERT(same(cp_low_div_fc(f, y), cp_fast_div_fc(f, y)) && same(cp_low_fma(x, y, z), cp_fast_fma(x, y, z)));
+    TU_ASSERT(same(cp_high_add(x, y), cp_accurate_add(x, y)) && same(cp_high_sub_cf(x, f), cp_accurate_sub_cf(x, f)));
+    TU_ASSERT(same(cp_high_rsqrt(cp_fabs(x)), cp_accurate_rsqrt(cp_fabs(x))));
+    TU_ASSERT(same(cp_mid_mul_ff(f, g), cp_mid_mul_cf(cp_from_float(f), g)) &&
+              same(cp_low_add_ff(f, g), cp_fast_add_cf(cp_from_float(f), g)));
+  }
+}
+END_TEST
+
 Suite *make_mid_suite(void)
 {
   Suite *s = suite_create("mid");
@@ -51,6 +68,7 @@ Suite *make_mid_suite(void)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_add_sub);
   tcase_add_test(tc, test_normalized_and_rest);
+  tcase_add_test(tc, test_tier_names);
   suite_add_tcase(s, tc);
   return s;
 }

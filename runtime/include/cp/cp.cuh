@@ -106,10 +106,12 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #include "backend_dp.cuh"
 #endif
 
-/* Built on the generic names: paired-buffer access for converted kernels (pair.cuh),
+/* Built on the generic names: paired-buffer access for converted kernels (pair.cuh), the
+ * accuracy tiers by name (tiers.cuh),
  * cooperative-groups shuffles (groups.cuh, C++ only) and the host-side recombination of
  * converted programs (host.cuh). */
 #include "pair.cuh"
+#include "tiers.cuh"
 #include "groups.cuh"
 #include "host.cuh"
 
