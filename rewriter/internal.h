@@ -1,34 +1,10 @@
 /*
  * internal.h: what the rewriter's files share and the tool never sees.
  *
- * The files form layers, listed here bottom up; a file calls only functions of its own
- * line or of lines above it (scripts/check_layers.py checks this, as the ctest `layers`):
- *
- *   base      arena.c   the run's allocator
- *             rules.c   names of the rewrite rules, CUDA names of the rules (rules.def)
- *             diag.c    diagnostics, and line/column positions of byte offsets
- *             edit.c    the edit list and its one application
- *   parse     parse.c   libclang over one CUDA file (parse.h)
- *             tree.c    a node tree over libclang cursors, with parents and byte offsets
- *             macro.c   the text of an expression a macro wrote, printed from the AST
- *   tables    run.c     the run's units, functions and variables; USRs; counted edits
- *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark,
- *                       and the unannotated helpers converted code calls
- *   analyse   accum.c   scope(accumulators), accumulate(), --suggest's hotspots
- *             analyse.c which functions convert, which buffers pair, which variables
- *                       turn composite; whether a signature changes
- *             writes.c  where a function may write through a buffer it is given; whether
- *                       a call only computes its result
- *   rewrite   expr.c + call.c  the converted text of expressions (one layer: they recurse
- *                       into each other), calls and casts in call.c
- *             host.c    companions of paired buffers in host code
- *             symbol.c  companions of paired __device__ float symbols and __shared__ arrays
- *             cas.c     a CAS-loop float atomic add becomes the composite atomic
- *             function.c  declarations, signatures and bodies of converted functions
- *   check     dropped.c no converted store drops an error term silently
- *   output    lines.c   --line-directives markers, added to the edit list
- *   verify    verify.c  the outputs parsed again: what would not compile is an error
- *   driver    convert.c the run: stages in order, then the edits applied per file
+ * The files form layers, a folder each, listed bottom up in README.md (each folder's README
+ * orders its own files). A file calls only functions of earlier folders, or of earlier files
+ * of its own folder; scripts/check_layers.py checks this, as the ctest `layers`. The
+ * sections below name the file that defines what they declare.
  *
  * Invariants: node offsets are byte offsets into the main file's text (the input), with
  * `end` exclusive; a node whose text comes from a macro expansion has `macro` set, spans the
