@@ -17,7 +17,7 @@ It also checks that docs/design.md maps the tree: its file table names every .c,
 .def file of rewriter/ by path (a row for a folder such as `rewriter/parse/prelude/`
 covers the files under it) and every .c file of tool/, and names no rewriter path that does
 not exist; its layer table has a row per folder, in the order of rewriter/README.md, that
-names the folder's .c files.
+names the folder's .c files (a row whose second cell is the folder: | host | `host/` | ...).
 
 Exits 1, naming each offending call or missing name, when a file calls upwards, when a .c
 file is in no layer (outside the listed folders, or missing from its folder's line), when a
@@ -149,7 +149,7 @@ def documented(root, folders, files):
                 errors.append(f"rewriter/{rel}: not in docs/design.md's table of files")
     last = -1
     for folder in folders:
-        row = [i for i, r in enumerate(rows) if f"`{folder}/`" in r]
+        row = [i for i, r in enumerate(rows) if r.split("|")[2:3] == [f" `{folder}/` "]]
         if not row:
             errors.append(f"rewriter/{folder}/: not in docs/design.md's table of layers")
             continue
