@@ -435,7 +435,7 @@ int cp_cuda_kind(CXCursor fn);
 /* annotate.c: finds the pragmas of input u and the functions they mark (plus, with --all,
  * every kernel and the device functions converted kernels call). */
 void cp_find_functions(cp_run *run, cp_unit *u);
-/* annotate.c: the unannotated __device__ functions of input u that converted
+/* helper.c: the unannotated __device__ functions of input u that converted
  * functions call (transitively), with a float parameter or result: converted too, with
  * the scope and accumulate() of their first converted caller (after cp_find_functions of
  * every unit). */
