@@ -302,7 +302,7 @@ typedef struct cp_store {
   const cp_node *rhs;
 } cp_store;
 
-/* ---- converted values (expr.c) ------------------------------------------------------ */
+/* ---- converted values (value.c, expr.c) --------------------------------------------- */
 
 typedef enum {
   CP_V_OTHER,      /* not a float value (int, bool, pointer, void...) */
