@@ -453,7 +453,7 @@ void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
 /* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
  * CP_VAR_ACCUM, carried as the clause says. */
 void cp_mark_carried(cp_run *run, cp_func *f);
-/* analyse.c: whether a clause's names (keep, pair, nopair) hold `name`. */
+/* variables.c: whether a clause's names (keep, pair, nopair) hold `name`. */
 int cp_names_contain(const cp_clause_name *names, unsigned n, const char *name);
 /* analyse.c: the role of every variable and parameter of every converted function. */
 void cp_analyse(cp_run *run);
@@ -463,20 +463,20 @@ int cp_composite_signature(const cp_func *f);
 /* analyse.c: whether converting `f` changes its parameters or result (so that callers
  * must change too). */
 int cp_signature_changes(const cp_func *f);
-/* analyse.c: the buffer a host pointer expression designates (&p, (void **)&p, p + k, s->pos,
- * &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By cursors
- * alone, so that it works inside macro arguments. */
+/* variables.c: the buffer a host pointer expression designates (&p, (void **)&p, p + k,
+ * s->pos, &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By
+ * cursors alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
 /* analyse.c: the representative of pairing group g (groups joined by launches and calls). */
 int cp_group_root(cp_run *run, int g);
 
-/* analyse.c: the struct field buffer (run->structs) a device expression indexes or
+/* variables.c: the struct field buffer (run->structs) a device expression indexes or
  * designates: s.x[i], s->x, sim.atoms.r.x[i] (cp_field_root); NULL if none. */
 cp_var *cp_field_buffer(cp_run *run, const cp_node *n);
-/* analyse.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
+/* variables.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
+cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
 /* analyse.c: the pointer field `field` as a buffer (run->structs); NULL if it is none. */
 cp_var *cp_field_var(cp_run *run, CXCursor field);
-cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
 /* writes.c: the places (every one, or the first `max` when max > 0; an array from `a` in
  * `*out`) where `body` (whose text is `text`) may write through `var`, a pointer or array
  * variable or field (or a scalar one: stores into it):

@@ -12,7 +12,7 @@
  *          accumulate(composite|fixed|kahan|double)
  * A pragma without scope() or accumulate() takes the run's defaults (--scope,
  * --accumulate); a clause written in the pragma wins.
- * Whether the names exist is checked in analyse.c, which knows the function's variables.
+ * Whether the names exist is checked in variables.c, which knows the function's variables.
  */
 #include <string.h>
 #include <strings.h>
