@@ -133,6 +133,20 @@ int cp_arch_branch(const char *t, unsigned b, unsigned len) {
   return 0;
 }
 
+/* The first of the skipped ranges (in source order) that starts at or after `at`. */
+static unsigned first_range_from(const CXSourceRangeList *skipped, unsigned at) {
+  unsigned lo = 0, hi = skipped->count;
+  while (lo < hi) {
+    unsigned mid = (lo + hi) / 2, b;
+    clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[mid]), NULL, NULL, NULL, &b);
+    if (b < at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* Code of a converted function in a preprocessor branch that was not taken is left as it
  * is: a warning at the branch, so that nobody selects it later and gets float code. Not
  * for the double side of a `real` typedef switch (double_branch): it is the double
@@ -147,16 +161,7 @@ void cp_warn_skipped_branches(cp_run *run, const cp_unit *u, unsigned first,
     unsigned fb, fe;
     clang_getExpansionLocation(clang_getRangeStart(ext), NULL, NULL, NULL, &fb);
     clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &fe);
-    unsigned lo = 0, hi = skipped->count; /* the first range that starts at or after fb */
-    while (lo < hi) {
-      unsigned mid = (lo + hi) / 2, b;
-      clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[mid]), NULL, NULL, NULL, &b);
-      if (b < fb)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    for (unsigned i = lo; i < skipped->count; i++) {
+    for (unsigned i = first_range_from(skipped, fb); i < skipped->count; i++) {
       unsigned b;
       clang_getExpansionLocation(clang_getRangeStart(skipped->ranges[i]), NULL, NULL, NULL, &b);
       if (b >= fe)
