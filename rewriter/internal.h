@@ -500,7 +500,7 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
 /* host.c: companions of paired buffers in host code: declarations, allocations, copies,
  * frees, launch arguments. */
 void cp_convert_host(cp_run *run, cp_func *f);
-/* host.c: companion fields next to paired pointer fields. */
+/* fields.c: companion fields next to paired pointer fields. */
 void cp_convert_fields(cp_run *run);
 /* symbol.c: `NAME_err` declared beside every declaration of a paired device symbol. */
 void cp_convert_symbols(cp_run *run);

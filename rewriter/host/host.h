@@ -7,7 +7,7 @@
 
 #include "internal.h"
 
-/* What an MPI call does with a float host buffer (see the MPI section below). */
+/* What an MPI call does with a float host buffer (mpi.c). */
 typedef enum { MPI_USE_SUM, MPI_USE_SEND, MPI_USE_RECV, MPI_USE_OTHER } mpi_kind;
 
 typedef struct {
@@ -26,6 +26,7 @@ typedef struct {
 
 #define MAX_COMPANIONS 64
 
+/* The pass over one host function (host.c), or over a declaration site (fields.c). */
 typedef struct {
   cp_run *run;
   cp_unit *u; /* the unit whose text is edited: f's, or a declaration site's */
