@@ -9,7 +9,7 @@
 # (/usr/lib/llvm-<major>, /usr/local/opt/llvm@<major>).
 # Provides the imported target Libclang::libclang (which defines CP_LIBCLANG_MAJOR for what
 # links it), Libclang_VERSION, Libclang_VERSION_MAJOR and Libclang_RESOURCE_DIR (clang's
-# own headers, lib/clang/<major>, which the CUDA driver needs named: see rewriter/parse.c).
+# own headers, lib/clang/<major>, which the CUDA driver needs named: see rewriter/parse/parse.c).
 # find_package(Libclang 16) states the oldest release accepted.
 include(FindPackageHandleStandardArgs)
 

@@ -1,34 +1,10 @@
 /*
  * internal.h: what the rewriter's files share and the tool never sees.
  *
- * The files form layers, listed here bottom up; a file calls only functions of its own
- * line or of lines above it (scripts/check_layers.py checks this, as the ctest `layers`):
- *
- *   base      arena.c   the run's allocator
- *             rules.c   names of the rewrite rules, CUDA names of the rules (rules.def)
- *             diag.c    diagnostics, and line/column positions of byte offsets
- *             edit.c    the edit list and its one application
- *   parse     parse.c   libclang over one CUDA file (parse.h)
- *             tree.c    a node tree over libclang cursors, with parents and byte offsets
- *             macro.c   the text of an expression a macro wrote, printed from the AST
- *   tables    run.c     the run's units, functions and variables; USRs; counted edits
- *   annotate  annotate.c  `#pragma cp composite [clauses]` and the functions they mark,
- *                       and the unannotated helpers converted code calls
- *   analyse   accum.c   scope(accumulators), accumulate(), --suggest's hotspots
- *             analyse.c which functions convert, which buffers pair, which variables
- *                       turn composite; whether a signature changes
- *             writes.c  where a function may write through a buffer it is given; whether
- *                       a call only computes its result
- *   rewrite   expr.c + call.c  the converted text of expressions (one layer: they recurse
- *                       into each other), calls and casts in call.c
- *             host.c    companions of paired buffers in host code
- *             symbol.c  companions of paired __device__ float symbols and __shared__ arrays
- *             cas.c     a CAS-loop float atomic add becomes the composite atomic
- *             function.c  declarations, signatures and bodies of converted functions
- *   check     dropped.c no converted store drops an error term silently
- *   output    lines.c   --line-directives markers, added to the edit list
- *   verify    verify.c  the outputs parsed again: what would not compile is an error
- *   driver    convert.c the run: stages in order, then the edits applied per file
+ * The files form layers, a folder each, listed bottom up in README.md (each folder's README
+ * orders its own files). A file calls only functions of earlier folders, or of earlier files
+ * of its own folder; scripts/check_layers.py checks this, as the ctest `layers`. The
+ * sections below name the file that defines what they declare.
  *
  * Invariants: node offsets are byte offsets into the main file's text (the input), with
  * `end` exclusive; a node whose text comes from a macro expansion has `macro` set, spans the
@@ -326,7 +302,7 @@ typedef struct cp_store {
   const cp_node *rhs;
 } cp_store;
 
-/* ---- converted values (expr.c) ------------------------------------------------------ */
+/* ---- converted values (value.c, expr.c) --------------------------------------------- */
 
 typedef enum {
   CP_V_OTHER,      /* not a float value (int, bool, pointer, void...) */
@@ -459,7 +435,7 @@ int cp_cuda_kind(CXCursor fn);
 /* annotate.c: finds the pragmas of input u and the functions they mark (plus, with --all,
  * every kernel and the device functions converted kernels call). */
 void cp_find_functions(cp_run *run, cp_unit *u);
-/* annotate.c: the unannotated __device__ functions of input u that converted
+/* helper.c: the unannotated __device__ functions of input u that converted
  * functions call (transitively), with a float parameter or result: converted too, with
  * the scope and accumulate() of their first converted caller (after cp_find_functions of
  * every unit). */
@@ -477,7 +453,7 @@ void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
 /* accum.c: accumulate(fixed|kahan|double): the scalar accumulators of `f` become
  * CP_VAR_ACCUM, carried as the clause says. */
 void cp_mark_carried(cp_run *run, cp_func *f);
-/* analyse.c: whether a clause's names (keep, pair, nopair) hold `name`. */
+/* variables.c: whether a clause's names (keep, pair, nopair) hold `name`. */
 int cp_names_contain(const cp_clause_name *names, unsigned n, const char *name);
 /* analyse.c: the role of every variable and parameter of every converted function. */
 void cp_analyse(cp_run *run);
@@ -487,20 +463,20 @@ int cp_composite_signature(const cp_func *f);
 /* analyse.c: whether converting `f` changes its parameters or result (so that callers
  * must change too). */
 int cp_signature_changes(const cp_func *f);
-/* analyse.c: the buffer a host pointer expression designates (&p, (void **)&p, p + k, s->pos,
- * &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By cursors
- * alone, so that it works inside macro arguments. */
+/* variables.c: the buffer a host pointer expression designates (&p, (void **)&p, p + k,
+ * s->pos, &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By
+ * cursors alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
 /* analyse.c: the representative of pairing group g (groups joined by launches and calls). */
 int cp_group_root(cp_run *run, int g);
 
-/* analyse.c: the struct field buffer (run->structs) a device expression indexes or
+/* variables.c: the struct field buffer (run->structs) a device expression indexes or
  * designates: s.x[i], s->x, sim.atoms.r.x[i] (cp_field_root); NULL if none. */
 cp_var *cp_field_buffer(cp_run *run, const cp_node *n);
-/* analyse.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
+/* variables.c: the device symbol a cursor names (run->structs, by USR); NULL if none. */
+cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
 /* analyse.c: the pointer field `field` as a buffer (run->structs); NULL if it is none. */
 cp_var *cp_field_var(cp_run *run, CXCursor field);
-cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
 /* writes.c: the places (every one, or the first `max` when max > 0; an array from `a` in
  * `*out`) where `body` (whose text is `text`) may write through `var`, a pointer or array
  * variable or field (or a scalar one: stores into it):
@@ -524,7 +500,7 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
 /* host.c: companions of paired buffers in host code: declarations, allocations, copies,
  * frees, launch arguments. */
 void cp_convert_host(cp_run *run, cp_func *f);
-/* host.c: companion fields next to paired pointer fields. */
+/* fields.c: companion fields next to paired pointer fields. */
 void cp_convert_fields(cp_run *run);
 /* symbol.c: `NAME_err` declared beside every declaration of a paired device symbol. */
 void cp_convert_symbols(cp_run *run);

@@ -354,7 +354,7 @@ const char *cp_find_cuda(const char *given) {
   return NULL;
 }
 
-/* For the parser's CUDA driver (rewriter/parse.c says why): checked, because a resource
+/* For the parser's CUDA driver (rewriter/parse/parse.c says why): checked, because a resource
  * directory named but missing would hide clang's own headers, where libclang's guess
  * misses only cuda_wrappers/. */
 const char *cp_find_clang_resources(void) {

@@ -1,4 +1,4 @@
-/* test_pragma.c: the `#pragma cp composite [clauses]` lines annotate.c reads, through
+/* test_pragma.c: the `#pragma cp composite [clauses]` lines annotate/ reads, through
  * cp_find_functions over a file parsed as the rewriter parses it (the prelude, no CUDA):
  * each clause into the function's cp_pragma, the run's defaults where a clause is absent,
  * each malformed pragma an error at its place that marks nothing, comments on the line,
@@ -32,7 +32,7 @@ static void close_run(void) {
   res = NULL;
 }
 
-/* Parses `len` bytes of `text` as the input `path` and finds its pragmas (annotate.c). */
+/* Parses `len` bytes of `text` as the input `path` and finds its pragmas (annotate/). */
 static void find_in(const char *path, const char *text, size_t len) {
   close_run();
   cp_arena *a = cp_arena_new();

@@ -3,7 +3,7 @@
  * its converted functions with their variables, the identity of declarations across
  * translation units (USRs), and the edits that count as one application of a rule.
  *
- * Stages fill these tables (annotate.c adds functions, analyse.c variables) and every
+ * Stages fill these tables (annotate.c adds functions, variables.c variables) and every
  * stage looks them up; kept here, below all stages, they let each stage call only
  * downwards (before, annotate.c called convert.c for them, and accum.c analyse.c). Functions are found by cursor through a hash index, and by USR when the run
  * has several translation units (a kernel launched from another file).

@@ -505,7 +505,7 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
 
 /* ---- unannotated helpers: in place, or as a twin ---------------------------------- */
 
-/* A helper converted because converted code calls it (annotate.c) keeps its float
+/* A helper converted because converted code calls it (helper.c) keeps its float
  * original when float code calls it too (a function that is not converted, host code, or
  * the float original of another twin): the converted copy is then a twin NAME_cp (an
  * operator's twin keeps its name and overloads it by its composite parameters). Found

@@ -2,7 +2,7 @@
  * symbol.c: companions of `__device__` float symbols.
  *
  * A file-scope `__device__ float y[128]` (or a scalar, or floatN) that a converted
- * function writes pairs like a buffer (analyse.c gives it a pairing group); its companion
+ * function writes pairs like a buffer (variables.c gives it a pairing group); its companion
  * is a second symbol, `__device__ float y_err[128];`, declared on the line after every
  * declaration of y the run can write (its definition, and each `extern` declaration),
  * with the same qualifiers and size and no initializer (a symbol starts zeroed, and a

@@ -8,7 +8,7 @@
  *   4. analyse those functions (analyse.c, accum.c) and collect every edit in one list
  *      (function.c, expr.c, call.c), then apply the list once (edit.c).
  * The output exists only when the run produced no error. This file is the top of the
- * rewriter's layers (internal.h): it calls the stages; the tables they share (run.c) and
+ * rewriter's layers (README.md): it calls the stages; the tables they share (run.c) and
  * the diagnostics (diag.c) lie below all of them.
  */
 #include "rewriter.h"

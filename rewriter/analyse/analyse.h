@@ -1,0 +1,17 @@
+/*
+ * analyse.h: what the files of analyse/ share beyond internal.h.
+ */
+#ifndef CPCONVERT_ANALYSE_H
+#define CPCONVERT_ANALYSE_H
+
+#include "internal.h"
+
+/* variables.c: the analysis' first pass: the run's struct fields and file-scope pointers,
+ * every converted function's variables and precision, clauses checked and applied, the
+ * pairing groups created (each its own) and those pair() and --pair name marked paired. */
+void cp_collect_variables(cp_run *run);
+/* variables.c: the field or file-scope pointer `decl` declares (run->structs: one per
+ * USR); NULL if none. */
+cp_var *cp_struct_var(cp_run *run, CXCursor decl);
+
+#endif

@@ -1,0 +1,290 @@
+/*
+ * value.c: converted values (cp_val) and the text they are made of.
+ *
+ * A value is a node's converted text and what kind of value that text is (plain float,
+ * composite, element of a paired buffer, or not a float at all). A node's text is its
+ * source text with the texts of its changed children spliced in (cp_splice), so
+ * everything the conversion does not touch keeps its bytes and layout; inside a macro
+ * expansion the node is printed from the AST instead (macro.c). cp_promote() turns any
+ * float value into a composite exactly, cp_demote() into a plain float (the recombined
+ * value); cp_arith() writes one operation with the runtime's one-float-operand forms
+ * where an operand is a plain float. Also here: the precision tables every runtime name
+ * comes from, and whether an expression has side effects or a used value. expr.c and
+ * call.c build the values of expressions from these.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+const cp_prec cp_prec_float = {
+    .type = "cp_float", .scalar = "float", .fn = "cp_", .cf = "_cf", .fc = "_fc", .ff = "_ff",
+    .from_scalar = "cp_from_float", .from_int = "cp_from_int", .to_scalar = "cp_to_float",
+    .make = "cp_make_float", .pair_vec = "cp_pair_float", .store = "cp_store",
+    .store_vec = "cp_store_float", .add_to = "cp_add_to", .atomic = "cp_atomic_add_warp",
+    .atomic_old = "cp_atomic_add",
+    .hi = "v", .lo = "e", .one = "1.0f", .recombine = "cp_recombine"};
+
+const cp_prec cp_prec_double = {
+    .type = "cp_double", .scalar = "double", .fn = "cp_dd_", .cf = "_cd", .fc = "_dc",
+    .ff = "_dd", .from_scalar = "cp_dd_from_double", .from_int = "cp_dd_from_int",
+    .to_scalar = "cp_dd_to_double", .make = "cp_make_double", .pair_vec = "cp_pair_double",
+    .store = "cp_dd_store", .store_vec = "cp_store_double", .add_to = "cp_dd_add_to",
+    .atomic = "cp_dd_atomic_add", .atomic_old = "cp_dd_atomic_add", .hi = "hi", .lo = "lo", .one = "1.0",
+    .recombine = "cp_recombine_double"};
+
+static const char *input_text_of(cp_rw *c, const cp_node *n) {
+  const char *text = c->f->unit->opt.input_text;
+  return cp_arena_strndup(c->run->r->arena, text + n->begin, n->end - n->begin);
+}
+
+/* A node's source text; inside a macro expansion (below its outermost node, whose text is
+ * the macro's use) the node as the expansion wrote it (macro.c). */
+const char *cp_src(cp_rw *c, const cp_node *n) {
+  const char *t;
+  if (n->macro && !cp_macro_root(n) && (t = cp_macro_text(c->run->r->arena, n)))
+    return t;
+  return input_text_of(c, n);
+}
+
+/* cp_splice inside a macro expansion: the node printed with its children's texts; the
+ * outermost node keeps the macro's use where nothing changed. */
+static const char *splice_macro(cp_rw *c, const cp_node *n, const char *const *over, int *changed) {
+  cp_arena *a = c->run->r->arena;
+  const char **kid = cp_arena_alloc(a, (n->nkids + 1) * sizeof *kid);
+  *changed = 0;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *k = n->kids[i];
+    kid[i] = over && over[i] ? over[i] : k->val && k->val->changed ? k->val->text : NULL;
+    *changed |= kid[i] != NULL;
+    if (!kid[i])
+      kid[i] = cp_macro_text(a, k);
+  }
+  const char *t = *changed || !cp_macro_root(n) ? cp_macro_print(a, n, kid) : NULL;
+  return t ? t : input_text_of(c, n);
+}
+
+cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width) {
+  cp_val *v = cp_arena_alloc(c->run->r->arena, sizeof *v);
+  memset(v, 0, sizeof *v);
+  v->text = text;
+  v->kind = kind;
+  v->width = width;
+  return v;
+}
+
+int cp_node_width(const cp_rw *c, const cp_node *n) {
+  return cp_type_width(cp_node_type(c->f->unit->opt.input_text, n), c->f->dbl);
+}
+
+/* "float", "float4" -> "cp_from_float", "cp_from_float4": the suffix for width w. */
+const char *cp_wsuffix(int w) {
+  static const char *const s[] = {"", "", "2", "3", "4"};
+  return w >= 0 && w <= 4 ? s[w] : "";
+}
+
+const char *cp_promote(cp_rw *c, const cp_val *v) {
+  cp_arena *a = c->run->r->arena;
+  const cp_prec *P = c->f->prec;
+  switch (v->kind) {
+  case CP_V_COMPOSITE:
+    return v->text;
+  case CP_V_PAIRED:
+    if (v->width > 1)
+      return cp_arena_printf(a, "%s%d(%s, %s)", P->pair_vec, v->width, v->text, v->twin);
+    return cp_arena_printf(a, "%s(%s, %s)", P->make, v->text, v->twin);
+  case CP_V_PLAIN:
+    if (v->from == CP_FROM_INT)
+      return cp_arena_printf(a, "%s(%s)", P->from_int, v->src);
+    if (v->from == CP_FROM_DOUBLE)
+      return cp_arena_printf(a, "%s(%s)", c->f->dbl ? P->from_scalar : "cp_from_double", v->src);
+    return cp_arena_printf(a, "%s%s(%s)", P->from_scalar, cp_wsuffix(v->width), v->text);
+  default:
+    return v->text;
+  }
+}
+
+const char *cp_store_text(cp_rw *c, const cp_val *elem, const char *value) {
+  const cp_prec *P = c->f->prec;
+  return cp_arena_printf(c->run->r->arena, "%s%s(&%s, &%s, %s)",
+                         elem->width > 1 ? P->store_vec : P->store, cp_wsuffix(elem->width),
+                         elem->text, elem->twin, value);
+}
+
+const char *cp_demote(cp_rw *c, const cp_val *v) {
+  cp_arena *a = c->run->r->arena;
+  const char *to = c->f->prec->to_scalar;
+  if (v->kind == CP_V_COMPOSITE)
+    return cp_arena_printf(a, "%s%s(%s)", to, cp_wsuffix(v->width), v->text);
+  if (v->kind == CP_V_PAIRED)
+    return cp_arena_printf(a, "%s%s(%s)", to, cp_wsuffix(v->width), cp_promote(c, v));
+  return v->text;
+}
+
+/* True when the operand can be passed as a plain float without losing anything: a float
+ * value, or an int/double literal that a float holds exactly. */
+int cp_passes_as_float(const cp_val *v) {
+  return v->kind == CP_V_PLAIN && v->from == CP_FROM_FLOAT;
+}
+
+int cp_is_composite(const cp_val *v) {
+  return v->kind == CP_V_COMPOSITE || v->kind == CP_V_PAIRED;
+}
+
+/* The source text of `n` with each changed child's text spliced in; `over[i]`, where
+ * `over` and it are not NULL, replaces the text of child i. */
+const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed) {
+  if (n->macro)
+    return splice_macro(c, n, over, changed);
+  const char *text = c->f->unit->opt.input_text;
+  size_t len = 0, cap = n->end - n->begin + 1;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *k = n->kids[i];
+    const char *kt = over && over[i] ? over[i] : k->val && k->val->changed ? k->val->text : NULL;
+    if (kt)
+      cap += strlen(kt);
+  }
+  char *out = cp_arena_alloc(c->run->r->arena, cap);
+  unsigned pos = n->begin;
+  *changed = 0;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *k = n->kids[i];
+    const char *kt = over && over[i] ? over[i] : k->val && k->val->changed ? k->val->text : NULL;
+    if (!kt || k->begin < pos || k->end > n->end)
+      continue;
+    memcpy(out + len, text + pos, k->begin - pos);
+    len += k->begin - pos;
+    memcpy(out + len, kt, strlen(kt));
+    len += strlen(kt);
+    pos = k->end;
+    *changed = 1;
+  }
+  memcpy(out + len, text + pos, n->end - pos);
+  len += n->end - pos;
+  out[len] = '\0';
+  return out;
+}
+
+/* A node's value when its own form does not change: the spliced text, kind by type. */
+cp_val *cp_pass(cp_rw *c, const cp_node *n) {
+  int changed;
+  const char *t = cp_splice(c, n, NULL, &changed);
+  int w = cp_node_width(c, n);
+  cp_val *v = cp_new_val(c, t, w ? CP_V_PLAIN : CP_V_OTHER, w);
+  v->changed = changed;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (n->kids[i]->val && n->kids[i]->val->changed) {
+      v->rule = n->kids[i]->val->rule;
+      break;
+    }
+  return v;
+}
+
+/* A node whose own form changed. */
+cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule rule) {
+  cp_val *v = cp_new_val(c, text, kind, width);
+  v->changed = 1;
+  v->rule = rule;
+  c->run->r->applied[rule]++;
+  return v;
+}
+
+/* cp_OP(a, b) with the one-float-operand forms where an operand is a plain float. An
+ * int or double operand is not one: it is promoted exactly (cp_from_int, cp_from_double)
+ * and counts as a composite. */
+const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b) {
+  cp_arena *ar = c->run->r->arena;
+  const cp_prec *P = c->f->prec;
+  int fa = cp_passes_as_float(a), fb = cp_passes_as_float(b);
+  if (!fa && fb)
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->cf, cp_promote(c, a), b->text);
+  if (fa && !fb)
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->fc, a->text, cp_promote(c, b));
+  if (fa && fb)
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->ff, a->text, b->text);
+  return cp_arena_printf(ar, "%s%s(%s, %s)", P->fn, name, cp_promote(c, a), cp_promote(c, b));
+}
+
+/* The first node of `n` whose evaluation has an effect besides its value (an
+ * assignment, ++/--, a call that is not pure): evaluating `n` twice could differ from
+ * evaluating it once. NULL if none. */
+const cp_node *cp_side_effect(cp_rw *c, const cp_node *n) {
+  char op[4];
+  switch (n->kind) {
+  case CXCursor_CallExpr:
+    if (!cp_call_is_pure(n))
+      return n;
+    break;
+  case CXCursor_CompoundAssignOperator:
+    return n;
+  case CXCursor_BinaryOperator:
+    if (strcmp(cp_node_operator(c->f->unit->opt.input_text, n, op), "=") == 0)
+      return n;
+    break;
+  case CXCursor_UnaryOperator:
+    cp_node_operator(c->f->unit->opt.input_text, n, op);
+    if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+      return n;
+    break;
+  default:
+    break;
+  }
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *e = cp_side_effect(c, n->kids[i]);
+    if (e)
+      return e;
+  }
+  return NULL;
+}
+
+/* Offsets of the two ';' of a for statement's header, at its own parenthesis depth. */
+static void for_semicolons(const char *text, const cp_node *f, unsigned *first, unsigned *second) {
+  unsigned i = f->begin, depth = 0, found = 0;
+  *first = *second = f->end;
+  for (; i < f->end; i++) {
+    if (text[i] == '(')
+      depth++;
+    else if (text[i] == ')' && --depth == 0)
+      return;
+    else if (text[i] == ';' && depth == 1) {
+      if (found++ == 0)
+        *first = i;
+      else {
+        *second = i;
+        return;
+      }
+    }
+  }
+}
+
+/* Whether the value of `n` is used: as an operand, initializer, return value or
+ * condition; not when it is a statement of its own or a for loop's init or step. */
+int cp_used_as_value(cp_rw *c, const cp_node *n) {
+  const cp_node *k = n, *p = n->parent;
+  while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr)) {
+    k = p;
+    p = p->parent;
+  }
+  if (!p)
+    return 0;
+  if (clang_isExpression(p->kind) || p->kind == CXCursor_VarDecl || p->kind == CXCursor_ReturnStmt)
+    return 1;
+  switch (p->kind) {
+  case CXCursor_IfStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_SwitchStmt:
+    return p->nkids > 0 && p->kids[0] == k;
+  case CXCursor_DoStmt:
+    return p->nkids > 0 && p->kids[p->nkids - 1] == k;
+  case CXCursor_ForStmt: {
+    unsigned first, second;
+    for_semicolons(c->f->unit->opt.input_text, p, &first, &second);
+    return k->begin > first && k->begin < second;
+  }
+  default:
+    return 0;
+  }
+}
+
+void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg) {
+  cp_rule_diag(c->run, c->f->unit, CP_ERROR, n->begin, rule, "%s", msg);
+}

@@ -1,0 +1,215 @@
+/*
+ * statement.c: host statements and calls as text, for the edits of host/.
+ *
+ * New statements are built from the user's statement text (a companion's allocation is
+ * the buffer's allocation with the name renamed), so an error-checking wrapper
+ * (CHECK(cudaMalloc(...))) wraps the new calls too. A statement is found from a node of
+ * the tree, but its ends and its calls' arguments are read from the text: the cursors of a
+ * macro's expansion do not say where its use ends.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "host.h"
+
+static int ident_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* `s` with every whole-word `name` replaced by `repl`. */
+const char *cp_host_replace_word(host *h, const char *s, const char *name, const char *repl) {
+  size_t n = strlen(name), r = strlen(repl), count = 0;
+  for (const char *p = strstr(s, name); p; p = strstr(p + n, name))
+    count++;
+  char *out = cp_arena_alloc(arena(h), strlen(s) + count * r + 1), *o = out;
+  for (const char *p = s; *p;) {
+    if (strncmp(p, name, n) == 0 && (p == s || !ident_char(p[-1])) && !ident_char(p[n])) {
+      memcpy(o, repl, r);
+      o += r;
+      p += n;
+    } else {
+      *o++ = *p++;
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
+/* Whether `n` is the body of control statement `p` written without braces (`if (x)
+ * f();`, `for (...) f();`): a statement added after it must go inside braces added
+ * around it, or it would run whether the body runs or not. */
+static int unbraced_body(const cp_node *n, const cp_node *p) {
+  switch (p->kind) {
+  case CXCursor_IfStmt:
+    return p->nkids > 1 && n != p->kids[0] && n->kind != CXCursor_DeclStmt;
+  case CXCursor_DoStmt:
+    return p->nkids > 0 && n == p->kids[0];
+  case CXCursor_ForStmt: case CXCursor_WhileStmt: case CXCursor_SwitchStmt:
+  case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_LabelStmt:
+  case CXCursor_CXXForRangeStmt:
+    return p->nkids > 0 && n == p->kids[p->nkids - 1];
+  default:
+    return 0;
+  }
+}
+
+/* The statement of a host function that contains `n`: the ancestor whose parent is a
+ * compound statement written in the source (the braces inside a macro such as CHECK's
+ * do { ... } while (0) do not count: the statement is the whole invocation), or that is
+ * the body of a control statement written without braces (if (x) CHECK(cudaMemcpy(...));
+ * cp_host_insert_after then adds the braces, so that what it adds runs only where the body
+ * does). NULL outside any statement. */
+const cp_node *cp_host_statement_of(const cp_node *n) {
+  while (n->parent && (n->parent->kind != CXCursor_CompoundStmt || n->parent->macro)) {
+    if (!n->parent->macro && unbraced_body(n, n->parent))
+      return n;
+    n = n->parent;
+  }
+  return n->parent ? n : NULL;
+}
+
+/* The offset just past the ';' that ends statement `s` (DeclStmt extents include it;
+ * expression statements and macro invocations do not). */
+unsigned cp_host_statement_end(host *h, const cp_node *s) {
+  const char *t = text(h);
+  if (s->end > s->begin && t[s->end - 1] == ';')
+    return s->end;
+  unsigned i = s->end;
+  while (i < h->u->opt.input_len && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  return i < h->u->opt.input_len && t[i] == ';' ? i + 1 : s->end;
+}
+
+const char *cp_host_indent_of(host *h, unsigned offset) {
+  const char *t = text(h);
+  unsigned b = offset;
+  while (b > 0 && t[b - 1] != '\n' && t[b - 1] != '\r')
+    b--;
+  unsigned e = b;
+  while (t[e] == ' ' || t[e] == '\t')
+    e++;
+  return cp_arena_strndup(arena(h), t + b, e - b);
+}
+
+/* Where a new line goes after `offset`: the end of the line when the rest of it is blank
+ * or a // comment (which stays with its line), else `offset`. */
+unsigned cp_host_line_insert_point(host *h, unsigned offset) {
+  const char *t = text(h);
+  unsigned i = offset, n = (unsigned)h->u->opt.input_len;
+  while (i < n && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  if (i + 1 < n && t[i] == '/' && t[i + 1] == '/')
+    while (i < n && !cp_line_end_at(t, n, i))
+      i++;
+  if (i < n && t[i] == '\n')
+    return i > offset && t[i - 1] == '\r' ? i - 1 : i;
+  return cp_line_end_at(t, n, i) ? i : offset; /* a lone CR */
+}
+
+/* The text of statement `s`, ending in its ';' (added where the statement is a macro
+ * invocation written without one). */
+const char *cp_host_statement_text(host *h, const cp_node *s) {
+  unsigned end = cp_host_statement_end(h, s);
+  const char *t = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
+  return end > s->begin && text(h)[end - 1] == ';' ? t : cp_arena_printf(arena(h), "%s;", t);
+}
+
+/* Adds `stmts` (each a complete statement) as new lines after statement `s`; after the
+ * unbraced body of an if, for, while ..., inside braces added around both. */
+void cp_host_insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule) {
+  if (s->parent && s->parent->kind != CXCursor_CompoundStmt) {
+    edit(h, s->begin, 0, "{ ", rule);
+    edit(h, cp_host_statement_end(h, s), 0, cp_arena_printf(arena(h), " %s }", stmts), rule);
+    return;
+  }
+  unsigned at = cp_host_line_insert_point(h, cp_host_statement_end(h, s));
+  const char *t = cp_arena_printf(arena(h), "%s%s%s", line_end(h), cp_host_indent_of(h, s->begin), stmts);
+  edit(h, at, 0, t, rule);
+}
+
+const char *cp_host_trim(host *h, const char *s, size_t n) {
+  while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
+    s++;
+    n--;
+  }
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+    n--;
+  return cp_arena_strndup(arena(h), s, n);
+}
+
+/* Finds `name(` in the statement, the first at or after offset `from` of the text (the
+ * call's own place, or the macro invocation it is written in), and splits its arguments
+ * at top-level commas. */
+static int find_call(host *h, const cp_node *s, const char *name, unsigned from, call_text *ct) {
+  unsigned end = cp_host_statement_end(h, s);
+  if (end > s->begin && text(h)[end - 1] == ';')
+    end--;
+  ct->stmt = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
+  size_t n = strlen(name);
+  const char *start = ct->stmt + (from > s->begin && from < end ? from - s->begin : 0);
+  for (const char *p = strstr(start, name); p; p = strstr(p + 1, name)) {
+    const char *q = p + n;
+    while (*q == ' ')
+      q++;
+    if ((p > ct->stmt && ident_char(p[-1])) || *q != '(')
+      continue;
+    int depth = 0;
+    const char *arg = q + 1;
+    ct->nargs = 0;
+    for (const char *r = q; *r; r++) {
+      if (*r == '(' || *r == '[' || *r == '{')
+        depth++;
+      else if (*r == ')' || *r == ']' || *r == '}')
+        depth--;
+      if ((*r == ',' && depth == 1) || depth == 0) {
+        if (ct->nargs < 12)
+          ct->arg[ct->nargs++] = cp_host_trim(h, arg, (size_t)(r - arg));
+        arg = r + 1;
+      }
+      if (depth == 0) {
+        ct->b = (unsigned)(p - ct->stmt);
+        ct->e = (unsigned)(r + 1 - ct->stmt);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The statement with its call replaced by `call`, as a complete statement. */
+const char *cp_host_with_call(host *h, const call_text *ct, const char *call) {
+  return cp_arena_printf(arena(h), "%.*s%s%s;", (int)ct->b, ct->stmt, call, ct->stmt + ct->e);
+}
+
+void cp_host_error(host *h, const cp_node *n, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  cp_diag_at(h->run, h->u, CP_ERROR, n->begin, "%s [%s]", msg, cp_rule_name(CP_RULE_HOST_PAIR));
+}
+
+/* The statement holding `call` and its text; reports and returns NULL if there is none. */
+const cp_node *cp_host_statement_for(host *h, const cp_node *call, const char *api, call_text *ct) {
+  const cp_node *s = cp_host_statement_of(call);
+  if (!s || !find_call(h, s, api, call->begin, ct)) {
+    cp_host_error(h, call, "cannot add the companion's %s here: put this call in a statement of its "
+                           "own inside braces", api);
+    return NULL;
+  }
+  return s;
+}
+
+/* The declaration statement of a local variable. */
+const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var) {
+  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, var))
+    return n->parent;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *d = cp_host_decl_of(n->kids[i], var);
+    if (d)
+      return d;
+  }
+  return NULL;
+}
