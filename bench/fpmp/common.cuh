@@ -155,6 +155,24 @@ struct dpair {
   std::vector<float> get_lo() const { std::vector<float> h(n); CK(cudaMemcpy(h.data(), lo, n * 4, cudaMemcpyDeviceToHost)); return h; }
 };
 
+/* The rows of a shape whose output is one pair buffer: measure() zeroes it, times f and takes
+ * the error of what f left in it against ref at the indices idx. */
+struct shape_rows {
+  const bench_opts &o;
+  dpair &out;
+  const std::vector<long double> &ref;
+  const std::vector<size_t> &idx;
+  double floor;
+  std::vector<result> rows;
+  void measure(const char *name, const std::function<void()> &f)
+  {
+    out.zero();
+    result r{name, time_ms(o, f), 0, 0};
+    rel_error(out.get_hi(), out.get_lo(), ref, idx, floor, &r.max_rel, &r.rms_rel);
+    rows.push_back(r);
+  }
+};
+
 inline float *to_device(const std::vector<float> &h)
 {
   float *d;

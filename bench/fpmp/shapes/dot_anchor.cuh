@@ -32,14 +32,8 @@ inline void bench_dot(const bench_opts &o)
     for (size_t i = t; i < (size_t)n; i += threads) s += (long double)hx[i] * hy[i];
     ref.push_back(s);
   }
-  std::vector<result> rows;
-  auto measure = [&](const char *name, const std::function<void()> &f) {
-    out.zero();
-    double ms = time_ms(o, f);
-    result r{name, ms, 0, 0};
-    rel_error(out.get_hi(), out.get_lo(), ref, idx, 1e-3, &r.max_rel, &r.rms_rel);
-    rows.push_back(r);
-  };
+  shape_rows rows{o, out, ref, idx, 1e-3, {}};
+  auto measure = [&](const char *name, const std::function<void()> &f) { rows.measure(name, f); };
   dim3 g(threads / 256), b(256);
   measure("float", [&] { a_dot<float><<<g, b>>>(x, y, out.hi, out.lo, n); });
   measure("double", [&] { a_dot<double><<<g, b>>>(x, y, out.hi, out.lo, n); });
@@ -50,7 +44,7 @@ inline void bench_dot(const bench_opts &o)
   measure("cp_ff_mid", [&] { dot_run_mid(x, y, out.hi, out.lo, n, threads); });
   measure("cp_ff_low", [&] { dot_run_low(x, y, out.hi, out.lo, n, threads); });
   measure("cp_ff_strict", [&] { dot_run_strict(x, y, out.hi, out.lo, n, threads); });
-  report(o, "dot (2^24 products, 2^14 threads x 1024 each)", rows);
+  report(o, "dot (2^24 products, 2^14 threads x 1024 each)", rows.rows);
   cudaFree(x);
   cudaFree(y);
 }

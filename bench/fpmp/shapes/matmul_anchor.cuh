@@ -34,14 +34,8 @@ inline void bench_matmul(const bench_opts &o)
     for (int k = 0; k < n; ++k) s += (long double)ha[row * n + k] * hb[(size_t)k * n + col];
     ref.push_back(s);
   }
-  std::vector<result> rows;
-  auto measure = [&](const char *name, const std::function<void()> &f) {
-    C.zero();
-    double ms = time_ms(o, f);
-    result r{name, ms, 0, 0};
-    rel_error(C.get_hi(), C.get_lo(), ref, idx, 1e-3, &r.max_rel, &r.rms_rel);
-    rows.push_back(r);
-  };
+  shape_rows rows{o, C, ref, idx, 1e-3, {}};
+  auto measure = [&](const char *name, const std::function<void()> &f) { rows.measure(name, f); };
   dim3 g((n + 15) / 16, (n + 15) / 16), b(16, 16);
   measure("float", [&] { a_matmul<float><<<g, b>>>(A, B, C.hi, C.lo, n); });
   measure("double", [&] { a_matmul<double><<<g, b>>>(A, B, C.hi, C.lo, n); });
@@ -52,7 +46,7 @@ inline void bench_matmul(const bench_opts &o)
   measure("cp_ff_mid", [&] { matmul_run_mid(A, B, C.hi, C.lo, n); });
   measure("cp_ff_low", [&] { matmul_run_low(A, B, C.hi, C.lo, n); });
   measure("cp_ff_strict", [&] { matmul_run_strict(A, B, C.hi, C.lo, n); });
-  report(o, "matmul (naive, n = 1024)", rows);
+  report(o, "matmul (naive, n = 1024)", rows.rows);
   cudaFree(A);
   cudaFree(B);
 }

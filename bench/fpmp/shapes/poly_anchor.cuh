@@ -30,14 +30,8 @@ inline void bench_poly(const bench_opts &o)
     for (int k = deg - 1; k >= 0; --k) acc = acc * hx[i] + hc[k];
     ref.push_back(acc);
   }
-  std::vector<result> rows;
-  auto measure = [&](const char *name, const std::function<void()> &f) {
-    y.zero();
-    double ms = time_ms(o, f);
-    result r{name, ms, 0, 0};
-    rel_error(y.get_hi(), y.get_lo(), ref, idx, 1e-30, &r.max_rel, &r.rms_rel);
-    rows.push_back(r);
-  };
+  shape_rows rows{o, y, ref, idx, 1e-30, {}};
+  auto measure = [&](const char *name, const std::function<void()> &f) { rows.measure(name, f); };
   dim3 g((n + 255) / 256), b(256);
   measure("float", [&] { a_poly<float><<<g, b>>>(x, c, y.hi, y.lo, n, deg); });
   measure("double", [&] { a_poly<double><<<g, b>>>(x, c, y.hi, y.lo, n, deg); });
@@ -45,7 +39,7 @@ inline void bench_poly(const bench_opts &o)
   measure("fpmp_mid", [&] { a_poly<fx::fp32mp2><<<g, b>>>(x, c, y.hi, y.lo, n, deg); });
   measure("fpmp_high", [&] { a_poly<fx::fp32mp2_high><<<g, b>>>(x, c, y.hi, y.lo, n, deg); });
   CP_MEASURE(measure, poly_run, (x, c, y.hi, y.lo, n, deg));
-  report(o, "poly (Horner, degree 256, 2^24 elements)", rows);
+  report(o, "poly (Horner, degree 256, 2^24 elements)", rows.rows);
   cudaFree(x);
   cudaFree(c);
 }

@@ -37,14 +37,8 @@ inline void bench_reduce(const bench_opts &o)
     for (int t = 0; t < 256; ++t) s += hx[b * 256 + t];
     ref.push_back(s);
   }
-  std::vector<result> rows;
-  auto measure = [&](const char *name, const std::function<void()> &f) {
-    out.zero();
-    double ms = time_ms(o, f);
-    result r{name, ms, 0, 0};
-    rel_error(out.get_hi(), out.get_lo(), ref, idx, 1e-3, &r.max_rel, &r.rms_rel);
-    rows.push_back(r);
-  };
+  shape_rows rows{o, out, ref, idx, 1e-3, {}};
+  auto measure = [&](const char *name, const std::function<void()> &f) { rows.measure(name, f); };
   dim3 g(blocks), b(256);
   measure("float", [&] { a_reduce<float><<<g, b>>>(x, out.hi, out.lo, n); });
   measure("double", [&] { a_reduce<double><<<g, b>>>(x, out.hi, out.lo, n); });
@@ -55,6 +49,6 @@ inline void bench_reduce(const bench_opts &o)
   measure("cp_ff_mid", [&] { reduce_run_mid(x, out.hi, out.lo, n); });
   measure("cp_ff_low", [&] { reduce_run_low(x, out.hi, out.lo, n); });
   measure("cp_ff_strict", [&] { reduce_run_strict(x, out.hi, out.lo, n); });
-  report(o, "reduce (block tree, 256 threads, 2^24 values of mixed magnitude)", rows);
+  report(o, "reduce (block tree, 256 threads, 2^24 values of mixed magnitude)", rows.rows);
   cudaFree(x);
 }
