@@ -16,6 +16,7 @@
 #define CP_CONVERT_CUH
 
 #include "eft.cuh"
+#include "bits.cuh"
 
 #if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
@@ -28,8 +29,16 @@ CP_FUNC cp_float cp_from_float(float f) { return cp_make_float(f, 0.0f); }
 CP_FUNC float cp_to_float(cp_float x) { return x.e == 0.0f ? x.v : cp_fadd_rn(x.v, x.e); }
 
 /* v + e in double: exact when e's last bit lies within 53 bits of v's first (always for
- * normalized pairs whose e is not far below ulp(v)), else correctly rounded. */
-CP_FUNC double cp_to_double(cp_float x) { return cp_dadd_rn((double)x.v, (double)x.e); }
+ * normalized pairs whose e is not far below ulp(v)), else correctly rounded. In device
+ * code the same bits come from integer operations (bits.cuh): no FP64 instruction. */
+CP_FUNC double cp_to_double(cp_float x)
+{
+#if defined(__CUDA_ARCH__)
+  return cp_detail_double_of_pair(x.v, x.e);
+#else
+  return cp_dadd_rn((double)x.v, (double)x.e);
+#endif
+}
 
 /* Exact negation. */
 CP_FUNC cp_float cp_neg(cp_float x) { return cp_make_float(-x.v, -x.e); }
@@ -96,12 +105,19 @@ CP_FUNC cp_float cp_from_uint(unsigned int u)
 /* hi = RN(d), lo = RN(d - hi) (d - hi is exact in double). Exact when d has at most 48
  * significant bits and both halves are normal floats; inexact when |d| is beyond the float
  * range (gives {+-inf, 0}), when d has more than 48 significant bits (lo rounds), or when
- * lo falls below 2^-126 (lo subnormal or zero). */
+ * lo falls below 2^-126 (lo subnormal or zero). In device code the same bits come from
+ * integer operations (bits.cuh): no FP64 instruction. */
 CP_FUNC cp_float cp_from_double(double d)
 {
+#if defined(__CUDA_ARCH__)
+  float h, l;
+  cp_detail_pair_of_double(d, &h, &l);
+  return cp_make_float(h, l);
+#else
   float hi = (float)d;
   if (!cp_detail_finitef(hi)) return cp_make_float(hi, 0.0f);
   return cp_make_float(hi, (float)cp_dsub_rn(d, (double)hi));
+#endif
 }
 
 #endif /* !CP_BACKEND_IS_DP */
