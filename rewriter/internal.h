@@ -329,6 +329,9 @@ typedef struct cp_val {
   const struct cp_var_s *var; /* CP_V_ACCUM: the accumulator */
   int vol;          /* CP_V_COMPOSITE: an element of a volatile cp_float * (read and written
                        through cp_load_volatile, cp_store_volatile) */
+  const char *cpx;  /* a double value of a function converted from float that the conversion
+                       holds as a composite (rule double-arith): that composite's text; `text`
+                       is then its double, cp_to_double(cpx) */
 } cp_val;
 
 typedef struct {
@@ -376,6 +379,14 @@ const char *cp_wsuffix(int width);
 void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg);
 cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
                       const char *op);
+/* Rule double-arith (expr.c): whether t is double (or long double); whether double
+ * arithmetic at n converts (n is of type double, in a function converted from float); an
+ * operand of such arithmetic as composite arithmetic takes it, exactly (NULL where it
+ * cannot); the double value held as the composite x (text cp_to_double(x), cpx x). */
+int cp_is_double(CXType t);
+int cp_double_rule(const cp_rw *c, const cp_node *n);
+const cp_val *cp_double_operand(cp_rw *c, const cp_node *k);
+cp_val *cp_double_of(cp_rw *c, const char *x);
 /* call.c */
 cp_val *cp_lvalue(cp_rw *c, cp_node *n);
 cp_val *cp_call(cp_rw *c, cp_node *n);

@@ -346,6 +346,29 @@ static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
                    CP_V_COMPOSITE, 1, CP_RULE_MATH);
 }
 
+/* A math call of type double in a function converted from float (`sqrt(x * 0.5)`), with a
+ * composite version: that version on the operands as rule double-arith takes them; left as
+ * written where every operand is a float or a constant a float holds (`sqrt(2.0)`). */
+static cp_val *double_math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
+  const cp_val *arg[3];
+  int plain = 1;
+  for (int i = 0; i < nargs && i < 3; i++) {
+    if (!(arg[i] = cp_double_operand(c, cp_call_arg(n, nargs, i))))
+      return NULL;
+    plain &= cp_passes_as_float(arg[i]);
+  }
+  if (plain || nargs > 3)
+    return NULL;
+  cp_arena *a = c->run->r->arena;
+  if (nargs == 2 && (strcmp(m->cp, "cp_add") == 0 || strcmp(m->cp, "cp_sub") == 0 ||
+                     strcmp(m->cp, "cp_mul") == 0 || strcmp(m->cp, "cp_div") == 0))
+    return cp_double_of(c, cp_arith(c, m->cp + 3, arg[0], arg[1]));
+  const char *t = cp_arena_printf(a, "%s%s(", c->f->prec->fn, m->cp + 3);
+  for (int i = 0; i < nargs; i++)
+    t = cp_arena_printf(a, "%s%s%s", t, i ? ", " : "", cp_promote(c, arg[i]));
+  return cp_double_of(c, cp_arena_printf(a, "%s)", t));
+}
+
 /* atomicAdd(&x, v) / atomicSub(&x, v) on floats. */
 static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   const cp_val *target = cp_call_arg(n, nargs, 0)->val, *v = cp_call_arg(n, nargs, 1)->val;
@@ -531,6 +554,10 @@ cp_val *cp_call(cp_rw *c, cp_node *n) {
     return converted_call(c, n, callee, nargs);
   if (cp_node_width(c, n) == 1 && (m = math_lookup(name, nargs)))
     return math_call(c, n, m, nargs);
+  cp_val *dm;
+  if (cp_double_rule(c, n) && (m = math_lookup(name, nargs)) &&
+      (dm = double_math_call(c, n, m, nargs)))
+    return dm;
   if (cp_atomic_sign(name) && nargs == 2 && cp_node_width(c, n) == 1)
     return atomic_call(c, n, name, nargs);
   if (cp_is_warp_shuffle(name) && cp_node_width(c, n) == 1)
@@ -552,6 +579,18 @@ cp_val *cp_cast(cp_rw *c, cp_node *n) {
   if (!w && (t.kind == CXType_Double || t.kind == CXType_LongDouble) &&
       (d = cp_double_of_split(c, k)))
     return d;
+  if (k->cpx && !c->f->dbl) { /* a double held as a composite (rule double-arith) */
+    if (w == 1)
+      return cp_made(c, k->cpx, CP_V_COMPOSITE, 1, CP_RULE_DOUBLE_ARITH);
+    if (t.kind == CXType_Double || t.kind == CXType_LongDouble) {
+      d = cp_made(c, k->text, CP_V_OTHER, 0, CP_RULE_DOUBLE_ARITH); /* (double)(x * 0.5) */
+      d->cpx = k->cpx;
+      return d;
+    }
+    if (t.kind == CXType_Int)
+      return cp_made(c, cp_arena_printf(c->run->r->arena, "cp_to_int(%s)", k->cpx), CP_V_OTHER, 0,
+                     CP_RULE_DOUBLE_ARITH);
+  }
   if (!w)
     return cp_pass(c, n);
   if (cp_is_composite(k)) /* (float)x of a composite x: the cast has nothing to do */

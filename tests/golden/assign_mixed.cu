@@ -1,7 +1,9 @@
 // Rule assign with mixed types: in a compound assignment C converts neither side first, so
 // x += 0.5 * y computes in double and n -= f in float. Into a composite (a local or a
-// paired element) a double or int operand enters exactly (cp_from_double, cp_from_int);
-// into an int, a composite enters as its recombined float; into a double, as its double.
+// paired element) a double or int operand enters exactly (cp_from_double, cp_from_int; a
+// double product such as HALF * y[i] as the composite rule double-arith makes of it);
+// into an int, a composite enters as its recombined float; a double updated with op= is
+// composite arithmetic read back as a double (rule double-arith).
 #define DT 0.001
 #define HALF 0.5
 

@@ -2,8 +2,10 @@
 #include <cp/cp.cuh>
 // Rule assign with mixed types: in a compound assignment C converts neither side first, so
 // x += 0.5 * y computes in double and n -= f in float. Into a composite (a local or a
-// paired element) a double or int operand enters exactly (cp_from_double, cp_from_int);
-// into an int, a composite enters as its recombined float; into a double, as its double.
+// paired element) a double or int operand enters exactly (cp_from_double, cp_from_int; a
+// double product such as HALF * y[i] as the composite rule double-arith makes of it);
+// into an int, a composite enters as its recombined float; a double updated with op= is
+// composite arithmetic read back as a double (rule double-arith).
 #define DT 0.001
 #define HALF 0.5
 
@@ -13,19 +15,19 @@ __global__ void mixed(float *x, float *x_err, const float *y, double *d, int *co
   if (i >= n)
     return;
   cp_float a = cp_make_float(x[i], x_err[i]);
-  a = cp_add(a, cp_from_double(HALF * y[i]));
+  a = cp_add(a, cp_mul_ff((float)(HALF), y[i]));
   a = cp_mul(a, cp_from_double(DT));
   a = cp_sub(a, cp_from_double(2.0));
   a = cp_div(a, cp_from_double(DT));
   a = cp_add(a, cp_from_int(i));
   a = cp_sub_cf(a, 3u);
-  cp_add_to(&x[i], &x_err[i], cp_from_double(0.25 * y[i]));
+  cp_add_to(&x[i], &x_err[i], cp_mul_ff(0.25f, y[i]));
   cp_store(&x[i], &x_err[i], cp_mul(cp_make_float(x[i], x_err[i]), cp_from_double(DT)));
   int m = 3;
   m -= cp_to_float(a);
   m += cp_to_float(cp_make_float(x[i], x_err[i]));
   double s = 0.0;
-  s += cp_to_double(a);
+  s = cp_to_double(cp_add(cp_from_double(s), a));
   d[i] = s;
   count[i] = m;
   cp_store(&x[i], &x_err[i], a);

@@ -9,7 +9,7 @@ __global__ void conversions(const int *k, const double *d, float *out, float *ou
   int i = threadIdx.x;
   cp_float a = cp_from_int(k[i]);
   cp_float b = cp_from_double(0.1);
-  cp_float c = cp_from_double((float)n + d[i]);
+  cp_float c = cp_add(cp_from_int(n), cp_from_double(d[i]));
   cp_float e = cp_add(cp_mul_cf(a, 3), cp_mul(b, cp_from_int(16777217)));
   int idx = (int)cp_to_float(c);
   double wide = cp_to_double(e);

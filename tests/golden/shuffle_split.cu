@@ -1,8 +1,9 @@
 // Rules shuffle, group-shuffle and select on a float made from a double (`(float)d`): in a
 // converted function such a float is the exact split of d, so a warp shuffle, a tile
-// shuffle and a conditional move both halves of it (cp_shfl_*, cp_group_shfl_*,
-// cp_from_double in each branch). Shuffling the float would round the composite
-// difference a - b that the float program rounds too, and keep float's error in it.
+// shuffle and a conditional move both halves of it (cp_shfl_*, cp_group_shfl_*, a
+// composite in each branch; d here is double arithmetic, which rule double-arith computes
+// as a composite, cp_mul_cf(cp_sub(a, b), 0.5f)). Shuffling the float would round the
+// composite difference a - b that the float program rounds too, and keep float's error in it.
 #include <cstdio>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;

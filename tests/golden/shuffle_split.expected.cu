@@ -2,9 +2,10 @@
 #include <cp/cp.cuh>
 // Rules shuffle, group-shuffle and select on a float made from a double (`(float)d`): in a
 // converted function such a float is the exact split of d, so a warp shuffle, a tile
-// shuffle and a conditional move both halves of it (cp_shfl_*, cp_group_shfl_*,
-// cp_from_double in each branch). Shuffling the float would round the composite
-// difference a - b that the float program rounds too, and keep float's error in it.
+// shuffle and a conditional move both halves of it (cp_shfl_*, cp_group_shfl_*, a
+// composite in each branch; d here is double arithmetic, which rule double-arith computes
+// as a composite, cp_mul_cf(cp_sub(a, b), 0.5f)). Shuffling the float would round the
+// composite difference a - b that the float program rounds too, and keep float's error in it.
 #include <cstdio>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -16,10 +17,10 @@ __global__ void halves(const float *in, float *out, float *out_err, int n) {
     return;
   cp_float a = cp_from_float(in[i]);
   cp_float b = cp_from_float(in[(i + 1) % n]);
-  cp_float h = cp_shfl_xor_sync(0xffffffffu, cp_from_double(((double)cp_to_double(cp_sub(a, b)) * 0.5)), 1);
+  cp_float h = cp_shfl_xor_sync(0xffffffffu, cp_mul_cf(cp_sub(a, b), 0.5f), 1);
   cg::thread_block_tile<32> g = cg::tiled_partition<32>(cg::this_thread_block());
-  cp_float k = cp_group_shfl_xor(g, cp_from_double(((double)cp_to_double(cp_add(a, b)) * 0.25)), 2);
-  cp_float s = (i & 1) ? cp_from_double(((double)cp_to_double(cp_sub(a, b)) * 0.5)) : cp_from_double(((double)cp_to_double(cp_add(a, b)) * 0.5));
+  cp_float k = cp_group_shfl_xor(g, cp_mul_cf(cp_add(a, b), 0.25f), 2);
+  cp_float s = (i & 1) ? cp_mul_cf(cp_sub(a, b), 0.5f) : cp_mul_cf(cp_add(a, b), 0.5f);
   cp_store(&out[i], &out_err[i], cp_sub(cp_add(cp_mul_cf(h, 3.0f), k), s));
 }
 

@@ -1,7 +1,8 @@
 // Rules arith, compare and math on a float made from a double (`(float)d`): in a
 // converted function it is the exact split of d, so unary minus, binary operators with a
-// plain float, comparisons and math calls take both halves (cp_from_double). Rounding it
-// to a float there would drop the error term that x carries from the first kernel.
+// plain float, comparisons and math calls take both halves (d here is double arithmetic,
+// which rule double-arith computes as a composite: cp_mul_cf(xi, 0.5f)). Rounding it to a
+// float there would drop the error term that x carries from the first kernel.
 #include <cstdio>
 
 #pragma cp composite

@@ -2,8 +2,9 @@
 #include <cp/cp.cuh>
 // Rules arith, compare and math on a float made from a double (`(float)d`): in a
 // converted function it is the exact split of d, so unary minus, binary operators with a
-// plain float, comparisons and math calls take both halves (cp_from_double). Rounding it
-// to a float there would drop the error term that x carries from the first kernel.
+// plain float, comparisons and math calls take both halves (d here is double arithmetic,
+// which rule double-arith computes as a composite: cp_mul_cf(xi, 0.5f)). Rounding it to a
+// float there would drop the error term that x carries from the first kernel.
 #include <cstdio>
 
 #pragma cp composite
@@ -19,9 +20,9 @@ __global__ void force(const float *x, const float *x_err, float *f, float *f_err
   if (i >= n)
     return;
   cp_float xi = cp_make_float(x[i], x_err[i]);
-  cp_float h = cp_div(cp_neg(cp_from_double(((double)cp_to_double(xi) * 0.5))), cp_add_fc(1.0f, cp_fabs(cp_neg(cp_from_double(((double)cp_to_double(xi) * 0.5))))));
-  cp_float q = cp_mul_cf(cp_from_double(((double)cp_to_double(xi) * 0.25)), 3.0f);
-  cp_float s = cp_from_float(cp_gt_cf(cp_from_double(((double)cp_to_double(xi) * 0.5)), 1.0f) ? 1.0f : 0.0f);
+  cp_float h = cp_div(cp_neg(cp_mul_cf(xi, 0.5f)), cp_add_fc(1.0f, cp_fabs(cp_neg(cp_mul_cf(xi, 0.5f)))));
+  cp_float q = cp_mul_cf(cp_mul_cf(xi, 0.25f), 3.0f);
+  cp_float s = cp_from_float(cp_gt_cf(cp_mul_cf(xi, 0.5f), 1.0f) ? 1.0f : 0.0f);
   cp_store(&f[i], &f_err[i], cp_add(cp_add(h, q), s));
 }
 

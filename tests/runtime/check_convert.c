@@ -64,6 +64,96 @@ START_TEST(test_from_double)
 }
 END_TEST
 
+/* Bits of a double and of a float, built from their fields. */
+static double bits_d(uint64_t b) { double d; memcpy(&d, &b, sizeof d); return d; }
+static float bits_f(uint32_t b) { float f; memcpy(&f, &b, sizeof f); return f; }
+
+/* A double that stresses the conversion: any bit pattern, the float range's edges, hi
+ * or lo subnormal or at a rounding tie, overflow. */
+static double hard_double(gen_rng *r)
+{
+  uint64_t sign = gen_u64(r) & 0x8000000000000000ULL, m = gen_u64(r) & 0x000fffffffffffffULL;
+  switch (gen_int(r, 0, 7)) {
+  case 0: return bits_d(gen_u64(r)); /* anything, NaN payloads included */
+  case 1: m = (m & ~0x1fffffffULL) | (gen_one_in(r, 2) ? 0x10000000ULL : 0x0fffffffULL); break; /* near ties */
+  case 2: m |= 0x000fffffe0000000ULL; break; /* hi rounds up into the next binade */
+  case 3: if (gen_one_in(r, 2)) m &= 0xffffffffe0000000ULL; break; /* lo = 0, or 29 bits of lo */
+  default: break;
+  }
+  int e = gen_one_in(r, 4) ? gen_int(r, 0, 2047) : gen_int(r, 1023 - 160, 1023 + 130);
+  return bits_d(sign | (uint64_t)e << 52 | m);
+}
+
+/* cp_detail_double_of_pair(v, e) against v + e in double, bit for bit; where both are
+ * NaN only NaN-ness (which NaN a double addition returns depends on the operand order
+ * the compiler picked, which C leaves open). */
+static void check_double_of_pair(float v, float e)
+{
+  double want = cp_to_double(cp_make_float(v, e)), got = cp_detail_double_of_pair(v, e);
+  int same = v != v && e != e ? got != got : gen_dbits(got) == gen_dbits(want);
+  TU_CHECK(same, "double_of_pair(%a, %a) = %a (0x%016llx), want %a (0x%016llx)", v, e, got,
+           (unsigned long long)gen_dbits(got), want, (unsigned long long)gen_dbits(want));
+  TU_ASSERT(gen_dbits(cp_detail_double_of_float(v)) == gen_dbits((double)v));
+}
+
+/* cp_detail_pair_of_double and cp_detail_double_of_pair (bits.cuh: what device code
+ * uses under ff, integer operations only) against the plain definitions of
+ * cp_from_double and cp_to_double (what the host uses), bit for bit. */
+START_TEST(test_integer_conversions)
+{
+  static const uint64_t edge[] = {
+    0x0000000000000000ULL, 0x8000000000000000ULL, 0x7ff0000000000000ULL, 0xfff0000000000000ULL,
+    0x7ff8000000000000ULL, 0xfff8000000000001ULL, 0x7ff0000000000001ULL, 0x7ff4000020000000ULL,
+    0x0000000000000001ULL, 0x800fffffffffffffULL, 0x0010000000000000ULL, 0x7fefffffffffffffULL,
+    0x47efffffe0000000ULL, 0x47efffffefffffffULL, 0x47effffff0000000ULL, 0x47f0000000000000ULL,
+    0x36a0000000000000ULL, 0x3698000000000000ULL, 0x36a8000000000000ULL, 0x3690000000000000ULL,
+    0x3810000000000000ULL, 0x380fffffffffffffULL, 0x380ffffff0000000ULL, 0x3b40000000000000ULL,
+    0x3b3fffffffffffffULL, 0x3b50000000000001ULL, 0x3ff0000010000000ULL, 0x3ff0000030000000ULL,
+    0x3ff0000010000001ULL, 0xbff000002fffffffULL, 0x3fefffffffffffffULL, 0x3e70000000000000ULL,
+  };
+  int n_edge = (int)(sizeof edge / sizeof edge[0]);
+  gen_rng r = gen_seed(506);
+  for (int i = 0; i < 20 * TU_N; ++i) {
+    double d = i < n_edge ? bits_d(edge[i]) : hard_double(&r);
+    cp_float want = cp_from_double(d);
+    float hi, lo;
+    cp_detail_pair_of_double(d, &hi, &lo);
+    TU_CHECK(gen_fbits(hi) == gen_fbits(want.v) && gen_fbits(lo) == gen_fbits(want.e),
+             "pair_of_double(%a = 0x%016llx) = {%a, %a}, want {%a, %a}", d,
+             (unsigned long long)gen_dbits(d), hi, lo, want.v, want.e);
+  }
+  static const uint32_t fedge[] = {
+    0x00000000U, 0x80000000U, 0x7f800000U, 0xff800000U, 0x7fc00000U, 0xffc00001U, 0x7f800001U,
+    0x00000001U, 0x80000001U, 0x007fffffU, 0x00800000U, 0x7f7fffffU, 0x3f800000U, 0xbf800000U,
+    0x33800000U, 0xb3800000U, 0x33000000U, 0x0d800000U, 0x4b800000U, 0xcb7fffffU,
+  };
+  int nf = (int)(sizeof fedge / sizeof fedge[0]);
+  for (int i = 0; i < nf * nf; ++i) { /* every pair of edge cases */
+    float v = bits_f(fedge[i / nf]), e = bits_f(fedge[i % nf]);
+    check_double_of_pair(v, e);
+  }
+  for (int i = 0; i < 20 * TU_N; ++i) {
+    float v, e;
+    switch (gen_int(&r, 0, 4)) {
+    case 0: v = bits_f((uint32_t)gen_u64(&r)); e = bits_f((uint32_t)gen_u64(&r)); break; /* anything */
+    case 1: cp_detail_pair_of_double(hard_double(&r), &v, &e); break;                      /* normalized */
+    case 2: { /* e near, at or far below ulp(v), and cancelling pairs */
+      int ev;
+      v = gen_float(&r, -149, 127);
+      frexpf(v, &ev);
+      e = gen_float(&r, ev - 24 - gen_int(&r, 0, 60), ev - 20);
+      if (gen_one_in(&r, 2)) e = -e;
+      if (gen_one_in(&r, 8)) e = -v;
+      break;
+    }
+    case 3: v = gen_float(&r, -149, -120); e = gen_float(&r, -149, -120); break; /* subnormals */
+    default: v = gen_float(&r, -30, 30); e = gen_float(&r, -80, 30); break;
+    }
+    check_double_of_pair(v, e);
+  }
+}
+END_TEST
+
 START_TEST(test_to_float)
 {
   TU_ASSERT(gen_fbits(cp_to_float(cp_make_float(-0.0f, 0.0f))) == gen_fbits(-0.0f));
@@ -207,6 +297,7 @@ Suite *make_convert_suite(void)
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_from_int);
   tcase_add_test(tc, test_from_double);
+  tcase_add_test(tc, test_integer_conversions);
   tcase_add_test(tc, test_to_float);
   tcase_add_test(tc, test_to_int);
   tcase_add_test(tc, test_comparisons);

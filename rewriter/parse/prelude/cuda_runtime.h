@@ -254,6 +254,7 @@ __device__ int __float2int_rz(float);
 __device__ float __int2float_rn(int);
 __device__ double __longlong_as_double(long long);
 __device__ long long __double_as_longlong(double);
+__device__ int __clzll(long long);
 __device__ int min(int, int);
 __device__ int max(int, int);
 __device__ unsigned min(unsigned, unsigned);

@@ -48,10 +48,15 @@
  *                operation is one IEEE double operation; the pair {v, e} exists only in
  *                memory (paired buffers), split from d on store and summed into d on load.
  * CP_BACKEND_AUTO (default) picks per compilation pass: DP in a device pass for an
- *                architecture whose FP64 rate is half its FP32 rate (sm_60, sm_70, sm_80,
- *                sm_90, sm_100: the data-centre parts of the CUDA C++ Programming Guide's
- *                arithmetic-throughput table), FF for every other architecture and for the
- *                host pass. So `nvcc -gencode` for several GPUs gives each its own backend.
+ *                architecture whose FP64 rate is half its FP32 rate (the data-centre parts of
+ *                the CUDA C++ Programming Guide's arithmetic-throughput table), FF for every
+ *                other architecture (FP64 at 1:32 to 1:64; sm_103 is B300/GB300, whose FP64
+ *                NVIDIA cut) and for the host pass:
+ *                  dp on sm_60/70/80/90/100
+ *                  ff on sm_75/86/87/89/103/110/120/121 (and any other)
+ *                So `nvcc -gencode` for several GPUs gives each its own backend. The #if
+ *                below is the table; tests/runtime/check_backend_table.py checks that it,
+ *                these two lines and the docs agree, and what nvcc picks for each of them.
  * CP_BACKEND_IS_DP is the resolved choice (0 or 1) and CP_BACKEND_NAME its name.
  * No value is 0: the preprocessor reads an unknown word (-DCP_BACKEND=ff) as 0, which must
  * reach the #error, not pass as one of the three.

@@ -35,6 +35,7 @@
 #define CP_CONVERT_CUH
 
 #include "eft.cuh"
+#include "bits.cuh"
 
 #if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
@@ -51,10 +52,17 @@ CP_FUNC float cp_to_float(cp_float x)
 }
 
 /* v + e in double: exact when e's last bit lies within 53 bits of v's first (always for
- * normalized pairs whose e is not far below ulp(v)), else correctly rounded. */
+ * normalized pairs whose e is not far below ulp(v)), else correctly rounded; v when e is not
+ * finite (settled: see the top of this file). In device code the same bits come from integer
+ * operations (bits.cuh): no FP64 instruction. */
 CP_FUNC double cp_to_double(cp_float x)
 {
-  return cp_dadd_rn((double)x.v, cp_detail_finitef(x.e) ? (double)x.e : 0.0);
+  float e = cp_detail_finitef(x.e) ? x.e : 0.0f;
+#if defined(__CUDA_ARCH__)
+  return cp_detail_double_of_pair(x.v, e);
+#else
+  return cp_dadd_rn((double)x.v, (double)e);
+#endif
 }
 
 /* Exact negation. */
@@ -152,12 +160,19 @@ CP_FUNC cp_float cp_from_uint(unsigned int u)
 /* hi = RN(d), lo = RN(d - hi) (d - hi is exact in double). Exact when d has at most 48
  * significant bits and both halves are normal floats; inexact when |d| is beyond the float
  * range (gives {+-inf, 0}), when d has more than 48 significant bits (lo rounds), or when
- * lo falls below 2^-126 (lo subnormal or zero). */
+ * lo falls below 2^-126 (lo subnormal or zero). In device code the same bits come from
+ * integer operations (bits.cuh): no FP64 instruction. */
 CP_FUNC cp_float cp_from_double(double d)
 {
+#if defined(__CUDA_ARCH__)
+  float h, l;
+  cp_detail_pair_of_double(d, &h, &l);
+  return cp_make_float(h, l);
+#else
   float hi = (float)d;
   if (!cp_detail_finitef(hi)) return cp_make_float(hi, 0.0f);
   return cp_make_float(hi, (float)cp_dsub_rn(d, (double)hi));
+#endif
 }
 
 #endif /* !CP_BACKEND_IS_DP */
