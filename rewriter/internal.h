@@ -387,6 +387,12 @@ int cp_is_double(CXType t);
 int cp_double_rule(const cp_rw *c, const cp_node *n);
 const cp_val *cp_double_operand(cp_rw *c, const cp_node *k);
 cp_val *cp_double_of(cp_rw *c, const char *x);
+cp_val *cp_composite_val(cp_rw *c, const char *text);
+cp_val *cp_double_arith(cp_rw *c, cp_node *n, const char *name);
+cp_val *cp_double_compound(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
+                           const char *name);
+cp_val *cp_compare_of(cp_rw *c, const char *cmp, const cp_val *a, const cp_val *b);
+cp_val *cp_double_compare(cp_rw *c, cp_node *n, const char *cmp);
 /* call.c */
 cp_val *cp_lvalue(cp_rw *c, cp_node *n);
 cp_val *cp_call(cp_rw *c, cp_node *n);

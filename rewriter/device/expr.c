@@ -14,7 +14,7 @@
  * no conversion.
  *
  * Calls, atomics, shuffles and casts are in call.c; values, their texts, promotion and
- * demotion in value.c.
+ * demotion in value.c; double arithmetic in a function converted from float in double.c.
  */
 #include <float.h>
 #include <math.h>
@@ -148,170 +148,6 @@ static cp_val *accum_update(cp_rw *c, const cp_node *n, const cp_val *l, const c
   return cp_made(c, t, CP_V_OTHER, 0, CP_RULE_ACCUMULATE);
 }
 
-/* ---- double arithmetic in a function converted from float (rule double-arith) ---------
- *
- * `x[i] * 0.5`, `a * s` with a double s, `(float)n + d[i]`: C computes these in double, which
- * on a GPU with rationed FP64 is what the conversion exists to avoid. In a function converted
- * from float they become composite arithmetic: the operands enter exactly (a float as it is,
- * an int by cp_from_int, a double constant a float holds exactly as that float, any other
- * double by cp_from_double, which ff device code does with integer operations), and the
- * value is the composite (`cpx`), read as a double by cp_to_double where C needs a double.
- * The output does not depend on the backend: under dp each operation is the double
- * operation again, under ff it is float-float. */
-
-int cp_is_double(CXType t) {
-  t = clang_getCanonicalType(t);
-  return t.kind == CXType_Double || t.kind == CXType_LongDouble;
-}
-
-/* Whether double arithmetic at `n` converts: a function converted from float (a kernel
- * written in double has its own rules, cp_dd_), n of type double. */
-int cp_double_rule(const cp_rw *c, const cp_node *n) {
-  return !c->f->dbl && !c->f->is_host && cp_is_double(cp_node_type(c->f->unit->opt.input_text, n));
-}
-
-/* A double constant as a float operand, where a float holds its value exactly: a literal
- * written out gains the suffix (0.5 -> 0.5f, -0.25 -> -0.25f), one a macro writes is cast
- * ((float)(HALF)); NULL for any other node or value. */
-static const char *exact_float_constant(cp_rw *c, const cp_node *n) {
-  const cp_node *lit = n;
-  char op[4];
-  if (n->kind == CXCursor_UnaryOperator && n->nkids == 1 &&
-      strcmp(cp_node_operator(c->f->unit->opt.input_text, n, op), "-") == 0)
-    lit = n->kids[0];
-  if (lit->kind != CXCursor_FloatingLiteral && !(n->macro && cp_macro_root(n)))
-    return NULL;
-  CXEvalResult r = clang_Cursor_Evaluate(n->cur);
-  if (!r)
-    return NULL;
-  const char *t = NULL;
-  if (clang_EvalResult_getKind(r) == CXEval_Float) {
-    double d = clang_EvalResult_getAsDouble(r);
-    if (fabs(d) <= FLT_MAX && (double)(float)d == d) {
-      const char *src = cp_src(c, n);
-      t = !n->macro && lit->kind == CXCursor_FloatingLiteral && !strpbrk(src, "fFlL_")
-              ? cp_arena_printf(c->run->r->arena, "%sf", src)
-              : cp_arena_printf(c->run->r->arena, "(float)(%s)", src);
-    }
-  }
-  clang_EvalResult_dispose(r);
-  return t;
-}
-
-static cp_val *composite_val(cp_rw *c, const char *text) {
-  cp_val *v = cp_new_val(c, text, CP_V_COMPOSITE, 1);
-  v->changed = 1;
-  v->rule = CP_RULE_DOUBLE_ARITH;
-  return v;
-}
-
-/* An operand of double arithmetic as composite arithmetic takes it, exactly (see above):
- * parentheses and conversions to double are looked through to the value they convert.
- * NULL where it is none of these (the arithmetic then stays double). */
-const cp_val *cp_double_operand(cp_rw *c, const cp_node *k) {
-  const char *text = c->f->unit->opt.input_text;
-  cp_arena *a = c->run->r->arena;
-  const cp_node *s = k;
-  while (!s->val->cpx && s->nkids > 0 && cp_is_double(cp_node_type(text, s)) &&
-         (s->kind == CXCursor_ParenExpr || s->kind == CXCursor_UnexposedExpr ||
-          s->kind == CXCursor_CStyleCastExpr || s->kind == CXCursor_CXXStaticCastExpr ||
-          s->kind == CXCursor_CXXFunctionalCastExpr) &&
-         !exact_float_constant(c, s))
-    s = s->kids[s->nkids - 1];
-  if (s->val->cpx)
-    return composite_val(c, s->val->cpx);
-  CXType t = clang_getCanonicalType(cp_node_type(text, s));
-  const cp_val *v = cp_rvalue(c, s->val);
-  cp_val *o;
-  if (cp_is_double(t)) {
-    const char *f = exact_float_constant(c, s);
-    if (f)
-      return cp_new_val(c, f, CP_V_PLAIN, 1);
-    if (v->kind == CP_V_PLAIN && v->from == CP_FROM_DOUBLE)
-      return v; /* an accumulator carried in double */
-    o = cp_new_val(c, v->text, CP_V_PLAIN, 1);
-    o->from = CP_FROM_DOUBLE;
-    o->src = v->text;
-    return o;
-  }
-  if (cp_type_width(t, 0) == 1)
-    return v; /* a float: plain, composite, paired, or the split of a double */
-  if (t.kind == CXType_UInt)
-    return composite_val(c, cp_arena_printf(a, "cp_from_uint(%s)", v->text));
-  if (t.kind < CXType_Bool || t.kind > CXType_Int128)
-    return NULL;
-  o = cp_new_val(c, v->text, CP_V_PLAIN, 1);
-  if (t.kind == CXType_ULong || t.kind == CXType_ULongLong || t.kind == CXType_Long ||
-      t.kind == CXType_LongLong || t.kind == CXType_UInt128 || t.kind == CXType_Int128) {
-    o->from = CP_FROM_DOUBLE; /* through double, exact up to 2^53 */
-    o->src = cp_arena_printf(a, "(double)(%s)", v->text);
-  } else if (!(s->kind == CXCursor_IntegerLiteral && cp_int_literal_fits(cp_src(c, s)))) {
-    o->from = CP_FROM_INT;
-    o->src = v->text;
-  }
-  return o;
-}
-
-/* A double value held as the composite `x`: its text is the double, cp_to_double(x). */
-cp_val *cp_double_of(cp_rw *c, const char *x) {
-  cp_val *v = cp_made(c, cp_arena_printf(c->run->r->arena, "cp_to_double(%s)", x), CP_V_OTHER, 0,
-                      CP_RULE_DOUBLE_ARITH);
-  v->cpx = x;
-  return v;
-}
-
-/* a OP b of type double: cp_OP of the operands as double_operand gives them. */
-static cp_val *double_arith(cp_rw *c, cp_node *n, const char *name) {
-  const cp_val *a = cp_double_operand(c, n->kids[0]), *b = cp_double_operand(c, n->kids[1]);
-  if (!a || !b)
-    return cp_pass(c, n);
-  return cp_double_of(c, cp_arith(c, name, a, b));
-}
-
-/* lhs op= rhs into a double lvalue: lhs = cp_to_double(cp_OP(lhs, rhs)), lhs written twice
- * (so it may have no side effects). */
-static cp_val *double_compound(cp_rw *c, const cp_node *n, const cp_node *lhs,
-                               const cp_node *rhs, const char *name) {
-  const cp_val *a = cp_double_operand(c, lhs), *b = cp_double_operand(c, rhs);
-  if (!a || !b)
-    return cp_pass(c, n);
-  if (cp_side_effect(c, lhs)) {
-    cp_rule_error(c, n, CP_RULE_UNSUPPORTED_USE,
-                  "compound assignment to a double whose address has side effects (converted "
-                  "as lhs = lhs op rhs); compute the element's index first");
-    return cp_pass(c, n);
-  }
-  const char *t = cp_arena_printf(c->run->r->arena, "%s = cp_to_double(%s)", lhs->val->text,
-                                  cp_arith(c, name, a, b));
-  if (cp_used_as_value(c, n))
-    t = cp_arena_printf(c->run->r->arena, "(%s)", t);
-  return cp_made(c, t, CP_V_OTHER, 0, CP_RULE_DOUBLE_ARITH);
-}
-
-/* A comparison whose operands are floats, composites or constants: NULL where it stays. */
-static cp_val *compare_of(cp_rw *c, const char *cmp, const cp_val *a, const cp_val *b) {
-  /* cp_double has pair-scalar comparisons only */
-  int cf = cp_passes_as_float(b), fc = !cf && !c->f->dbl && cp_passes_as_float(a);
-  return cp_made(c, cp_arena_printf(c->run->r->arena, "%s%s%s(%s, %s)", c->f->prec->fn, cmp,
-                                    cf ? c->f->prec->cf : fc ? c->f->prec->fc : "",
-                                    fc ? a->text : cp_promote(c, a),
-                                    cf ? b->text : cp_promote(c, b)),
-                 CP_V_OTHER, 0, CP_RULE_COMPARE);
-}
-
-/* A comparison with a double operand: on the composites; left as written where both sides
- * are floats or constants a float holds (the compiler compares those in float). */
-static cp_val *double_compare(cp_rw *c, cp_node *n, const char *cmp) {
-  const cp_val *a = cp_double_operand(c, n->kids[0]), *b = cp_double_operand(c, n->kids[1]);
-  if (!a || !b || (cp_passes_as_float(a) && cp_passes_as_float(b)))
-    return cp_pass(c, n);
-  cp_val *v = compare_of(c, cmp, a, b);
-  v->rule = CP_RULE_DOUBLE_ARITH;
-  c->run->r->applied[CP_RULE_COMPARE]--;
-  c->run->r->applied[CP_RULE_DOUBLE_ARITH]++;
-  return v;
-}
-
 /* lhs = rhs, lhs op= rhs, for every kind of target (n is the operator node, or the
  * operator= call of a struct such as float4). */
 /* The right operand of a compound assignment into a composite: C converts neither side
@@ -322,7 +158,7 @@ static const cp_val *compound_operand(cp_rw *c, const cp_node *rhs, const cp_val
   if (r->kind != CP_V_OTHER || c->f->dbl)
     return r;
   if (r->cpx) /* double arithmetic, held as a composite already */
-    return composite_val(c, r->cpx);
+    return cp_composite_val(c, r->cpx);
   CXType t = clang_getCanonicalType(clang_getCursorType(rhs->cur));
   cp_from from;
   if (t.kind == CXType_Double || t.kind == CXType_LongDouble)
@@ -386,7 +222,7 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
   cp_arena *a = c->run->r->arena;
   const char *name = op[1] == '=' ? op_name(op) : NULL; /* compound: "add"... */
   if (name && l->kind != CP_V_ACCUM && cp_double_rule(c, lhs))
-    return double_compound(c, n, lhs, rhs, name);
+    return cp_double_compound(c, n, lhs, rhs, name);
   if (name)
     r = compound_operand(c, rhs, r);
   if (l->kind == CP_V_ACCUM)
@@ -440,15 +276,15 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
     return cp_assignment(c, n, n->kids[0], n->kids[1], op);
   const char *cmp = compare_name(op);
   if (op_name(op) && !op[1] && cp_double_rule(c, n))
-    return double_arith(c, n, op_name(op));
+    return cp_double_arith(c, n, op_name(op));
   if (cmp && (cp_double_rule(c, n->kids[0]) || cp_double_rule(c, n->kids[1])))
-    return double_compare(c, n, cmp);
+    return cp_double_compare(c, n, cmp);
   const cp_val *a = n->kids[0]->val, *b = n->kids[1]->val;
   if (!is_float_value(a) || !is_float_value(b) || a->width != 1 || b->width != 1)
     return cp_pass(c, n);
   int carry = cp_is_composite(a) || cp_is_composite(b) || cp_is_split(c, a) || cp_is_split(c, b);
   if (cmp)
-    return carry ? compare_of(c, cmp, a, b) : cp_pass(c, n);
+    return carry ? cp_compare_of(c, cmp, a, b) : cp_pass(c, n);
   const char *name = op_name(op);
   if (!name || op[1] || cp_node_width(c, n) != 1)
     return cp_pass(c, n);
@@ -650,7 +486,7 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
     return v;
   }
   if (k->cpx && to == 1) /* converted to float: the composite itself */
-    return composite_val(c, k->cpx);
+    return cp_composite_val(c, k->cpx);
   if (k->cpx && t.kind == CXType_Int) /* truncated, exactly */
     return cp_made(c, cp_arena_printf(a, "cp_to_int(%s)", k->cpx), CP_V_OTHER, 0, CP_RULE_DOUBLE_ARITH);
   if (to && to == from) {
@@ -678,11 +514,9 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
                     : CP_FROM_INT;
     return v;
   }
-  if (!to && from && (t.kind == CXType_Double || t.kind == CXType_LongDouble)) {
-    cp_val *d = cp_double_of_split(c, k);
-    if (d)
-      return d;
-  }
+  cp_val *d = !to && from && cp_is_double(t) ? cp_double_of_split(c, k) : NULL;
+  if (d)
+    return d;
   if (!to && from && cp_is_composite(k)) {
     if ((t.kind == CXType_Double || t.kind == CXType_LongDouble) && !c->f->dbl) {
       cp_val *v = cp_made(c, cp_arena_printf(a, "cp_to_double(%s)", cp_promote(c, k)), CP_V_OTHER,
