@@ -209,6 +209,11 @@ START_TEST(test_comparisons)
   TU_ASSERT(cp_eq(cp_from_float(-0.0f), cp_from_float(0.0f)));
   TU_ASSERT(cp_lt_cf(below, 1.0f) && cp_le_cf(below, 1.0f) && cp_gt_fc(1.0f, below) && cp_ne_cf(below, 1.0f));
   TU_ASSERT(cp_eq_cf(cp_make_float(2.0f, -1.0f), 1.0f) && cp_ge_fc(1.0f, cp_make_float(2.0f, -1.0f)));
+  /* infinities against themselves, NaN against anything */
+  TU_ASSERT(cp_eq_cf(cp_from_float(INFINITY), INFINITY) && cp_le_cf(cp_from_float(-INFINITY), -INFINITY));
+  TU_ASSERT(cp_lt_cf(cp_from_float(-INFINITY), 0.0f) && cp_gt_cf(cp_make_float(INFINITY, NAN), 1e38f));
+  TU_ASSERT(!cp_lt_cf(cp_from_float(NAN), 1.0f) && !cp_ge_cf(cp_from_float(NAN), 1.0f) &&
+            !cp_eq_cf(cp_from_float(1.0f), NAN) && cp_ne_cf(cp_from_float(NAN), NAN));
   gen_rng r = gen_seed(504);
   mpfr_t a, b;
   mpfr_inits2(TU_PREC, a, b, (mpfr_ptr)0);

@@ -96,6 +96,18 @@ CP_FUNC cp_float cp_detail_cmp_ready(cp_float x)
 CP_FUNC cp_float cp_detail_cmp_ready(cp_float x) { return cp_normalize(x); }
 #endif
 
+/* A float with the sign of x - f (0 when they are equal; NaN when either is), for comparing
+ * an unnormalized pair with a float without normalizing it: RN(RN(v - f) + e), e settled;
+ * e itself when v == f (equal infinities included, whose difference is NaN).
+ * Exact in sign when |e| < |v|/4 or v == 0 (every pair of the paper and fast families): where
+ * v - f is inexact, v and f are more than a factor 2 apart, so |v - f| > |v|/2 > 2|e|;
+ * otherwise v - f is exact (Sterbenz) and one rounding keeps the sign of the sum. */
+CP_FUNC float cp_detail_cmp_diff(cp_float x, float f)
+{
+  float e = cp_detail_finitef(x.e) ? x.e : 0.0f;
+  return x.v == f ? e : cp_fadd_rn(cp_fsub_rn(x.v, f), e);
+}
+
 CP_FUNC int cp_isnan(cp_float x) { return x.v != x.v; }
 CP_FUNC int cp_isinf(cp_float x) { return !cp_isnan(x) && !cp_detail_finitef(x.v); }
 CP_FUNC int cp_isfinite(cp_float x) { return cp_detail_finitef(x.v); }
