@@ -22,10 +22,12 @@
  *       the sum fits 53 bits; +-0 as IEEE addition gives it; inf + -inf and NaN operands
  *       give a NaN (v's payload first, then e's, quieted; inf - inf the x86 default NaN).
  *
- * Hot paths: a double of magnitude 2^-74 to 2^128 (hi and lo are then normal floats or
- * zero) takes 13 integer operations, one I2F and one FMUL; a sum of two finite floats
- * takes about 25 integer operations with one count of leading zeros. Everything else
- * (zeros, subnormals, overflow, inf, NaN) takes a branch to exact integer code.
+ * Common paths: a double of magnitude 2^-74 to 2^128 (hi and lo are then normal floats or
+ * zero) is split by short integer code, one I2F and one FMUL; a pair of finite
+ * floats is summed by short 64-bit integer code with one count of leading zeros.
+ * Everything else (zeros, subnormals, overflow, inf, NaN) takes a branch to exact integer
+ * code. Each function compiles to about 200 SASS instructions, its rare path included
+ * (sm_89).
  */
 #ifndef CP_BITS_CUH
 #define CP_BITS_CUH
