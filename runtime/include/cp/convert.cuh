@@ -39,6 +39,17 @@
 
 #if !CP_BACKEND_IS_DP /* the ff backend only; dp: backend_dp.cuh */
 
+/* 1 where the family converted code computes with (CP_ALGO) keeps every pair normalized:
+ * accurate (2) and mid (4). */
+#if defined(CP_ALGO) && (CP_ALGO == 2 || CP_ALGO == 4)
+#define CP_DETAIL_NORMALIZED_FAMILY 1
+#else
+#define CP_DETAIL_NORMALIZED_FAMILY 0
+#endif
+
+/* The error half of x as settling leaves it: e, or 0 where e is not finite. */
+CP_FUNC float cp_detail_settled_e(cp_float x) { return cp_detail_finitef(x.e) ? x.e : 0.0f; }
+
 /* ---- recombination and construction ---- */
 
 /* {f, 0}: exact. */
@@ -57,7 +68,7 @@ CP_FUNC float cp_to_float(cp_float x)
  * operations (bits.cuh): no FP64 instruction. */
 CP_FUNC double cp_to_double(cp_float x)
 {
-  float e = cp_detail_finitef(x.e) ? x.e : 0.0f;
+  float e = cp_detail_settled_e(x);
 #if defined(__CUDA_ARCH__)
   return cp_detail_double_of_pair(x.v, e);
 #else
@@ -84,13 +95,13 @@ CP_FUNC cp_float cp_normalize(cp_float x)
 /* What comparisons and fabs read (dw_common.inc). The accurate and mid families keep every
  * pair normalized (|e| <= ulp(v)/2), and a normalized pair compares lexicographically as it
  * is: only its error half is settled (a select). The paper and fast families leave pairs
- * unnormalized: cp_normalize (TwoSum and two branches). The choice follows CP_ALGO, the
+ * unnormalized: cp_normalize (a TwoSum and selects). The choice follows CP_ALGO, the
  * family converted code computes with; a program that compares pairs of the paper or fast
  * family under CP_ALGO accurate or mid must normalize them first. */
-#if defined(CP_ALGO) && (CP_ALGO == 2 || CP_ALGO == 4) /* CP_ALGO_ACCURATE, CP_ALGO_MID */
+#if CP_DETAIL_NORMALIZED_FAMILY
 CP_FUNC cp_float cp_detail_cmp_ready(cp_float x)
 {
-  return cp_make_float(x.v, cp_detail_finitef(x.e) ? x.e : 0.0f);
+  return cp_make_float(x.v, cp_detail_settled_e(x));
 }
 #else
 CP_FUNC cp_float cp_detail_cmp_ready(cp_float x) { return cp_normalize(x); }
@@ -104,7 +115,7 @@ CP_FUNC cp_float cp_detail_cmp_ready(cp_float x) { return cp_normalize(x); }
  * otherwise v - f is exact (Sterbenz) and one rounding keeps the sign of the sum. */
 CP_FUNC float cp_detail_cmp_diff(cp_float x, float f)
 {
-  float e = cp_detail_finitef(x.e) ? x.e : 0.0f;
+  float e = cp_detail_settled_e(x);
   return x.v == f ? e : cp_fadd_rn(cp_fsub_rn(x.v, f), e);
 }
 
