@@ -174,6 +174,8 @@ typedef struct {
   cp_scope scope;          /* the clause's, or --scope when the pragma names none */
   cp_accum accum;          /* the clause's, or --accumulate when the pragma names none */
   int accum_given;         /* accumulate() was written in the pragma */
+  cp_algo tier;            /* accuracy(low|mid|high): CP_ALGO_FAST, _MID, _ACCURATE; 0 if none */
+  unsigned tier_offset;    /* of the clause, for diagnostics */
   cp_clause_name *pair, *nopair, *keep;
   unsigned n_pair, n_nopair, n_keep;
 } cp_pragma;
@@ -235,6 +237,9 @@ typedef struct cp_func {
   cp_unit *unit;
   int is_kernel;
   int dbl;               /* written in double: converted to cp_double */
+  const char *tier_fn;   /* the prefix of its arithmetic's runtime names where its accuracy
+                            tier is not its output's CP_ALGO (cp_low_, cp_mid_, cp_high_),
+                            else NULL: the generic names (driver/convert.c) */
   const cp_prec *prec;
   int is_host;             /* host code that launches converted kernels (host.c) */
   const cp_pragma *pragma; /* NULL when converted through --all or host code */
@@ -291,6 +296,9 @@ typedef struct {
   unsigned n_groups;
   int wants_device;        /* a converted function has a branch only the device
                               compilation takes: convert again as it sees the file */
+  cp_algo algo;            /* the family the outputs select (CP_ALGO): --algo/--accuracy, or
+                              the fast family where a pragma asks for accuracy(low) in a
+                              run whose family keeps pairs normalized (driver/convert.c) */
   struct cp_store *stores; /* scope(accumulators): plain stores that pair their buffer */
   unsigned n_stores, cap_stores; /* only if they store a composite value */
 } cp_run;
@@ -361,6 +369,7 @@ cp_val *cp_pass(cp_rw *c, const cp_node *n);
 cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule rule);
 /* cp_NAME(a, b), using the one-float-operand forms for plain operands. */
 const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b);
+const char *cp_op_fn(const cp_rw *c, const char *op);
 int cp_node_width(const cp_rw *c, const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);

@@ -9,9 +9,9 @@
  * float without a word, get a warning.
  *
  * Clauses: pair(p, ...) nopair(p, ...) keep(v, ...) scope(all|accumulators)
- *          accumulate(composite|fixed|kahan|double)
- * A pragma without scope() or accumulate() takes the run's defaults (--scope,
- * --accumulate); a clause written in the pragma wins.
+ *          accumulate(composite|fixed|kahan|double) accuracy(low|mid|high)
+ * A pragma without scope(), accumulate() or accuracy() takes the run's defaults (--scope,
+ * --accumulate, --accuracy); a clause written in the pragma wins.
  * Whether the names exist is checked in variables.c, which knows the function's variables.
  */
 #include <string.h>
@@ -151,6 +151,22 @@ static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
 
 static const char *const scope_names[] = {"all", "accumulators", NULL};
 static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
+static const char *const tier_names[] = {"low", "mid", "high", NULL};
+static const cp_algo tier_algos[] = {CP_ALGO_FAST, CP_ALGO_MID, CP_ALGO_ACCURATE};
+
+/* accuracy(low|mid|high), its name just read at `at`: once per pragma. */
+static int parse_accuracy(cp_run *run, pragma_lexer *lx, cp_pragma *pr, unsigned at) {
+  if (pr->tier) {
+    cp_diag_at(run, lx->u, CP_ERROR, at, "'accuracy' is given twice [%s]", cp_rule_name(CP_RULE_PRAGMA));
+    return -1;
+  }
+  int k = parse_choice(run, lx, "accuracy", tier_names, "low, mid or high");
+  if (k < 0)
+    return -1;
+  pr->tier = tier_algos[k];
+  pr->tier_offset = at;
+  return 0;
+}
 
 /* Parses one pragma starting at lx->i (the `#`); returns 0 or -1 after a diagnostic. */
 int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
@@ -195,10 +211,13 @@ int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
         pr->scope = (cp_scope)k;
       else
         pr->accum = (cp_accum)k, pr->accum_given = 1;
+    } else if (strcmp(c, "accuracy") == 0) {
+      if (parse_accuracy(run, lx, pr, at) != 0)
+        return -1;
     } else {
       cp_diag_at(run, lx->u, CP_ERROR, at,
                  "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, "
-                 "scope or accumulate) [%s]",
+                 "scope, accumulate or accuracy) [%s]",
                  c, cp_rule_name(CP_RULE_PRAGMA));
       return -1;
     }

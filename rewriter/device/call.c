@@ -342,7 +342,7 @@ static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
                    CP_V_COMPOSITE, 1, CP_RULE_MATH);
   for (int i = 0; i < nargs; i++)
     over[cp_arg_index(n, nargs, i)] = cp_promote(c, cp_call_arg(n, nargs, i)->val);
-  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%s%s", c->f->prec->fn, m->cp + 3),
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%s%s", cp_op_fn(c, m->cp + 3), m->cp + 3),
                    CP_V_COMPOSITE, 1, CP_RULE_MATH);
 }
 
@@ -363,7 +363,7 @@ static cp_val *double_math_call(cp_rw *c, cp_node *n, const math_row *m, int nar
   if (nargs == 2 && (strcmp(m->cp, "cp_add") == 0 || strcmp(m->cp, "cp_sub") == 0 ||
                      strcmp(m->cp, "cp_mul") == 0 || strcmp(m->cp, "cp_div") == 0))
     return cp_double_of(c, cp_arith(c, m->cp + 3, arg[0], arg[1]));
-  const char *t = cp_arena_printf(a, "%s%s(", c->f->prec->fn, m->cp + 3);
+  const char *t = cp_arena_printf(a, "%s%s(", cp_op_fn(c, m->cp + 3), m->cp + 3);
   for (int i = 0; i < nargs; i++)
     t = cp_arena_printf(a, "%s%s%s", t, i ? ", " : "", cp_promote(c, arg[i]));
   return cp_double_of(c, cp_arena_printf(a, "%s)", t));

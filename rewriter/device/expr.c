@@ -269,6 +269,23 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
   return cp_pass(c, n);
 }
 
+/* Whether an expression reads a volatile object: each read must stay. */
+static int reads_volatile(const cp_node *n) {
+  if (clang_isExpression(n->kind) && clang_isVolatileQualifiedType(clang_getCursorType(n->cur)))
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (reads_volatile(n->kids[i]))
+      return 1;
+  return 0;
+}
+
+/* x * x of one composite operand written twice, evaluated without effects (no assignment,
+ * ++, impure call or volatile read): cp_sqr(x) evaluates it once. */
+static int is_square(cp_rw *c, const cp_node *n, const char *name, const cp_val *a, const cp_val *b) {
+  return strcmp(name, "mul") == 0 && cp_is_composite(a) && cp_is_composite(b) && !a->vol && !b->vol &&
+         strcmp(a->text, b->text) == 0 && !cp_side_effect(c, n->kids[0]) && !reads_volatile(n->kids[0]);
+}
+
 static cp_val *binary(cp_rw *c, cp_node *n) {
   char op[4];
   cp_node_operator(c->f->unit->opt.input_text, n, op);
@@ -290,6 +307,9 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
     return cp_pass(c, n);
   if (!carry && !c->promote_all)
     return cp_pass(c, n);
+  if (is_square(c, n, name, a, b))
+    return cp_made(c, cp_arena_printf(c->run->r->arena, "%ssqr(%s)", cp_op_fn(c, "sqr"), cp_promote(c, a)),
+                   CP_V_COMPOSITE, 1, CP_RULE_ARITH);
   return cp_made(c, cp_arith(c, name, a, b), CP_V_COMPOSITE, 1, CP_RULE_ARITH);
 }
 
@@ -355,8 +375,8 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
                                         k->twin, c->f->prec->from_scalar, op[0] == '-' ? "-" : "",
                                         c->f->prec->one),
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
-    const char *t = cp_arena_printf(a, "%s = %s%s%s(%s, %s)", k->text, c->f->prec->fn,
-                                    op[0] == '+' ? "add" : "sub", c->f->prec->cf, k->text,
+    const char *step = op[0] == '+' ? "add" : "sub";
+    const char *t = cp_arena_printf(a, "%s = %s%s%s(%s, %s)", k->text, cp_op_fn(c, step), step, c->f->prec->cf, k->text,
                                     c->f->prec->one);
     if (cp_used_as_value(c, n))
       t = cp_arena_printf(a, "(%s)", t);

@@ -12,6 +12,10 @@
  * comes from, and whether an expression has side effects or a used value. expr.c and
  * call.c build the values of expressions from these.
  */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -188,20 +192,100 @@ cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule ru
   return v;
 }
 
+/* The prefix of the runtime name of operation `op` in the function being converted: its
+ * accuracy tier's (cp_low_add) where the tier has the operation and differs from the
+ * output's family, else the precision's generic one (cp_add, cp_dd_add). */
+const char *cp_op_fn(const cp_rw *c, const char *op) {
+  static const char *const tiered[] = {"add", "sub", "mul", "div", "sqr", "sqrt", "rsqrt", "rcp", "fma"};
+  for (unsigned i = 0; c->f->tier_fn && i < sizeof tiered / sizeof *tiered; i++)
+    if (strcmp(op, tiered[i]) == 0)
+      return c->f->tier_fn;
+  return c->f->prec->fn;
+}
+
+/* The value of `text` if it is one numeric literal (decimal, octal or hexadecimal integer,
+ * decimal or hexadecimal floating, optional minus sign and suffixes) equal to +-2^k with
+ * 2^k and 2^-k normal numbers of the scalar type; 0 otherwise. */
+static double pow2_literal(const char *text, int dbl) {
+  char buf[64];
+  size_t n = strlen(text);
+  if (n == 0 || n >= sizeof buf)
+    return 0;
+  memcpy(buf, text, n + 1);
+  const char *s = buf[0] == '-' ? buf + 1 : buf;
+  int hex_int = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && !strpbrk(s, "pP");
+  while (n && strchr(hex_int ? "uUlL" : "fFlLuU", buf[n - 1]))
+    buf[--n] = 0;
+  if (!isdigit((unsigned char)s[0]) && s[0] != '.')
+    return 0;
+  if (s[0] == '0' && isdigit((unsigned char)s[1]) && !strpbrk(s, ".eE"))
+    return 0; /* an octal integer: strtod would read it as decimal */
+  char *end;
+  double v = strtod(buf, &end);
+  int e;
+  if (*end || !isfinite(v) || v == 0 || fabs(frexp(v, &e)) != 0.5)
+    return 0;
+  int lim = dbl ? 1022 : 126; /* |e - 1| is the exponent of |v| */
+  return e - 1 <= lim && e - 1 >= -lim ? v : 0;
+}
+
+/* The shortest decimal literal of the scalar type that reads back as v exactly. */
+static const char *scalar_literal(cp_arena *ar, double v, int dbl) {
+  char buf[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v)
+      break;
+  }
+  int plain = !strpbrk(buf, ".eEn");
+  return cp_arena_printf(ar, "%s%s%s", buf, plain ? ".0" : "", dbl ? "" : "f");
+}
+
+/* A product with, or a quotient by, a power-of-two literal: both halves scaled, exact
+ * (cp_mul_pow2); a power-of-two literal divided by a composite: its reciprocal (cp_rcp, one
+ * division where cp_div_fc takes two), scaled. NULL when none of these. */
+static const char *pow2_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b) {
+  const cp_prec *P = c->f->prec;
+  cp_arena *ar = c->run->r->arena;
+  int dbl = P == &cp_prec_double, mul = strcmp(name, "mul") == 0;
+  if (!mul && strcmp(name, "div") != 0)
+    return NULL;
+  double n = mul || cp_is_composite(a) || !cp_is_composite(b) ? 0 : pow2_literal(a->text, dbl);
+  if (n == 1)
+    return cp_arena_printf(ar, "%srcp(%s)", cp_op_fn(c, "rcp"), cp_promote(c, b));
+  if (n)
+    return cp_arena_printf(ar, "%smul_pow2(%srcp(%s), %s)", P->fn, cp_op_fn(c, "rcp"), cp_promote(c, b), a->text);
+  const cp_val *x = a, *k = b;
+  double v = cp_is_composite(b) ? 0 : pow2_literal(b->text, dbl);
+  if (!v && mul && !cp_is_composite(a)) {
+    x = b, k = a;
+    v = pow2_literal(a->text, dbl);
+  }
+  if (!v || !cp_is_composite(x))
+    return NULL;
+  const char *f = mul ? k->text : scalar_literal(ar, 1 / v, dbl);
+  return cp_arena_printf(ar, "%smul_pow2(%s, %s)", P->fn, cp_promote(c, x), f);
+}
+
 /* cp_OP(a, b) with the one-float-operand forms where an operand is a plain float. An
  * int or double operand is not one: it is promoted exactly (cp_from_int, cp_from_double)
- * and counts as a composite. */
+ * and counts as a composite. A product with or quotient by a power-of-two literal
+ * is the exact scaling above. */
 const char *cp_arith(cp_rw *c, const char *name, const cp_val *a, const cp_val *b) {
   cp_arena *ar = c->run->r->arena;
   const cp_prec *P = c->f->prec;
+  const char *fn = cp_op_fn(c, name);
+  const char *scaled = pow2_arith(c, name, a, b);
+  if (scaled)
+    return scaled;
   int fa = cp_passes_as_float(a), fb = cp_passes_as_float(b);
   if (!fa && fb)
-    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->cf, cp_promote(c, a), b->text);
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", fn, name, P->cf, cp_promote(c, a), b->text);
   if (fa && !fb)
-    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->fc, a->text, cp_promote(c, b));
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", fn, name, P->fc, a->text, cp_promote(c, b));
   if (fa && fb)
-    return cp_arena_printf(ar, "%s%s%s(%s, %s)", P->fn, name, P->ff, a->text, b->text);
-  return cp_arena_printf(ar, "%s%s(%s, %s)", P->fn, name, cp_promote(c, a), cp_promote(c, b));
+    return cp_arena_printf(ar, "%s%s%s(%s, %s)", fn, name, P->ff, a->text, b->text);
+  return cp_arena_printf(ar, "%s%s(%s, %s)", fn, name, cp_promote(c, a), cp_promote(c, b));
 }
 
 /* The first node of `n` whose evaluation has an effect besides its value (an

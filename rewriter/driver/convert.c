@@ -31,12 +31,15 @@ static size_t bom_length(const char *text, size_t len) {
 /* Rule `header`: the marker comment, the algorithm and backend selection and the runtime
  * include (and <cp/mpi.h> where sums over MPI ranks were converted); a header that only
  * gains companion declarations gets the marker line alone. */
-static void add_header(cp_result *r, cp_edit_list *edits, const cp_options *opt, int is_header) {
+static void add_header(cp_run *run, cp_edit_list *edits, const cp_options *opt, int is_header) {
+  cp_result *r = run->r;
+  cp_options selected = *opt;
+  selected.algo = run->algo;
   const char *nl = line_ending(opt->input_text, opt->input_len);
   const char *text = cp_arena_printf(
       r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s%s", CP_OUTPUT_MARKER,
       opt->version, opt->input, opt->header_options, nl,
-      is_header ? "" : cp_runtime_prologue(r->arena, opt, nl),
+      is_header ? "" : cp_runtime_prologue(r->arena, &selected, nl),
       edits->per_rule[CP_RULE_MPI] ? cp_arena_printf(r->arena, "#include <cp/mpi.h>%s", nl) : "");
   cp_edit_add(r->arena, edits, bom_length(opt->input_text, opt->input_len), 0, text,
               CP_RULE_HEADER);
@@ -107,6 +110,37 @@ static void demote_errors(cp_result *r, size_t first) {
   }
 }
 
+/* Accuracy tiers (clause accuracy(), option --accuracy): the family the outputs select and,
+ * for each function whose tier differs from it, the tier's own runtime names. The outputs
+ * select the run's family, but the fast one where a pragma asks for accuracy(low) while the
+ * run's family keeps pairs normalized (accurate, mid): the comparisons, fabs, floor ... that
+ * every function shares must then read unnormalized pairs too, which the fast family's do
+ * (runtime convert.cuh). A function in double has one algorithm: the clause is ignored. */
+static void settle_tiers(cp_run *run) {
+  cp_algo run_algo = run->settings->algo;
+  int normalized = run_algo == CP_ALGO_ACCURATE || run_algo == CP_ALGO_MID;
+  run->algo = run_algo;
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    const cp_pragma *pr = run->funcs[i].pragma;
+    if (pr && pr->tier == CP_ALGO_FAST && normalized && !run->funcs[i].dbl)
+      run->algo = CP_ALGO_FAST;
+  }
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    cp_func *f = &run->funcs[i];
+    const cp_pragma *pr = f->pragma;
+    if (pr && pr->tier && f->dbl) {
+      cp_diag_at(run, f->unit, CP_WARNING, pr->tier_offset,
+                 "'accuracy' has no effect on '%s', which is written in double: double-double "
+                 "arithmetic has one algorithm [%s]", f->name, cp_rule_name(CP_RULE_PRAGMA));
+      continue;
+    }
+    cp_algo tier = pr && pr->tier ? pr->tier : run_algo;
+    if (f->dbl || f->is_host || tier == run->algo)
+      continue;
+    f->tier_fn = tier == CP_ALGO_FAST ? "cp_low_" : tier == CP_ALGO_MID ? "cp_mid_" : "cp_high_";
+  }
+}
+
 /* The stages over every unit; stops after the first stage that reports errors. */
 static void run_stages(cp_run *run) {
   cp_result *r = run->r;
@@ -122,6 +156,7 @@ static void run_stages(cp_run *run) {
   size_t first_diag = r->n_diags;
   if (r->n_errors == 0)
     cp_analyse(run);
+  settle_tiers(run);
   if (run->settings->suggest)
     demote_errors(r, first_diag);
   record_stats(r, run);
@@ -195,7 +230,7 @@ static void finish_files(cp_run *run) {
     f->input_len = u->opt.input_len;
     f->is_header = u->is_header;
     if (r->n_errors == 0)
-      add_header(r, &u->edits, &u->opt, u->is_header && !u->has_funcs);
+      add_header(run, &u->edits, &u->opt, u->is_header && !u->has_funcs);
     if (r->n_errors == 0 && u->opt.line_directives)
       cp_add_line_directives(r->arena, &u->edits, f->input_text, f->input_len, f->path,
                              line_ending(f->input_text, f->input_len));

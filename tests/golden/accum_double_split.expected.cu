@@ -11,7 +11,7 @@ __global__ void halves(const float *in, float *out, float *out_err, int n) {
   if (i >= n)
     return;
   cp_float t = cp_add_cf(cp_div_ff(in[i], 3.0f), 1.0f);
-  double w = cp_to_double(cp_mul_cf(cp_sqrt(t), 0.5f));
+  double w = cp_to_double(cp_mul_pow2(cp_sqrt(t), 0.5f));
   for (int k = 0; k < 4; k++)
     w += cp_to_double(cp_div_ff(in[(i + k) % n], 7.0f));
   cp_store(&out[i], &out_err[i], cp_from_double(w));

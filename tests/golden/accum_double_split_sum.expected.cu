@@ -13,8 +13,8 @@ __global__ void halfsum(const float *x, const float *y, float *out, float *out_e
     return;
   double s = 0.0f;
   for (int k = 0; k < 64; k++)
-    s += cp_to_double(cp_mul_cf(cp_sub_ff(x[(i + k) % n], y[i]), 0.5f));
-  s -= cp_to_double(cp_mul_cf(cp_sub_ff(x[i], y[i]), 32.0f));
+    s += cp_to_double(cp_mul_pow2(cp_sub_ff(x[(i + k) % n], y[i]), 0.5f));
+  s -= cp_to_double(cp_mul_pow2(cp_sub_ff(x[i], y[i]), 32.0f));
   cp_store(&out[i], &out_err[i], cp_from_double(s));
 }
 

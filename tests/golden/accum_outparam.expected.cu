@@ -41,7 +41,7 @@ __global__ void all_calls_acc(const float *x, float *out, float *out_err, float 
 #pragma cp composite
 static __device__ void fold_all(cp_float box, float *d)
 {
-  if (cp_gt_fc(*d, cp_mul_fc(0.5f, box))) { *d -= cp_to_float(box); }
+  if (cp_gt_fc(*d, cp_mul_pow2(box, 0.5f))) { *d -= cp_to_float(box); }
 }
 
 #pragma cp composite scope(accumulators)

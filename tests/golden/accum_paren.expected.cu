@@ -8,7 +8,7 @@ __global__ void paren_kahan(const float *in, float *out, float *out_err, int n) 
   for (int j = 0; j < n; j++)
     (s) = cp_kahan_add((s), in[j]);
   cp_store(&out[0], &out_err[0], cp_kahan_to_cp((s)));
-  cp_store(&out[1], &out_err[1], cp_mul_cf(cp_kahan_to_cp((s)), 0.5f));
+  cp_store(&out[1], &out_err[1], cp_mul_pow2(cp_kahan_to_cp((s)), 0.5f));
 }
 
 #pragma cp composite accumulate(fixed)
@@ -17,7 +17,7 @@ __global__ void paren_fixed(const float *in, float *out, float *out_err, int n) 
   for (int j = 0; j < n; j++)
     s = cp_fixed_add(s, cp_fixed_from_float(in[j]));
   cp_store(&out[0], &out_err[0], cp_fixed_to_cp((s)));
-  cp_store(&out[1], &out_err[1], cp_mul_cf(cp_fixed_to_cp((s)), 0.5f));
+  cp_store(&out[1], &out_err[1], cp_mul_pow2(cp_fixed_to_cp((s)), 0.5f));
 }
 
 #pragma cp composite accumulate(double)

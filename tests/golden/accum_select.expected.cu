@@ -30,5 +30,5 @@ __global__ void sel_double(const float *in, float *out, float *out_err, int n) {
   for (int j = 0; j < n; j++)
     s += in[j];
   cp_store(&out[0], &out_err[0], in[1] < 0.5f ? cp_from_double(s) : a);
-  cp_store(&out[1], &out_err[1], cp_mul_cf((in[1] < 0.5f ? a : cp_from_double(s)), 2.0f));
+  cp_store(&out[1], &out_err[1], cp_mul_pow2((in[1] < 0.5f ? a : cp_from_double(s)), 2.0f));
 }

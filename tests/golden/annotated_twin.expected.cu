@@ -6,7 +6,7 @@
 #pragma cp composite
 __device__ float twice(float x) { return 2.0f * x; }
 
-__device__ cp_float twice_cp(cp_float x) { return cp_mul_fc(2.0f, x); }
+__device__ cp_float twice_cp(cp_float x) { return cp_mul_pow2(x, 2.0f); }
 
 __global__ void caller(float *y) { y[0] = twice(y[0]); }
 

@@ -7,7 +7,7 @@ __global__ void arith(const float *x, float *y, float *y_err, float s) {
   int i = threadIdx.x;
   cp_float a = cp_from_float(x[i]), b = cp_from_float(x[i + 1]);
   cp_float c = cp_div(cp_mul(cp_add(a, b), cp_sub(a, b)), cp_mul_fc(s, a));
-  cp_float d = cp_add(cp_neg(c), cp_sub(cp_mul_cf(a, 2.0f), cp_div_cf(b, 4.0f)));
+  cp_float d = cp_add(cp_neg(c), cp_sub(cp_mul_pow2(a, 2.0f), cp_mul_pow2(b, 0.25f)));
   cp_float e = cp_sub_cf(cp_mul_ff(x[i], x[i + 1]), s);
   cp_store(&y[i], &y_err[i], cp_neg(cp_add(c, cp_mul(d, cp_sub(e, cp_mul(a, cp_add(b, c)))))));
 }

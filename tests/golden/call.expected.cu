@@ -3,13 +3,13 @@
 // Rule call: converted functions pass and return composites; a float * parameter that
 // receives a converted local's address becomes cp_float *; an unannotated helper that
 // only converted code calls is converted too (auto-convert, see helper_autoconvert).
-__device__ cp_float plain_scale(cp_float x) { return cp_mul_fc(0.5f, x); }
+__device__ cp_float plain_scale(cp_float x) { return cp_mul_pow2(x, 0.5f); }
 
 #pragma cp composite
 __device__ cp_float lj(cp_float r2, cp_float eps, cp_float *virial) {
-  cp_float inv6 = cp_div_fc(1.0f, cp_mul(cp_mul(r2, r2), r2));
+  cp_float inv6 = cp_rcp(cp_mul(cp_sqr(r2), r2));
   *virial = cp_mul(cp_mul(cp_mul_fc(12.0f, eps), inv6), inv6);
-  return cp_mul(cp_mul_fc(4.0f, eps), cp_sub(cp_mul(inv6, inv6), inv6));
+  return cp_mul(cp_mul_pow2(eps, 4.0f), cp_sub(cp_sqr(inv6), inv6));
 }
 
 #pragma cp composite

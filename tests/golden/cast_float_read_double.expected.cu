@@ -10,8 +10,8 @@ __global__ void halve(float *out, float *out_err, const float *in, int n) {
   if (i >= n)
     return;
   cp_float t1 = cp_mul_ff(in[i], 3.0f);
-  cp_store(&out[i], &out_err[i], cp_add_fc(in[i], cp_mul_cf(cp_mul_cf(t1, 0.5f), 0.5f)));
-  cp_float t2 = cp_mul_cf(t1, 0.25f);
-  double back = cp_to_double(cp_mul_cf(t2, 0.125f));
+  cp_store(&out[i], &out_err[i], cp_add_fc(in[i], cp_mul_pow2(cp_mul_pow2(t1, 0.5f), 0.5f)));
+  cp_float t2 = cp_mul_pow2(t1, 0.25f);
+  double back = cp_to_double(cp_mul_pow2(t2, 0.125f));
   cp_add_to(&out[i], &out_err[i], cp_add(t2, cp_from_double(back)));
 }

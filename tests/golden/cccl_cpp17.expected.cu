@@ -18,8 +18,8 @@ __global__ void pair_energy(const float *r2, float *energy, float *energy_err, f
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     cp_float s = cp_div_ff(sigma2, r2[i]);
-    cp_float s6 = cp_mul(cp_mul(s, s), s);
-    cp_store(&energy[i], &energy_err[i], cp_mul(cp_mul_ff(4.0f, eps), cp_sub(cp_mul(s6, s6), s6)));
+    cp_float s6 = cp_mul(cp_sqr(s), s);
+    cp_store(&energy[i], &energy_err[i], cp_mul(cp_mul_ff(4.0f, eps), cp_sub(cp_sqr(s6), s6)));
   }
 }
 } // namespace md::lj

@@ -32,7 +32,7 @@ __global__ void cell_energy(const int *cell, const float *speed, const float *ma
   cp_float e = cp_mul_cf(cp_mul_cf(cp_mul_ff(0.5f, mass[i]), speed[i]), speed[i]);
   for (int j = i + 1; j < n && cell[j] == cell[i]; j++) {
     cp_float d = cp_sub_ff(speed[j], speed[i]);
-    e = cp_add(e, cp_div(cp_mul_ff(mass[i], mass[j]), cp_add_fc(1.0f, cp_mul(d, d))));
+    e = cp_add(e, cp_div(cp_mul_ff(mass[i], mass[j]), cp_add_fc(1.0f, cp_sqr(d))));
   }
   cp_store(&energy[i], &energy_err[i], e);
 }

@@ -10,6 +10,6 @@ __global__ void clamp(const float *x, float *y, float *y_err, float lo, float hi
   if (cp_ge_cf(v, hi) && hi != 0.0f) v = cp_from_float(hi);
   cp_float w = cp_gt_cf(v, 0.0f) ? v : cp_neg(v);
   if (!cp_to_float(w) || cp_eq(v, w))
-    w = cp_mul_cf(w, 0.5f);
+    w = cp_mul_pow2(w, 0.5f);
   cp_store(&y[threadIdx.x], &y_err[threadIdx.x], cp_le(v, w) ? w : v);
 }

@@ -15,7 +15,7 @@ __global__ void scale(float *x, float *x_err, const double *w, double *sum, int 
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  cp_float a = cp_add_cf(cp_mul_cf(cp_make_float(x[i], x_err[i]), 0.5f), 1.0f);
+  cp_float a = cp_add_cf(cp_mul_pow2(cp_make_float(x[i], x_err[i]), 0.5f), 1.0f);
   cp_float b = cp_sub(cp_mul(a, cp_from_double(s)), cp_from_double(3.14159265358979));
   cp_float c = cp_div_cf(cp_neg(cp_mul(cp_from_double(w[i]), a)), 7.0f);
   double acc = w[i];
@@ -23,9 +23,9 @@ __global__ void scale(float *x, float *x_err, const double *w, double *sum, int 
   acc = cp_to_double(cp_mul_cf(cp_from_double(acc), 0.25f));
   if (cp_lt(c, cp_from_double(0.1)))
     c = cp_from_double(0.1);
-  c = cp_add(c, cp_sub(cp_sqrt(cp_mul_cf(a, 0.5f)), cp_fabs(cp_from_double(w[i]))));
+  c = cp_add(c, cp_sub(cp_sqrt(cp_mul_pow2(a, 0.5f)), cp_fabs(cp_from_double(w[i]))));
   bin[i] = (int)cp_to_int(cp_mul_cf(a, 1e3f));
-  sum[i] = cp_to_double(cp_add((i & 1 ? cp_from_double(acc) : cp_mul_cf(a, 0.5f)), c));
+  sum[i] = cp_to_double(cp_add((i & 1 ? cp_from_double(acc) : cp_mul_pow2(a, 0.5f)), c));
   cp_store(&x[i], &x_err[i], cp_add(cp_add(a, b), c));
   if (i == 0)
     printf("%g\n", cp_to_double(cp_mul_cf(cp_from_double(acc), 2.0f)));

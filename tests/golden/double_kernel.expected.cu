@@ -5,8 +5,8 @@
 // cp_dd_ operations, and the host side recombines with cp_recombine_double.
 #pragma cp composite
 __device__ cp_double potential(cp_double r2) {
-  cp_double inv6 = cp_dd_div_dc(1.0, cp_dd_mul(cp_dd_mul(r2, r2), r2));
-  return cp_dd_mul_dc(4.0, cp_dd_sub(cp_dd_mul(inv6, inv6), inv6));
+  cp_double inv6 = cp_dd_rcp(cp_dd_mul(cp_dd_sqr(r2), r2));
+  return cp_dd_mul_pow2(cp_dd_sub(cp_dd_sqr(inv6), inv6), 4.0);
 }
 
 #pragma cp composite

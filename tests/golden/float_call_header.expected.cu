@@ -13,6 +13,6 @@ __global__ void steps(const float *c, int *out, float *scaled, float *scaled_err
   if (i >= n)
     return;
   cp_float x = cp_div_ff(c[i], 3.0f);
-  out[i] = escape_steps(cp_to_float(x), cp_to_float(cp_mul_cf(x, 0.5f)));
+  out[i] = escape_steps(cp_to_float(x), cp_to_float(cp_mul_pow2(x, 0.5f)));
   cp_store(&scaled[i], &scaled_err[i], cp_add_fc(half_of<float>(cp_to_float(x)), x));
 }

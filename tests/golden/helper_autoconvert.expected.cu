@@ -12,7 +12,7 @@ static __device__ void fold(float box, float *d)
 
 static __device__ void fold_cp(cp_float box, cp_float *d)
 {
-  if (cp_gt(*d, cp_mul_fc(0.5f, box))) { *d = cp_sub(*d, box); }
+  if (cp_gt(*d, cp_mul_pow2(box, 0.5f))) { *d = cp_sub(*d, box); }
 }
 
 // Called only by dist2, whose float original is float code: a twin too.
@@ -23,7 +23,7 @@ __device__ float sq(float a)
 
 __device__ cp_float sq_cp(cp_float a)
 {
-  return cp_mul(a, a);
+  return cp_sqr(a);
 }
 
 __device__ float dist2(float dx, float dy)

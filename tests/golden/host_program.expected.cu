@@ -24,7 +24,7 @@ __global__ void drift(const float4 *vel, float4 *pos, float4 *pos_err, float *en
   cp_add_to(&pos[i].x, &pos_err[i].x, cp_mul_cf(v.x, dt));
   cp_add_to(&pos[i].y, &pos_err[i].y, cp_mul_cf(v.y, dt));
   cp_add_to(&pos[i].z, &pos_err[i].z, cp_mul_cf(v.z, dt));
-  cp_atomic_add_warp(energy, energy_err, cp_mul_fc(0.5f, cp_add(cp_add(cp_mul(v.x, v.x), cp_mul(v.y, v.y)), cp_mul(v.z, v.z))));
+  cp_atomic_add_warp(energy, energy_err, cp_mul_pow2(cp_add(cp_add(cp_sqr(v.x), cp_sqr(v.y)), cp_sqr(v.z)), 0.5f));
 }
 
 int main() {

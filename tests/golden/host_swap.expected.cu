@@ -7,7 +7,7 @@
 __global__ void relax(const float *in, const float *in_err, float *out, float *out_err, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i > 0 && i < n - 1)
-    cp_store(&out[i], &out_err[i], cp_add(cp_add(cp_mul_fc(0.25f, cp_make_float(in[i - 1], in_err[i - 1])), cp_mul_fc(0.5f, cp_make_float(in[i], in_err[i]))), cp_mul_fc(0.25f, cp_make_float(in[i + 1], in_err[i + 1]))));
+    cp_store(&out[i], &out_err[i], cp_add(cp_add(cp_mul_pow2(cp_make_float(in[i - 1], in_err[i - 1]), 0.25f), cp_mul_pow2(cp_make_float(in[i], in_err[i]), 0.5f)), cp_mul_pow2(cp_make_float(in[i + 1], in_err[i + 1]), 0.25f)));
 }
 
 int main() {

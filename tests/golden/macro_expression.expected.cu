@@ -26,12 +26,12 @@ __global__ void density(float *rho, float *rho_err, const float3 *pos, const flo
   cp_float sum = cp_from_float(0.0f);
   for (int j = 0; j < n; j++) {
     cp_float3 d = cp_make_float3(cp_sub_ff(pos[i].x, pos[j].x), cp_sub_ff(pos[i].y, pos[j].y), cp_sub_ff(pos[i].z, pos[j].z));
-    cp_float r2 = cp_add(cp_add(cp_mul((d).x, (d).x), cp_mul((d).y, (d).y)), cp_mul((d).z, (d).z));
+    cp_float r2 = cp_add(cp_add(cp_sqr((d).x), cp_sqr((d).y)), cp_sqr((d).z));
     if (cp_lt(r2, h2))
-      sum = cp_add(sum, cp_mul_fc(m[j], cp_mul(cp_div_ff(315.0f, 64.0f), cp_mul(cp_mul(cp_sub((h2), (r2)), cp_sub((h2), (r2))), cp_sub((h2), (r2))))));
+      sum = cp_add(sum, cp_mul_fc(m[j], cp_mul(cp_div_ff(315.0f, 64.0f), cp_mul(cp_sqr(cp_sub((h2), (r2))), cp_sub((h2), (r2))))));
   }
   int k = SQR(i % 3);
-  cp_add_to(&(rho)[i], &(rho_err)[i], cp_add(cp_add(cp_mul_cf(sum, 0.5f), cp_mul_cf(cp_mul_fc(2.0f, cp_neg(sum)), 0.0f)), cp_mul_cf(cp_from_int(k), 0.0f)));
+  cp_add_to(&(rho)[i], &(rho_err)[i], cp_add(cp_add(cp_mul_pow2(sum, 0.5f), cp_mul_cf(cp_mul_pow2(cp_neg(sum), 2.0f), 0.0f)), cp_mul_cf(cp_from_int(k), 0.0f)));
 }
 
 int main() {

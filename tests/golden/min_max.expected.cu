@@ -10,7 +10,7 @@ __global__ void k(float *x, float *x_err, const float *y, int n)
   int l = max(m - 1, 0);
   cp_float a = cp_mul_cf(cp_make_float(x[m], x_err[m]), y[l]);
   cp_float b = cp_fmin(a, cp_add_ff(y[i], 1.0f));
-  cp_float c = cp_fmax(b, cp_mul_fc(0.5f, a));
+  cp_float c = cp_fmax(b, cp_mul_pow2(a, 0.5f));
   cp_float e = cp_fmin(cp_from_float(y[i]), cp_from_float(2.0f));
   cp_store(&x[i], &x_err[i], cp_add(c, e));
 }

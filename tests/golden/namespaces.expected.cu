@@ -5,12 +5,12 @@
 namespace md {
 namespace kernels {
 #pragma cp composite
-__device__ cp_float half(cp_float x) { return cp_mul_fc(0.5f, x); }
+__device__ cp_float half(cp_float x) { return cp_mul_pow2(x, 0.5f); }
 
 #pragma cp composite
 __global__ void kinetic(const float *v, const float *v_err, float *ke, float *ke_err, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) cp_atomic_add_warp(ke, ke_err, half(cp_mul(cp_make_float(v[i], v_err[i]), cp_make_float(v[i], v_err[i]))));
+  if (i < n) cp_atomic_add_warp(ke, ke_err, half(cp_sqr(cp_make_float(v[i], v_err[i]))));
 }
 } // namespace kernels
 } // namespace md

@@ -19,7 +19,7 @@ __global__ void integrate(const float4 *pos, float4 *force, float4 *force_err, c
   cp_float4 p = cp_from_float4(pos[i]);
   add_force(force, force_err, i, cp_mul_cf(p.x, dt), cp_mul_cf(cp_make_float(vel[i], vel_err[i]), dt));
   cp_float4 f = cp_pair_float4(force[i], force_err[i]);
-  cp_store_float4(&force[i], &force_err[i], cp_make_float4(f.x, f.y, cp_mul_cf(f.z, 0.5f), cp_from_float(0.0f)));
+  cp_store_float4(&force[i], &force_err[i], cp_make_float4(f.x, f.y, cp_mul_pow2(f.z, 0.5f), cp_from_float(0.0f)));
   diag[i] = cp_to_float(cp_add(f.x, f.y));
 }
 

@@ -22,4 +22,4 @@ __global__ void other_pragma(float *x) { x[0] *= 2.0f; }
 #pragma GCC diagnostic pop
 
 #pragma cp composite
-__global__ void read(float *x, float *x_err) { cp_store(&x[0], &x_err[0], cp_mul_cf(cp_make_float(x[0], x_err[0]), 2.0f)); }
+__global__ void read(float *x, float *x_err) { cp_store(&x[0], &x_err[0], cp_mul_pow2(cp_make_float(x[0], x_err[0]), 2.0f)); }

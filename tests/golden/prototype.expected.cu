@@ -38,9 +38,9 @@ __global__ void k(const float *r2, float *e, float *e_err, float *w, float *w_er
 #pragma cp composite
 __device__ cp_float lj(cp_float r2, cp_float *virial)
 {
-  cp_float inv6 = cp_div_fc(1.0f, cp_mul(cp_mul(r2, r2), r2));
+  cp_float inv6 = cp_rcp(cp_mul(cp_sqr(r2), r2));
   *virial = cp_mul(cp_mul_fc(12.0f, inv6), inv6);
-  return cp_mul_fc(4.0f, cp_sub(cp_mul(inv6, inv6), inv6));
+  return cp_mul_pow2(cp_sub(cp_sqr(inv6), inv6), 4.0f);
 }
 
 __device__ void scale(float *p, float *p_err, cp_float s)

@@ -5,11 +5,11 @@
 // (here also in a scope(accumulators) caller, where f and df would be per-term floats).
 // A const float & parameter takes the composite value.
 __device__ void interp(cp_float r, cp_float &f, cp_float &df) {
-  f = cp_mul(r, r);
-  df = cp_mul_fc(2.0f, r);
+  f = cp_sqr(r);
+  df = cp_mul_pow2(r, 2.0f);
 }
 
-__device__ cp_float energy(const cp_float &r) { return cp_mul(cp_mul_fc(0.5f, r), r); }
+__device__ cp_float energy(const cp_float &r) { return cp_mul(cp_mul_pow2(r, 0.5f), r); }
 
 #pragma cp composite
 __global__ void forces(const float *r, float *out, float *out_err, int n) {

@@ -13,7 +13,7 @@ inline __host__ __device__ void operator+=(cp_float3 &a, cp_float3 b) {
   a.z = cp_add(a.z, b.z);
 }
 
-__device__ void interp(cp_float r, cp_float &f) { f = cp_add(cp_mul_cf(f, 0.5f), cp_div_cf(r, 3.0f)); }
+__device__ void interp(cp_float r, cp_float &f) { f = cp_add(cp_mul_pow2(f, 0.5f), cp_div_cf(r, 3.0f)); }
 
 #pragma cp composite
 __global__ void kick(float3 *vel, float3 *vel_err, const float3 *force, float *out, float *out_err, const float *r, int n) {

@@ -17,7 +17,7 @@ __global__ void nonbond(const float4 *pos, float *energy, float *energy_err, flo
     float s6 = 1.0f / (r2 * r2 * r2);
     e = cp_add_cf(e, 4.0f * (s6 * s6 - s6));
   }
-  cp_float half = cp_mul_fc(0.5f, e);
+  cp_float half = cp_mul_pow2(e, 0.5f);
   cp_store(&energy[i], &energy_err[i], half);
   tree[threadIdx.x] = half;
   __syncthreads();

@@ -17,10 +17,10 @@ __global__ void halves(const float *in, float *out, float *out_err, int n) {
     return;
   cp_float a = cp_from_float(in[i]);
   cp_float b = cp_from_float(in[(i + 1) % n]);
-  cp_float h = cp_shfl_xor_sync(0xffffffffu, cp_mul_cf(cp_sub(a, b), 0.5f), 1);
+  cp_float h = cp_shfl_xor_sync(0xffffffffu, cp_mul_pow2(cp_sub(a, b), 0.5f), 1);
   cg::thread_block_tile<32> g = cg::tiled_partition<32>(cg::this_thread_block());
-  cp_float k = cp_group_shfl_xor(g, cp_mul_cf(cp_add(a, b), 0.25f), 2);
-  cp_float s = (i & 1) ? cp_mul_cf(cp_sub(a, b), 0.5f) : cp_mul_cf(cp_add(a, b), 0.5f);
+  cp_float k = cp_group_shfl_xor(g, cp_mul_pow2(cp_add(a, b), 0.25f), 2);
+  cp_float s = (i & 1) ? cp_mul_pow2(cp_sub(a, b), 0.5f) : cp_mul_pow2(cp_add(a, b), 0.5f);
   cp_store(&out[i], &out_err[i], cp_sub(cp_add(cp_mul_cf(h, 3.0f), k), s));
 }
 

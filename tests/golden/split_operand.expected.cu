@@ -20,9 +20,9 @@ __global__ void force(const float *x, const float *x_err, float *f, float *f_err
   if (i >= n)
     return;
   cp_float xi = cp_make_float(x[i], x_err[i]);
-  cp_float h = cp_div(cp_neg(cp_mul_cf(xi, 0.5f)), cp_add_fc(1.0f, cp_fabs(cp_neg(cp_mul_cf(xi, 0.5f)))));
-  cp_float q = cp_mul_cf(cp_mul_cf(xi, 0.25f), 3.0f);
-  cp_float s = cp_from_float(cp_gt_cf(cp_mul_cf(xi, 0.5f), 1.0f) ? 1.0f : 0.0f);
+  cp_float h = cp_div(cp_neg(cp_mul_pow2(xi, 0.5f)), cp_add_fc(1.0f, cp_fabs(cp_neg(cp_mul_pow2(xi, 0.5f)))));
+  cp_float q = cp_mul_cf(cp_mul_pow2(xi, 0.25f), 3.0f);
+  cp_float s = cp_from_float(cp_gt_cf(cp_mul_pow2(xi, 0.5f), 1.0f) ? 1.0f : 0.0f);
   cp_store(&f[i], &f_err[i], cp_add(cp_add(h, q), s));
 }
 

@@ -20,7 +20,7 @@ __global__ void drift(Sim sim, int steps) {
 __global__ void kick(Sim *sim) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < sim->atoms.n)
-    cp_store(&sim->atoms.v.x[i], &sim->atoms.v.x_err[i], cp_mul_cf(cp_make_float(sim->atoms.v.x[i], sim->atoms.v.x_err[i]), 1.0f));
+    cp_store(&sim->atoms.v.x[i], &sim->atoms.v.x_err[i], cp_mul_pow2(cp_make_float(sim->atoms.v.x[i], sim->atoms.v.x_err[i]), 1.0f));
 }
 
 int main() {

@@ -33,7 +33,7 @@ __device__ cp_float warp_sum_cp_float(cp_float v) {
 template <typename T>
 __device__ T pair_energy(T r2) { return T(1) / r2 - T(0.5) / (r2 * r2); }
 
-__device__ cp_float pair_energy_cp_float(cp_float r2) { return cp_sub(cp_div_fc(float(1), r2), cp_div(cp_from_double(0.5), cp_mul(r2, r2))); }
+__device__ cp_float pair_energy_cp_float(cp_float r2) { return cp_sub(cp_div_fc(float(1), r2), cp_div(cp_from_double(0.5), cp_sqr(r2))); }
 
 #pragma cp composite
 template <typename T, bool SHIFT>

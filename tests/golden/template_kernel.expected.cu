@@ -27,7 +27,7 @@ __global__ void step(const float *a, float *o, float *o_err, int n) {
     return;
   cp_float s = cp_div_ff(a[i], 3.0f);
   if (HALF)
-    s = cp_mul_cf(s, 0.5f);
+    s = cp_mul_pow2(s, 0.5f);
   cp_add_to(&o[i], &o_err[i], cp_mul_cf(s, (float)STEP));
 }
 

@@ -71,6 +71,7 @@ enum Kind { K_F, K_CF, K_F4, K_D, K_CD, K_I }; // float lanes, double lanes, or 
   X(fam##_sqrt, K_CF, cp_##fam##_sqrt(in.ax))                                                  \
   X(fam##_rsqrt, K_CF, cp_##fam##_rsqrt(in.ax))                                                \
   X(fam##_rcp, K_CF, cp_##fam##_rcp(in.x))                                                     \
+  X(fam##_sqr, K_CF, cp_##fam##_sqr(in.x))                                                     \
   X(fam##_fma, K_CF, cp_##fam##_fma(in.x, in.y, in.z))
 
 #define DD_OPS(X)                                                                              \
@@ -89,6 +90,8 @@ enum Kind { K_F, K_CF, K_F4, K_D, K_CD, K_I }; // float lanes, double lanes, or 
   X(dd_sqrt, K_CD, cp_dd_sqrt(in.adx))                                                         \
   X(dd_rsqrt, K_CD, cp_dd_rsqrt(in.adx))                                                       \
   X(dd_rcp, K_CD, cp_dd_rcp(in.dx))                                                            \
+  X(dd_sqr, K_CD, cp_dd_sqr(in.dx))                                                            \
+  X(dd_mul_pow2, K_CD, cp_dd_mul_pow2(in.dx, 0.25))                                            \
   X(dd_fma, K_CD, cp_dd_fma(in.dx, in.dy, in.dz))                                              \
   X(dd_to_double, K_D, cp_dd_to_double(in.dx))                                                 \
   X(dd_to_float, K_F, cp_dd_to_float(in.dx))                                                   \
@@ -100,6 +103,7 @@ enum Kind { K_F, K_CF, K_F4, K_D, K_CD, K_I }; // float lanes, double lanes, or 
   X(generic_add, K_CF, cp_add(in.x, in.y))                                                     \
   X(generic_div, K_CF, cp_div(in.x, in.y))                                                     \
   X(neg, K_CF, cp_neg(in.x))                                                                   \
+  X(mul_pow2, K_CF, cp_mul_pow2(in.x, 8.0f))                                                   \
   X(normalize, K_CF, cp_normalize(in.z))                                                       \
   X(fabs, K_CF, cp_fabs(in.x))                                                                 \
   X(fmin, K_CF, cp_fmin(in.x, in.y))                                                           \

@@ -19,10 +19,12 @@ static const double B_ADD = 3.0 / (1.0 - 4.0 * U); /* AccurateDWPlusDW, Alg. 6 *
 static const double B_ADD_F = 2.0;                  /* DWPlusFP, Alg. 4 */
 static const double B_MUL = 4.0;                    /* DWTimesDW3, Alg. 12 (Muller-Rideau) */
 static const double B_MUL_F = 2.0;                  /* DWTimesFP3, Alg. 9 */
+static const double B_SQR = 4.0 + 9.0 * U;          /* Alg. 12 for x*x, derived (runtime.md) */
 static const double B_DIV = 15.0 + 56.0 * U;        /* DWDivDW2, Alg. 17 */
 static const double B_DIV_F = 3.0;                  /* DWDivFP3, Alg. 15 */
 static const double B_SQRT = 4.2;                   /* derived 4.125 + O(u) */
-static const double B_RSQRT = 19.2;                 /* derived 4.125 + 15 + O(u) */
+static const double B_RCP = 17.2;                   /* derived 17 + O(u): Alg. 17, one quotient */
+static const double B_RSQRT = 21.2;                 /* derived 4.125 + 17 + O(u) */
 /* fma = add(mul): |err| <= (4 + 13u^2)u^2 |ab| + 3/(1-4u) u^2 |ab + c| */
 static const double B_FMA_AB = 4.0 + 13.0 * U2;
 
@@ -59,9 +61,13 @@ START_TEST(test_mul)
   tu_op op = { "mul", TU_MUL, TU_CC, TU_REL, B_MUL, 0, U2, -30, 30, cp_accurate_mul, 0, 0, 0, 0 };
   tu_op a = { "mul_cf", TU_MUL, TU_CS, TU_REL, B_MUL_F, 0, U2, -30, 30, 0, cp_accurate_mul_cf, 0, 0, 0 };
   tu_op b = { "mul_fc", TU_MUL, TU_SC, TU_REL, B_MUL_F, 0, U2, -30, 30, 0, 0, cp_accurate_mul_fc, 0, 0 };
+  tu_op s = { "sqr", TU_SQR, TU_C, TU_REL, B_SQR, 0, U2, -30, 30, 0, 0, 0, cp_accurate_sqr, 0 };
+  tu_op p2 = { "mul_pow2", TU_MUL, TU_CP2, TU_REL, 0.0, 0, U2, -30, 30, 0, cp_mul_pow2, 0, 0, 0 };
   tu_run_op(&op, "accurate", 107);
   tu_run_op(&a, "accurate", 108);
   tu_run_op(&b, "accurate", 109);
+  tu_run_op(&s, "accurate", 117);
+  tu_run_op(&p2, "accurate", 118); /* exact: the bound is 0 */
 }
 END_TEST
 
@@ -80,7 +86,7 @@ START_TEST(test_sqrt_rsqrt_rcp)
 {
   tu_op s = { "sqrt", TU_SQRT, TU_C, TU_REL, B_SQRT, 0, U2, -60, 60, 0, 0, 0, cp_accurate_sqrt, 0 };
   tu_op r = { "rsqrt", TU_RSQRT, TU_C, TU_REL, B_RSQRT, 0, U2, -60, 60, 0, 0, 0, cp_accurate_rsqrt, 0 };
-  tu_op c = { "rcp", TU_RCP, TU_C, TU_REL, B_DIV, 0, U2, -60, 60, 0, 0, 0, cp_accurate_rcp, 0 };
+  tu_op c = { "rcp", TU_RCP, TU_C, TU_REL, B_RCP, 0, U2, -60, 60, 0, 0, 0, cp_accurate_rcp, 0 };
   tu_run_op(&s, "accurate", 113);
   tu_run_op(&r, "accurate", 114);
   tu_run_op(&c, "accurate", 115);

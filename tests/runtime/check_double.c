@@ -17,7 +17,8 @@ static const double B_MUL_F = 2.0;
 static const double B_DIV = 15.0 + 56.0 * U;
 static const double B_DIV_F = 3.0;
 static const double B_SQRT = 4.2;  /* derived 4.125 + O(u) */
-static const double B_RSQRT = 19.2; /* derived 19.125 + O(u) */
+static const double B_RCP = 17.2;   /* derived 17 + O(u): Alg. 17, one quotient */
+static const double B_RSQRT = 21.2; /* derived 21.125 + O(u) */
 /* fma = add(mul): |err| <= (4 + 13u^2)u^2 |ab| + 3/(1-4u) u^2 |ab + c| */
 static const double B_FMA_AB = 4.0 + 13.0 * U2;
 
@@ -41,6 +42,8 @@ START_TEST(test_mul_div)
     { "mul", TU_MUL, TU_CC, TU_REL, B_MUL, 0, U2, -250, 250, cp_dd_mul, 0, 0, 0, 0 },
     { "mul_cd", TU_MUL, TU_CS, TU_REL, B_MUL_F, 0, U2, -250, 250, 0, cp_dd_mul_cd, 0, 0, 0 },
     { "mul_dc", TU_MUL, TU_SC, TU_REL, B_MUL_F, 0, U2, -250, 250, 0, 0, cp_dd_mul_dc, 0, 0 },
+    { "sqr", TU_SQR, TU_C, TU_REL, B_MUL + 9.0 * U, 0, U2, -250, 250, 0, 0, 0, cp_dd_sqr, 0 },
+    { "mul_pow2", TU_MUL, TU_CP2, TU_REL, 0.0, 0, U2, -250, 250, 0, cp_dd_mul_pow2, 0, 0, 0 },
     { "div", TU_DIV, TU_CC, TU_REL, B_DIV, 0, U2, -250, 250, cp_dd_div, 0, 0, 0, 0 },
     { "div_cd", TU_DIV, TU_CS, TU_REL, B_DIV_F, 0, U2, -250, 250, 0, cp_dd_div_cd, 0, 0, 0 },
     { "div_dc", TU_DIV, TU_SC, TU_REL, B_DIV, 0, U2, -250, 250, 0, 0, cp_dd_div_dc, 0, 0 },
@@ -54,7 +57,7 @@ START_TEST(test_unary_fma)
   tu_dd_op ops[] = {
     { "sqrt", TU_SQRT, TU_C, TU_REL, B_SQRT, 0, U2, -500, 500, 0, 0, 0, cp_dd_sqrt, 0 },
     { "rsqrt", TU_RSQRT, TU_C, TU_REL, B_RSQRT, 0, U2, -500, 500, 0, 0, 0, cp_dd_rsqrt, 0 },
-    { "rcp", TU_RCP, TU_C, TU_REL, B_DIV, 0, U2, -500, 500, 0, 0, 0, cp_dd_rcp, 0 },
+    { "rcp", TU_RCP, TU_C, TU_REL, B_RCP, 0, U2, -500, 500, 0, 0, 0, cp_dd_rcp, 0 },
     { "fma", TU_FMA, TU_CCC, TU_FMA_ACC, B_FMA_AB, B_ADD, U2, -250, 250, 0, 0, 0, 0, cp_dd_fma },
   };
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; ++i) tu_run_dd_op(&ops[i], 430 + i);

@@ -40,6 +40,7 @@ START_TEST(test_normalized_and_rest)
     TU_ASSERT(same(cp_mid_add_cf(x, f), cp_accurate_add_cf(x, f)) && same(cp_mid_sub_fc(f, y), cp_accurate_sub_fc(f, y)));
     TU_ASSERT(same(cp_mid_mul_fc(f, y), cp_accurate_mul_fc(f, y)) && same(cp_mid_div_cf(x, f), cp_accurate_div_cf(x, f)));
     TU_ASSERT(same(cp_mid_sqrt(ax), cp_accurate_sqrt(ax)) && same(cp_mid_rcp(x), cp_accurate_rcp(x)));
+    TU_ASSERT(same(cp_mid_sqr(x), cp_accurate_sqr(x)));
   }
 }
 END_TEST
@@ -55,6 +56,7 @@ START_TEST(test_tier_names)
     TU_ASSERT(same(cp_low_div_fc(f, y), cp_fast_div_fc(f, y)) && same(cp_low_fma(x, y, z), cp_fast_fma(x, y, z)));
     TU_ASSERT(same(cp_high_add(x, y), cp_accurate_add(x, y)) && same(cp_high_sub_cf(x, f), cp_accurate_sub_cf(x, f)));
     TU_ASSERT(same(cp_high_rsqrt(cp_fabs(x)), cp_accurate_rsqrt(cp_fabs(x))));
+    TU_ASSERT(same(cp_low_sqr(x), cp_fast_sqr(x)) && same(cp_high_sqr(x), cp_accurate_sqr(x)));
     TU_ASSERT(same(cp_mid_mul_ff(f, g), cp_mid_mul_cf(cp_from_float(f), g)) &&
               same(cp_low_add_ff(f, g), cp_fast_add_cf(cp_from_float(f), g)));
   }

@@ -31,8 +31,8 @@ static const double B_DIV = FO(3.0);   /* u, relative */
 static const double B_DIV_F = FO(2.0); /* u, relative */
 /* borrowed from the accurate family (check_accurate.c): u^2, relative */
 static const double B_SQRT = 4.2;                   /* derived 4.125 + O(u) */
-static const double B_RSQRT = 19.2;                 /* derived 19.125 + O(u) */
-static const double B_RCP = 15.0 + 56.0 * U;        /* DWDivDW2, Alg. 17 */
+static const double B_RSQRT = 21.2;                 /* derived 21.125 + O(u) */
+static const double B_RCP = 17.2;                   /* derived 17 + O(u): Alg. 17, one quotient */
 static const double B_FMA_AB = 4.0 + 13.0 * U2;     /* fma: |ab| coefficient */
 static const double B_FMA_ABC = 3.0 / (1.0 - 4.0 * U); /* fma: |ab + c| coefficient */
 
@@ -95,6 +95,7 @@ START_TEST(test_bit_identity)
       { "add", cp_paper_add(x, y), t_add(tp(x), tp(y)), 0 },
       { "sub", cp_paper_sub(x, y), t_sub(tp(x), tp(y)), 0 },
       { "mul", cp_paper_mul(x, y), t_mul(tp(x), tp(y)), 0 },
+      { "sqr", cp_paper_sqr(x), t_mul(tp(x), tp(x)), 0 },
       { "div", cp_paper_div(x, y), t_div(tp(x), tp(y)), 0 },
       { "add_cf", cp_paper_add_cf(x, f), t_add(tp(x), tf), 1 },
       { "add_fc", cp_paper_add_fc(f, y), t_add(tf, tp(y)), 1 },

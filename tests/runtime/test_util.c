@@ -42,6 +42,7 @@ static void reference(tu_ctx *k, tu_math m)
   case TU_RSQRT: mpfr_rec_sqrt(k->exact, k->a, MPFR_RNDN); break;
   case TU_RCP: mpfr_ui_div(k->exact, 1, k->a, MPFR_RNDN); break;
   case TU_FMA: mpfr_fma(k->exact, k->a, k->b, k->c, MPFR_RNDN); break;
+  case TU_SQR: mpfr_sqr(k->exact, k->a, MPFR_RNDN); break;
   }
 }
 
@@ -85,10 +86,12 @@ static void draw_float(gen_rng *r, const tu_op *op, cp_float *x, cp_float *y, cp
   *y = gen_pair(r, op->emin, op->emax);
   *z = gen_pair(r, 2 * op->emin, 2 * op->emax);
   if (op->shape == TU_CS || op->shape == TU_SC) *y = cp_from_float(y->v);
+  if (op->shape == TU_CP2) *y = cp_from_float(ldexpf(gen_one_in(r, 2) ? -1.0f : 1.0f, gen_int(r, -20, 20)));
   if (op->math == TU_ADD && op->shape == TU_CC && gen_one_in(r, 5)) *y = gen_near_neg(r, *x);
   if (op->math == TU_SUB && op->shape == TU_CC && gen_one_in(r, 5)) *y = cp_neg(gen_near_neg(r, *x));
   if (op->math == TU_FMA && gen_one_in(r, 5)) *z = gen_near_neg(r, cp_accurate_mul(*x, *y));
   if (op->math == TU_SQRT || op->math == TU_RSQRT) *x = cp_fabs(*x);
+  if (op->math == TU_SQR) *y = *x; /* so that |x y| is |x|^2 */
 }
 
 /* One line per operation: the measured maximum in the bound's unit and scale. */
@@ -116,7 +119,7 @@ double tu_run_op(const tu_op *op, const char *family, uint64_t seed)
     draw_float(&r, op, &x, &y, &z);
     switch (op->shape) {
     case TU_CC: res = op->cc(x, y); break;
-    case TU_CS: res = op->cs(x, y.v); break;
+    case TU_CS: case TU_CP2: res = op->cs(x, y.v); break;
     case TU_SC: res = op->sc(y.v, x); { cp_float t = x; x = y; y = t; } break;
     case TU_C: res = op->c1(x); break;
     default: res = op->ccc(x, y, z); break;
@@ -148,10 +151,12 @@ static void draw_dd(gen_rng *r, const tu_dd_op *op, cp_double *x, cp_double *y, 
   *y = gen_dd(r, op->emin, op->emax);
   *z = gen_dd(r, 2 * op->emin, 2 * op->emax);
   if (op->shape == TU_CS || op->shape == TU_SC) *y = cp_dd_from_double(y->hi);
+  if (op->shape == TU_CP2) *y = cp_dd_from_double(ldexp(gen_one_in(r, 2) ? -1.0 : 1.0, gen_int(r, -20, 20)));
   if (op->math == TU_ADD && op->shape == TU_CC && gen_one_in(r, 5)) *y = gen_dd_near_neg(r, *x);
   if (op->math == TU_SUB && op->shape == TU_CC && gen_one_in(r, 5)) *y = cp_dd_neg(gen_dd_near_neg(r, *x));
   if (op->math == TU_FMA && gen_one_in(r, 5)) *z = gen_dd_near_neg(r, cp_dd_mul(*x, *y));
   if (op->math == TU_SQRT || op->math == TU_RSQRT) *x = cp_dd_fabs(*x);
+  if (op->math == TU_SQR) *y = *x;
 }
 
 double tu_run_dd_op(const tu_dd_op *op, uint64_t seed)
@@ -166,7 +171,7 @@ double tu_run_dd_op(const tu_dd_op *op, uint64_t seed)
     draw_dd(&r, op, &x, &y, &z);
     switch (op->shape) {
     case TU_CC: res = op->cc(x, y); break;
-    case TU_CS: res = op->cs(x, y.hi); break;
+    case TU_CS: case TU_CP2: res = op->cs(x, y.hi); break;
     case TU_SC: res = op->sc(y.hi, x); { cp_double t = x; x = y; y = t; } break;
     case TU_C: res = op->c1(x); break;
     default: res = op->ccc(x, y, z); break;

@@ -45,10 +45,10 @@ void tu_set_pair(mpfr_t r, cp_float x);  /* r = x.v + x.e exactly */
 void tu_set_dd(mpfr_t r, cp_double x);   /* r = x.hi + x.lo exactly */
 
 /* What an operation does, for the reference. */
-typedef enum { TU_ADD, TU_SUB, TU_MUL, TU_DIV, TU_SQRT, TU_RSQRT, TU_RCP, TU_FMA } tu_math;
+typedef enum { TU_ADD, TU_SUB, TU_MUL, TU_DIV, TU_SQRT, TU_RSQRT, TU_RCP, TU_FMA, TU_SQR } tu_math;
 
-/* Operand shapes. */
-typedef enum { TU_CC, TU_CS, TU_SC, TU_C, TU_CCC } tu_shape;
+/* Operand shapes; TU_CP2 is TU_CS with the scalar a power of two, +-2^k, k in [-20, 20]. */
+typedef enum { TU_CC, TU_CS, TU_SC, TU_C, TU_CCC, TU_CP2 } tu_shape;
 
 /* What the error is measured against: |exact| (relative error), |x| + |y|, |x y|, or for
  * fma a|ab| + b|ab + c| (TU_FMA_ACC) or a|ab| + b|c| (TU_FMA_FAST). */

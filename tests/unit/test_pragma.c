@@ -130,6 +130,20 @@ START_TEST(test_scope_and_accumulate) {
 }
 END_TEST
 
+START_TEST(test_accuracy) {
+  find("#pragma cp composite accuracy(low)\n" KERNEL("k_low")
+       "#pragma cp composite scope(all), accuracy(mid)\n" KERNEL("k_mid")
+       "#pragma cp composite accuracy(high) accumulate(fixed)\n" KERNEL("k_high")
+       "#pragma cp composite\n" KERNEL("k_none"));
+  ck_assert_uint_eq(res->n_diags, 0);
+  ck_assert_int_eq(marked("k_low")->tier, CP_ALGO_FAST);
+  ck_assert_int_eq(marked("k_mid")->tier, CP_ALGO_MID);
+  ck_assert_int_eq(marked("k_high")->tier, CP_ALGO_ACCURATE);
+  ck_assert_int_eq(marked("k_high")->accum, CP_ACC_FIXED);
+  ck_assert_int_eq(marked("k_none")->tier, 0);
+}
+END_TEST
+
 /* pair(a) pair(b) is pair(a, b); a field path is one name; each name keeps its offset. */
 START_TEST(test_name_lists) {
   static const char *text =
@@ -161,7 +175,9 @@ START_TEST(test_errors) {
   } bad[] = {
       {"#pragma cp composite precise", 22,
        "unknown clause 'precise' in '#pragma cp composite' (expected pair, nopair, keep, "
-       "scope or accumulate) [pragma]"},
+       "scope, accumulate or accuracy) [pragma]"},
+      {"#pragma cp composite accuracy(best)", 31, "'accuracy' takes low, mid or high, not 'best' [pragma]"},
+      {"#pragma cp composite accuracy(low) accuracy(mid)", 36, "'accuracy' is given twice [pragma]"},
       {"#pragma cp compsite", 12,
        "unknown cp directive 'compsite' (expected '#pragma cp composite') [pragma]"},
       {"#pragma cp", 1, "unknown cp directive (expected '#pragma cp composite') [pragma]"},
@@ -412,6 +428,7 @@ Suite *make_pragma_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_defaults);
   tcase_add_test(tc, test_scope_and_accumulate);
+  tcase_add_test(tc, test_accuracy);
   tcase_add_test(tc, test_name_lists);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_comments);

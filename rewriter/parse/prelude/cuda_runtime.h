@@ -243,6 +243,7 @@ __device__ double __dadd_rn(double, double);
 __device__ double __dsub_rn(double, double);
 __device__ double __dmul_rn(double, double);
 __device__ double __ddiv_rn(double, double);
+__device__ double __drcp_rn(double);
 __device__ double __dsqrt_rn(double);
 __device__ double __fma_rn(double, double, double);
 __device__ float __int_as_float(int);

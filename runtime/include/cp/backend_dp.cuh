@@ -63,6 +63,9 @@ CP_FUNC cp_float cp_add(cp_float x, cp_float y) { return cp_detail_dp(cp_dadd_rn
 CP_FUNC cp_float cp_sub(cp_float x, cp_float y) { return cp_detail_dp(cp_dsub_rn(x.d, y.d)); }
 CP_FUNC cp_float cp_mul(cp_float x, cp_float y) { return cp_detail_dp(cp_dmul_rn(x.d, y.d)); }
 CP_FUNC cp_float cp_div(cp_float x, cp_float y) { return cp_detail_dp(cp_ddiv_rn(x.d, y.d)); }
+CP_FUNC cp_float cp_sqr(cp_float x) { return cp_detail_dp(cp_dmul_rn(x.d, x.d)); }
+/* f a power of two (common.cuh): exact unless the product leaves double's normal range. */
+CP_FUNC cp_float cp_mul_pow2(cp_float x, float f) { return cp_detail_dp(cp_dmul_rn(x.d, (double)f)); }
 CP_FUNC cp_float cp_add_cf(cp_float x, float f) { return cp_detail_dp(cp_dadd_rn(x.d, (double)f)); }
 CP_FUNC cp_float cp_sub_cf(cp_float x, float f) { return cp_detail_dp(cp_dsub_rn(x.d, (double)f)); }
 CP_FUNC cp_float cp_mul_cf(cp_float x, float f) { return cp_detail_dp(cp_dmul_rn(x.d, (double)f)); }

@@ -1,5 +1,6 @@
 /* cp/common.cuh - operations that do not depend on the family: comparisons, fabs, fmin,
- * fmax, floor, ceil, rint, trunc and the conversion to int.
+ * fmax, floor, ceil, rint, trunc, the conversion to int and the exact scaling by a power of
+ * two (cp_mul_pow2).
  *
  * All of them work on the represented value v + e, for normalized and unnormalized pairs
  * alike: the operands are first normalized with TwoSum (exact: same value, RN(v + e) == v;

@@ -120,6 +120,7 @@ CP_FUNC float cp_fadd_rn(float a, float b) { return __fadd_rn(a, b); }
 CP_FUNC float cp_fsub_rn(float a, float b) { return __fsub_rn(a, b); }
 CP_FUNC float cp_fmul_rn(float a, float b) { return __fmul_rn(a, b); }
 CP_FUNC float cp_fdiv_rn(float a, float b) { return __fdiv_rn(a, b); }
+CP_FUNC float cp_frcp_rn(float a) { return __frcp_rn(a); } /* = RN(1/a), as the host's 1.0f / a */
 CP_FUNC float cp_fsqrt_rn(float a) { return __fsqrt_rn(a); }
 CP_FUNC float cp_fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 #else
@@ -127,6 +128,7 @@ CP_FUNC float cp_fadd_rn(float a, float b) { return a + b; }
 CP_FUNC float cp_fsub_rn(float a, float b) { return a - b; }
 CP_FUNC float cp_fmul_rn(float a, float b) { return a * b; }
 CP_FUNC float cp_fdiv_rn(float a, float b) { return a / b; }
+CP_FUNC float cp_frcp_rn(float a) { return 1.0f / a; }
 CP_FUNC float cp_fsqrt_rn(float a) { return sqrtf(a); }
 CP_FUNC float cp_fma_rn(float a, float b, float c) { return fmaf(a, b, c); }
 #endif
@@ -137,6 +139,7 @@ CP_FUNC double cp_dadd_rn(double a, double b) { return __dadd_rn(a, b); }
 CP_FUNC double cp_dsub_rn(double a, double b) { return __dsub_rn(a, b); }
 CP_FUNC double cp_dmul_rn(double a, double b) { return __dmul_rn(a, b); }
 CP_FUNC double cp_ddiv_rn(double a, double b) { return __ddiv_rn(a, b); }
+CP_FUNC double cp_drcp_rn(double a) { return __drcp_rn(a); }
 CP_FUNC double cp_dsqrt_rn(double a) { return __dsqrt_rn(a); }
 CP_FUNC double cp_dfma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 #else
@@ -144,6 +147,7 @@ CP_FUNC double cp_dadd_rn(double a, double b) { return a + b; }
 CP_FUNC double cp_dsub_rn(double a, double b) { return a - b; }
 CP_FUNC double cp_dmul_rn(double a, double b) { return a * b; }
 CP_FUNC double cp_ddiv_rn(double a, double b) { return a / b; }
+CP_FUNC double cp_drcp_rn(double a) { return 1.0 / a; }
 CP_FUNC double cp_dsqrt_rn(double a) { return sqrt(a); }
 CP_FUNC double cp_dfma_rn(double a, double b, double c) { return fma(a, b, c); }
 #endif

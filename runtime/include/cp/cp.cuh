@@ -18,11 +18,11 @@
  *   CP_ALGO_FAST     (3) error-free transformations without renormalization (Narumi)
  *   CP_ALGO_MID      (4) the accurate family with the sloppy pair + pair add (float_mid.cuh)
  * As accuracy tiers (cpconvert --accuracy): low is fast, mid is mid, high is accurate.
- * The generic names (cp_add, cp_sub, cp_mul, cp_div, their _cf/_fc forms, cp_sqrt,
+ * The generic names (cp_add, cp_sub, cp_mul, cp_div, their _cf/_fc forms, cp_sqr, cp_sqrt,
  * cp_rsqrt, cp_rcp, cp_fma, cp_warp_sum) map to the chosen family at compile time; the
  * family names (cp_paper_add, cp_accurate_add, cp_fast_add, cp_mid_add, ...) are always
  * available, so one program can use or test all four. Family-independent functions (conversions,
- * comparisons, cp_neg, cp_fabs, cp_fmin, cp_fmax, cp_floor, cp_ceil, cp_rint, cp_trunc,
+ * comparisons, cp_neg, cp_mul_pow2, cp_fabs, cp_fmin, cp_fmax, cp_floor, cp_ceil, cp_rint, cp_trunc,
  * accumulators) have one name only.
  *
  * Rounding is pinned. Every algorithm is written with the primitives of config.cuh
@@ -85,6 +85,7 @@ CP_FUNC cp_float cp_add(cp_float x, cp_float y) { return CP_DETAIL_FAMILY(add)(x
 CP_FUNC cp_float cp_sub(cp_float x, cp_float y) { return CP_DETAIL_FAMILY(sub)(x, y); }
 CP_FUNC cp_float cp_mul(cp_float x, cp_float y) { return CP_DETAIL_FAMILY(mul)(x, y); }
 CP_FUNC cp_float cp_div(cp_float x, cp_float y) { return CP_DETAIL_FAMILY(div)(x, y); }
+CP_FUNC cp_float cp_sqr(cp_float x) { return CP_DETAIL_FAMILY(sqr)(x); }
 CP_FUNC cp_float cp_add_cf(cp_float x, float f) { return CP_DETAIL_FAMILY(add_cf)(x, f); }
 CP_FUNC cp_float cp_sub_cf(cp_float x, float f) { return CP_DETAIL_FAMILY(sub_cf)(x, f); }
 CP_FUNC cp_float cp_mul_cf(cp_float x, float f) { return CP_DETAIL_FAMILY(mul_cf)(x, f); }

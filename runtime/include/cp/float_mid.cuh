@@ -36,6 +36,7 @@ CP_FUNC cp_float cp_mid_sub(cp_float x, cp_float y) { return cp_mid_add(x, cp_ne
 
 /* The accurate family's operations, under the mid family's names. */
 CP_FUNC cp_float cp_mid_mul(cp_float x, cp_float y) { return cp_accurate_mul(x, y); }
+CP_FUNC cp_float cp_mid_sqr(cp_float x) { return cp_accurate_sqr(x); }
 CP_FUNC cp_float cp_mid_div(cp_float x, cp_float y) { return cp_accurate_div(x, y); }
 CP_FUNC cp_float cp_mid_add_cf(cp_float x, float f) { return cp_accurate_add_cf(x, f); }
 CP_FUNC cp_float cp_mid_sub_cf(cp_float x, float f) { return cp_accurate_sub_cf(x, f); }

@@ -87,6 +87,9 @@ CP_FUNC cp_float cp_paper_mul(cp_float x, cp_float y)
   return z;
 }
 
+/* x * x: the Saponaro/Taufer mul itself (the family is the published formulas). */
+CP_FUNC cp_float cp_paper_sqr(cp_float x) { return cp_paper_mul(x, x); }
+
 /* Saponaro/Taufer mul with y = {f, 0}: z.e = x.e * f (the zero terms dropped). ~u relative. */
 CP_FUNC cp_float cp_paper_mul_cf(cp_float x, float f)
 {

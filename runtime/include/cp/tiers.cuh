@@ -8,7 +8,7 @@
  *   cp_mid_OP    the mid family's OP (defined by float_mid.cuh under ff)
  *   cp_high_OP   the accurate family's OP
  *
- * for OP in add, sub, mul, div, their _cf, _fc and _ff forms, sqrt, rsqrt, rcp, fma and
+ * for OP in add, sub, mul, div, their _cf, _fc and _ff forms, sqr, sqrt, rsqrt, rcp, fma and
  * (device) warp_sum. Under the dp backend every tier is the one double operation: a tier
  * chooses among float-float algorithms and has no meaning in native double. Bounds: the
  * families' (docs/runtime.md, "Accuracy tiers").
@@ -24,6 +24,7 @@
   CP_FUNC cp_float cp_##TIER##_sub(cp_float x, cp_float y) { return FAM(sub)(x, y); }         \
   CP_FUNC cp_float cp_##TIER##_mul(cp_float x, cp_float y) { return FAM(mul)(x, y); }         \
   CP_FUNC cp_float cp_##TIER##_div(cp_float x, cp_float y) { return FAM(div)(x, y); }         \
+  CP_FUNC cp_float cp_##TIER##_sqr(cp_float x) { return FAM(sqr)(x); }                        \
   CP_FUNC cp_float cp_##TIER##_add_cf(cp_float x, float f) { return FAM(add_cf)(x, f); }      \
   CP_FUNC cp_float cp_##TIER##_sub_cf(cp_float x, float f) { return FAM(sub_cf)(x, f); }      \
   CP_FUNC cp_float cp_##TIER##_mul_cf(cp_float x, float f) { return FAM(mul_cf)(x, f); }      \
