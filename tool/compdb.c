@@ -55,25 +55,31 @@ static const struct {
     {"-iquote", NULL, 1},           {"-idirafter", NULL, 1},     {"-std", "--std", 0},
 };
 
-/* Dropped without a word, with a value (`-o out.o`, `-arch=sm_90`, `-Xcompiler -Wall`). */
-static const char *const dropped_with_value[] = {
-    "-o", "-x", "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code",
-    "--gpu-code", "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
-    "--linker-options", "-Xnvlink", "-Xcudafe", "-ccbin", "--compiler-bindir", "-MF", "-MT",
-    "-MQ", "-rdc", "--relocatable-device-code", "-maxrregcount", "--default-stream", "-cudart",
-    "--cudart", "-t", "--threads", "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div",
-    "-prec-sqrt", "-fmad", "--ftz", "--prec-div", "--prec-sqrt", "--fmad", "--cuda-gpu-arch",
-    "--cuda-path", "-target", "--offload-arch", NULL};
+/* nvcc's own options, which clang does not know: dropped without a word, with a value
+ * (`-arch=sm_90`, `-Xcompiler -Wall`) or alone (`--extended-lambda`). */
+static const char *const nvcc_with_value[] = {
+    "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code",
+    "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
+    "--linker-options", "-Xnvlink", "-Xcudafe", "-ccbin", "--compiler-bindir", "-rdc",
+    "--relocatable-device-code", "-maxrregcount", "--default-stream", "-cudart", "--cudart",
+    "-t", "--threads", "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div", "-prec-sqrt",
+    "-fmad", "--ftz", "--prec-div", "--prec-sqrt", "--fmad", NULL};
+static const char *const nvcc_alone[] = {
+    "-G", "--device-debug", "-lineinfo", "--generate-line-info", "-dc", "-dlink", "--compile",
+    "--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda", "-extended-lambda",
+    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", NULL};
 
-/* Dropped without a word, alone; prefixes end with '*'. */
+/* Dropped from compile commands without a word besides nvcc's own: the output, the
+ * language, dependency files, the target (with a value) and code generation (alone);
+ * prefixes end with '*'. */
+static const char *const dropped_with_value[] = {
+    "-o", "-x", "-MF", "-MT", "-MQ", "--cuda-gpu-arch", "--cuda-path", "-target", "--offload-arch",
+    NULL};
 static const char *const dropped_alone[] = {
-    "-c", "--compile", "-O*", "-g*", "-G", "--device-debug", "-lineinfo", "--generate-line-info",
-    "-W*", "-w", "-f*", "-m*", "-pthread", "-pipe", "-MD", "-MMD", "-M", "-MP", "-E", "-dc",
-    "-dlink", "--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr",
-    "-expt-relaxed-constexpr", "--expt-extended-lambda", "-expt-extended-lambda",
-    "--extended-lambda", "-extended-lambda", "-forward-unknown-to-host-compiler",
-    "--forward-unknown-to-host-compiler", "--cuda-host-only", "--cuda-device-only",
-    "-nocudainc", "-nocudalib", "-v", "--verbose", "-pedantic", "--driver-mode=*", NULL};
+    "-c", "-O*", "-g*", "-W*", "-w", "-f*", "-m*", "-pthread", "-pipe", "-MD", "-MMD", "-M", "-MP",
+    "-E", "--cuda-host-only", "--cuda-device-only", "-nocudainc", "-nocudalib", "-v", "--verbose",
+    "-pedantic", "--driver-mode=*", NULL};
 
 /* Whether `a` is `name`, `name=VALUE` or (`attached`) `nameVALUE`; *value is what follows
  * the name ("" when nothing does). */
@@ -224,7 +230,9 @@ static void filter_args(strings *out, const char *dir, char **args, int n, int f
     } else if ((used = (int)drop_include_pch(args, (unsigned)n, (unsigned)i, input)) > 0 ||
                (used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
       i += used - 1;
-    } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
+    } else if (in_list(args[i], nvcc_with_value, &has_value, 1) ||
+               in_list(args[i], nvcc_alone, &has_value, 0) ||
+               in_list(args[i], dropped_with_value, &has_value, 1) ||
                in_list(args[i], dropped_alone, &has_value, 0)) {
       i += has_value && i + 1 < n;
     } else if (args[i][0] == '-') {
@@ -327,4 +335,26 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
   flags[got.n + n_extra] = NULL;
   *n = got.n + n_extra;
   return flags;
+}
+
+int cp_nvcc_arg(const char *a, const char *next, const char **out, int *n_out) {
+  int has_value;
+  *n_out = 0;
+  if (in_list(a, nvcc_with_value, &has_value, 1) || in_list(a, nvcc_alone, &has_value, 0))
+    return has_value && next ? 2 : 1;
+  for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+    const char *v;
+    if (!kept[k].nvcc || strcmp(kept[k].clang, "-std") == 0 || !spelled(a, kept[k].nvcc, 0, &v))
+      continue; /* (clang reads --std=X itself) */
+    out[(*n_out)++] = kept[k].clang;
+    if (*v || !next) {
+      if (*v)
+        out[(*n_out)++] = v;
+      return 1;
+    }
+    out[(*n_out)++] = next;
+    return 2;
+  }
+  out[(*n_out)++] = a;
+  return 1;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "tool.h"
 
@@ -212,8 +213,14 @@ static int check_outputs(const cli *c, const cp_result *r, int show) {
     size_t len = 0;
     char *old = cp_read_file(path, &len);
     if (!old || len != f->output_len || memcmp(old, f->output, len) != 0) {
-      fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", path,
-              old ? "out of date" : "missing", f->path);
+      const char *what = old ? "out of date" : "missing";
+      if (!cp_diag_is_text())
+        cp_tool_error("'%s' is %s", path, what);
+      else if (f->is_header) /* written by the run of the sources that include it */
+        fprintf(stderr, "cpconvert: '%s' is %s; run this conversion of %s%s again without "
+                "--check\n", path, what, c->inputs[0], c->n_inputs > 1 ? " and the others" : "");
+      else
+        fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", path, what, f->path);
       if (old && show)
         print_git_diff(path, path, old, len, f->output, f->output_len);
       status = CP_EXIT_ERRORS;
@@ -315,9 +322,16 @@ static int deliver(const cli *c, const cp_result *r) {
   return write_files(c, r, outputs);
 }
 
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* Converts (or, with --suggest, analyses), prints the diagnostics, and delivers what a
  * run without errors produced. */
 static int convert(const cli *c, const cp_options *opts) {
+  double start = now();
   cp_result *r = cp_convert_deep(opts, c->n_inputs);
   int status;
   for (int i = 0; i < c->n_inputs; i++) {
@@ -332,11 +346,14 @@ static int convert(const cli *c, const cp_options *opts) {
     cp_print_suggestions(stdout, r);
     status = CP_EXIT_OK;
   } else if (r->n_errors || !r->output) {
-    fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
-            r->n_errors == 1 ? "" : "s");
+    if (cp_diag_is_text())
+      fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
+              r->n_errors == 1 ? "" : "s");
     status = CP_EXIT_ERRORS;
   } else {
     status = deliver(c, r);
+    if (status == CP_EXIT_OK && cp_progress_wanted(c) && (c->n_inputs > 1 || c->verbose))
+      cp_print_summary(stderr, r, now() - start);
   }
   cp_result_free(r);
   return status;
@@ -483,6 +500,7 @@ static int run(cli *c) {
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify,
+        .progress = cp_progress_wanted(c) ? cp_progress : NULL,
     };
   }
   cp_arena *pch_arena = cp_arena_new();
@@ -528,6 +546,7 @@ int main(int argc, char **argv) {
   }
   if (status < 0 && (status = cp_check_usage(&c)) < 0)
     status = run(&c);
+  cp_finish_diags(status);
   free(c.clang_args);
   free(c.pair_names);
   free(c.inputs);

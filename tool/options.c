@@ -80,6 +80,11 @@ const char *const cp_usage_text[] = {
     "  --no-verify           write the output without parsing it again first (by default\n"
     "                        an output that would not compile is an internal error)\n"
     "  -q                    print no notes (what was converted where, as information)\n"
+    "  -v                    print a line per file as a run of several files goes, and a\n"
+    "                        closing summary (the default where stderr is a terminal)\n"
+    "  --diagnostics-format FORMAT\n"
+    "                        text (default), sarif (SARIF 2.1.0) or json: the diagnostics\n"
+    "                        as one document on stderr (usage errors stay text)\n"
     "  -w                    print no warnings and no notes; errors are always printed\n"
     "  @FILE                 read more arguments from FILE (separated by white space;\n"
     "                        quotes and backslashes as in a shell; @FILE nests)\n"
@@ -87,7 +92,10 @@ const char *const cp_usage_text[] = {
     "  --markdown            with --list-rules: print docs/rules.md\n"
     "  --version             print the version (and libclang's) and exit\n"
     "  --help                print this help and exit\n"
-    "  -- FLAGS              pass the remaining flags to the parser (clang) unchanged\n"
+    "  -- FLAGS              pass the remaining flags to the parser (clang); nvcc's own\n"
+    "                        (-arch, -gencode, -Xcompiler X, --extended-lambda, ...) are\n"
+    "                        dropped and its spellings of -I, -D, -U, -isystem, -include\n"
+    "                        mapped, so a compile command's flags can follow as they are\n"
     "\n"
     "Exit status: 0 converted, 1 errors in the input or with files, 2 usage errors.\n",
     NULL};
@@ -102,9 +110,11 @@ static void print_version(void) {
 }
 
 static int usage_error(const char *fmt, const char *arg) {
-  fputs("cpconvert: error: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputs("\nTry 'cpconvert --help' for more information.\n", stderr);
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, arg);
+  cp_tool_error("%s", msg);
+  if (cp_diag_is_text())
+    fputs("Try 'cpconvert --help' for more information.\n", stderr);
   return CP_EXIT_USAGE;
 }
 
@@ -115,6 +125,7 @@ static const char *const accuracy_names[] = {"", "", "high", "low", "mid", NULL}
 static const char *const backend_names[] = {"auto", "ff", "dp", NULL};
 static const char *const scope_names[] = {"all", "accumulators", NULL};
 static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
+static const char *const diag_format_names[] = {"text", "sarif", "json", NULL};
 
 /* The index of `s` in `names`, or -1. */
 static int choice(const char *s, const char *const *names) {
@@ -150,20 +161,22 @@ static void append_header_option(cli *c, const char *flag, const char *value) {
 }
 
 /* The options without a value: each sets one field of the cli. */
+static const struct {
+  const char *name;
+  size_t field;
+} flags[] = {
+    {"--list-rules", offsetof(cli, list_rules)}, {"--diff", offsetof(cli, diff)},
+    {"--check", offsetof(cli, check)},           {"-MD", offsetof(cli, md)},
+    {"--stats", offsetof(cli, stats)},           {"--dump-edits", offsetof(cli, dump_edits)},
+    {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
+    {"--line-directives", offsetof(cli, line_directives)},
+    {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
+    {"--no-cache", offsetof(cli, no_cache)},     {"--no-verify", offsetof(cli, no_verify)},
+    {"-q", offsetof(cli, quiet)},                {"-w", offsetof(cli, no_warnings)},
+    {"-v", offsetof(cli, verbose)},
+};
+
 static int *flag_of(cli *c, const char *a) {
-  static const struct {
-    const char *name;
-    size_t field;
-  } flags[] = {
-      {"--list-rules", offsetof(cli, list_rules)}, {"--diff", offsetof(cli, diff)},
-      {"--check", offsetof(cli, check)},           {"-MD", offsetof(cli, md)},
-      {"--stats", offsetof(cli, stats)},           {"--dump-edits", offsetof(cli, dump_edits)},
-      {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
-      {"--line-directives", offsetof(cli, line_directives)},
-      {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
-      {"--no-cache", offsetof(cli, no_cache)},     {"--no-verify", offsetof(cli, no_verify)},
-      {"-q", offsetof(cli, quiet)},                {"-w", offsetof(cli, no_warnings)},
-  };
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
     if (strcmp(a, flags[i].name) == 0)
       return (int *)((char *)c + flags[i].field);
@@ -183,6 +196,8 @@ static const struct {
     {"--scope", "all or accumulators", scope_names, offsetof(cli, scope), 1},
     {"--accumulate", "composite, fixed, kahan or double", accum_names, offsetof(cli, accumulate),
      1},
+    {"--diagnostics-format", "text, sarif or json", diag_format_names,
+     offsetof(cli, diag_format), 0},
 };
 
 /* --algo, --accuracy, --backend, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
@@ -195,7 +210,11 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
     int k = v ? choice(v, choice_options[o].names) : -1;
     if (k < 0) {
       char msg[256];
-      if (v)
+      const char *near = v ? cp_closest_name(v, choice_options[o].names) : NULL;
+      if (near)
+        snprintf(msg, sizeof msg, "unknown %s '%s'; did you mean '%s'?", choice_options[o].name,
+                 v, near);
+      else if (v)
         snprintf(msg, sizeof msg, "unknown %s '%s' (expected %s)", choice_options[o].name, v,
                  choice_options[o].expected);
       else
@@ -204,6 +223,8 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
       return usage_error("%s", msg);
     }
     *(int *)((char *)c + choice_options[o].field) = k; /* the fields are enums */
+    if (choice_options[o].field == offsetof(cli, diag_format)) /* the errors after it too */
+      cp_set_diag_format((cp_diag_format)k);
     if (choice_options[o].in_header) {
       char flag[32];
       snprintf(flag, sizeof flag, "%s ", choice_options[o].name);
@@ -217,19 +238,20 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
 /* The options with a value that is a name, a file or a directory: `-o FILE`, `-oFILE`,
  * `--o-dir DIR`, `--o-dir=DIR`. Returns 0 when `a` is none of them, -1 when it was
  * parsed, or the exit status. */
+static const struct {
+  const char *name, *what;
+  size_t field;
+  int is_short; /* -oFILE, -pDIR: the value may be attached without '=' */
+} values[] = {
+    {"-o", "a file name", offsetof(cli, output), 1},
+    {"-p", "a build directory (holding compile_commands.json)", offsetof(cli, build_dir), 1},
+    {"-MF", "a file name", offsetof(cli, mf), 0},
+    {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
+    {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
+    {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
+};
+
 static int parse_value_option(cli *c, const char *a, int argc, char **argv, int *i) {
-  static const struct {
-    const char *name, *what;
-    size_t field;
-    int is_short; /* -oFILE, -pDIR: the value may be attached without '=' */
-  } values[] = {
-      {"-o", "a file name", offsetof(cli, output), 1},
-      {"-p", "a build directory (holding compile_commands.json)", offsetof(cli, build_dir), 1},
-      {"-MF", "a file name", offsetof(cli, mf), 0},
-      {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
-      {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
-      {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
-  };
   for (size_t o = 0; o < sizeof values / sizeof values[0]; o++) {
     const char *v = NULL, *name = values[o].name;
     size_t n = strlen(name);
@@ -268,6 +290,29 @@ static int parse_list_option(cli *c, const char *a, int argc, char **argv, int *
   if (a[1] != 'I')
     append_header_option(c, a[1] == 'D' ? "-D" : "-U", v);
   return -1;
+}
+
+/* An unknown option, with the known one it is closest to ("did you mean"), its value
+ * (`--scop=all`) left out of the comparison. */
+static int unknown_option(const char *a) {
+  enum { N_NAMES = sizeof flags / sizeof flags[0] + sizeof values / sizeof values[0] +
+                   sizeof choice_options / sizeof choice_options[0] + 8 };
+  const char *names[N_NAMES] = {"--help", "--version", "--pair", "-I", "-D", "-U"}, *near;
+  size_t n = 6;
+  for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+    names[n++] = flags[k].name;
+  for (size_t k = 0; k < sizeof values / sizeof values[0]; k++)
+    names[n++] = values[k].name;
+  for (size_t k = 0; k < sizeof choice_options / sizeof choice_options[0]; k++)
+    names[n++] = choice_options[k].name;
+  names[n] = NULL;
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+  if (!(near = cp_closest_name(name, names)))
+    return usage_error("unknown option '%s'", a);
+  char msg[160];
+  snprintf(msg, sizeof msg, "unknown option '%s'; did you mean '%s'?", a, near);
+  return usage_error("%s", msg);
 }
 
 /* A response file's text split into arguments as gcc and clang split it: white space
@@ -347,8 +392,12 @@ int cp_parse_args(int argc, char **argv, cli *c) {
     const char *a = argv[i];
     int status;
     if (strcmp(a, "--") == 0) {
-      while (++i < argc)
-        c->clang_args[c->n_clang_args++] = argv[i];
+      for (i++; i < argc;) { /* nvcc's own options dropped or mapped, clang's kept */
+        int n = 0;
+        i += cp_nvcc_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL,
+                         c->clang_args + c->n_clang_args, &n);
+        c->n_clang_args += n;
+      }
     } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       for (int k = 0; cp_usage_text[k]; k++)
         fputs(cp_usage_text[k], stdout);
@@ -366,7 +415,7 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       if (status >= 0)
         return status;
     } else if (a[0] == '-' && a[1]) {
-      return usage_error("unknown option '%s'", a);
+      return unknown_option(a);
     } else {
       if (!c->input)
         c->input = a;
@@ -430,7 +479,8 @@ int cp_check_usage(const cli *c) {
     }
   }
   if (output_clash(c)) {
-    fputs("Try 'cpconvert --help' for more information.\n", stderr);
+    if (cp_diag_is_text())
+      fputs("Try 'cpconvert --help' for more information.\n", stderr);
     return CP_EXIT_USAGE;
   }
   return -1;

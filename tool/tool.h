@@ -21,6 +21,8 @@ typedef struct {
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
   int line_directives, suggest, no_cache, no_verify;
   int quiet, no_warnings; /* -q: no notes; -w: no warnings or notes */
+  int verbose;            /* -v: progress and summary even when stderr is no terminal */
+  int diag_format;        /* --diagnostics-format: a cp_diag_format */
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
   cp_backend backend;
@@ -49,7 +51,13 @@ int cp_parse_args(int argc, char **argv, cli *c);
  * the exit status after a message. */
 int cp_check_usage(const cli *c);
 
-/* report.c: what the tool prints on stdout besides diffs. */
+/* report.c: what the tool prints on stdout besides diffs, and the progress of a run. */
+/* Whether a run shows its progress: on a text stderr, with -v or a terminal, not -q. */
+int cp_progress_wanted(const cli *c);
+/* cp_options.progress: `[i/n] stage file` on stderr. */
+void cp_progress(void *ctx, const char *stage, const char *file, unsigned i, unsigned n);
+/* The closing line of a run: files converted and headers written, warnings, time. */
+void cp_print_summary(FILE *out, const cp_result *r, double seconds);
 /* --list-rules: one rule a line, or (--markdown) docs/rules.md. */
 void cp_list_rules(int markdown);
 /* --dump-edits: one line per edit, OFFSET+LENGTH RULE "TEXT" (C-escaped). */
@@ -63,8 +71,18 @@ void cp_print_suggestions(FILE *out, const cp_result *r);
 void cp_write_stats_csv(FILE *out, const cp_result *r);
 
 /* diag.c: prints `file:line:col: severity: message`, the source line and a caret, unless
- * its severity is below the level cp_set_diag_level set (-q, -w). */
+ * its severity is below the level cp_set_diag_level set (-q, -w); in the machine formats
+ * it keeps a copy for cp_finish_diags instead. */
 void cp_print_diag(FILE *out, const cp_diag *d);
+/* --diagnostics-format: text (printed as they come), or SARIF 2.1.0 or JSON (one document
+ * on stderr at the end of the run, cp_finish_diags). */
+typedef enum { CP_DIAG_TEXT, CP_DIAG_SARIF, CP_DIAG_JSON } cp_diag_format;
+void cp_set_diag_format(cp_diag_format f);
+/* 1 when diagnostics print as text, so that other lines on stderr are welcome. */
+int cp_diag_is_text(void);
+/* The machine formats: prints the document of every diagnostic kept, with the run's exit
+ * status. Frees them (in every format). */
+void cp_finish_diags(int status);
 /* The least severity printed (diagnostics and cp_tool_warning): CP_NOTE by default. */
 void cp_set_diag_level(cp_severity least);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
@@ -77,6 +95,15 @@ void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
  * database, or no command for `input`. The caller frees the array (not the strings). */
 const char **cp_compdb_flags(const char *build_dir, const char *input, const char *const *extra,
                              int n_extra, int *n);
+
+/* One argument after `--` on the command line (`next` the one after it, or NULL): nvcc's
+ * own options, which clang rejects, are dropped (code generation: -arch=sm_90, -gencode X,
+ * -Xcompiler X, --extended-lambda, -rdc=true, ...), nvcc's spellings of parser flags are
+ * mapped to clang's (--define-macro X is -D X, --include-path, --system-include,
+ * --pre-include, --undefine-macro), anything else is clang's and kept. Returns how many
+ * arguments it read (1 or 2); out[0..*n_out) (2 at most) is what the parser gets, pointers
+ * to static text or into `a` and `next`. */
+int cp_nvcc_arg(const char *a, const char *next, const char **out, int *n_out);
 
 /* diff.c: the minimal unified diff of `old` and `neu`, as GNU `diff -u` writes it under
  * the header lines `--- OLD_LABEL` and `+++ NEW_LABEL` (nothing if the texts are equal). */

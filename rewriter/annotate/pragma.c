@@ -144,8 +144,10 @@ static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
       return k;
     }
   }
-  cp_diag_at(run, lx->u, CP_ERROR, t->offset, "'%s' takes %s, not '%s' [%s]", clause, expected,
-             t->s, cp_rule_name(CP_RULE_PRAGMA));
+  const char *near = cp_closest_name(t->s, choices);
+  cp_diag_at(run, lx->u, CP_ERROR, t->offset, "'%s' takes %s, not '%s'%s%s%s [%s]", clause,
+             expected, t->s, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+             cp_rule_name(CP_RULE_PRAGMA));
   return -1;
 }
 
@@ -196,10 +198,17 @@ int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
       else
         pr->accum = (cp_accum)k, pr->accum_given = 1;
     } else {
-      cp_diag_at(run, lx->u, CP_ERROR, at,
-                 "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, "
-                 "scope or accumulate) [%s]",
-                 c, cp_rule_name(CP_RULE_PRAGMA));
+      static const char *const clauses[] = {"pair", "nopair", "keep", "scope", "accumulate", NULL};
+      const char *near = cp_closest_name(c, clauses);
+      if (near)
+        cp_diag_at(run, lx->u, CP_ERROR, at,
+                   "unknown clause '%s' in '#pragma cp composite'; did you mean '%s'? [%s]", c,
+                   near, cp_rule_name(CP_RULE_PRAGMA));
+      else
+        cp_diag_at(run, lx->u, CP_ERROR, at,
+                   "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, "
+                   "keep, scope or accumulate) [%s]",
+                   c, cp_rule_name(CP_RULE_PRAGMA));
       return -1;
     }
   }

@@ -375,8 +375,12 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   }
   run.n_inputs = (unsigned)n - n_headers;
   run.settings = &run.units[0]->opt;
-  for (unsigned i = 0; i < run.n_inputs && r->n_errors == 0; i++)
+  for (unsigned i = 0; i < run.n_inputs && r->n_errors == 0; i++) {
+    if (opts[0].progress && !opts[0].host_view)
+      opts[0].progress(opts[0].progress_ctx, opts[0].device_parse ? "parse (device view)" : "parse",
+                       run.units[i]->opt.input, i + 1, run.n_inputs);
     run.units[i]->parsed = cp_parse_open(&run.units[i]->p, &run.units[i]->opt, r) == 0;
+  }
   if (r->n_errors == 0) {
     run_stages(&run);
     check_header_inputs(&run);
