@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""What each test of a ctest run said last: one line per test, `NAME: LAST LINE (TIME)`,
+read from ctest's log (BUILD/Testing/Temporary/LastTest.log). scripts/test.sh --long prints
+it after the long tests, whose last lines carry their counts (seeds converted, files
+disassembled, inputs replayed, cases passed).
+  test_counts.py LastTest.log"""
+import re, sys
+
+
+def main():
+    name, lines, out, time = None, [], False, ""
+    with open(sys.argv[1], errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.match(r"\d+/\d+ Testing: (.*)$", line)
+            if m:
+                name, lines, out = m.group(1), [], False
+            elif line == "Output:":
+                out = True
+            elif line == "<end of output>":
+                out = False
+            elif out and line.strip() and not set(line) <= {"-"}:
+                lines.append(line.strip())
+            elif name and line.startswith("Test time ="):
+                time = line.split("=", 1)[1].strip()
+            elif name and line.startswith("Test ") and line.endswith("."):
+                print("%s: %s (%s, %s)" % (name, lines[-1] if lines else "(no output)", time,
+                                           line[5:-1].lower()))
+                name = None
+
+
+if __name__ == "__main__":
+    main()
