@@ -462,9 +462,27 @@ static int use_cache(const cli *c, cp_options *opts, cp_arena *a) {
   return later;
 }
 
+/* The options input i's output names in its first line: the command line's, then each -D
+ * and -U that -p took from the build's compile command (the first n_db of its flags),
+ * which shaped its parse as much. The caller frees. */
+static char *input_header(const char *header, const char **flags, int n_db) {
+  size_t len = strlen(header) + 1;
+  for (int k = 0; k < n_db; k++)
+    len += strlen(flags[k]) + 1;
+  char *h = malloc(len);
+  strcpy(h, header);
+  for (int k = 0; k + 1 < n_db; k++)
+    if (strcmp(flags[k], "-D") == 0 || strcmp(flags[k], "-U") == 0) {
+      strcat(strcat(strcat(h, " "), flags[k]), flags[k + 1]);
+      k++;
+    }
+  return h;
+}
+
 static int run(cli *c) {
   char **texts = calloc((size_t)c->n_inputs, sizeof *texts);
   const char ***flags = calloc((size_t)c->n_inputs, sizeof *flags);
+  char **headers = calloc((size_t)c->n_inputs, sizeof *headers);
   cp_options *opts = calloc((size_t)c->n_inputs, sizeof *opts);
   char header[sizeof c->header_options + 32];
   snprintf(header, sizeof header, "--algo %s%s",
@@ -490,13 +508,14 @@ static int run(cli *c) {
     }
     if (status == CP_EXIT_OK && !(flags[i] = input_flags(c, i, &n_flags)))
       status = CP_EXIT_ERRORS; /* a builder too: its PCH is the one these flags need */
+    headers[i] = input_header(header, flags[i], c->build_dir ? n_flags - c->n_clang_args : 0);
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
         .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda,
         .clang_resources = cuda ? cp_find_clang_resources() : NULL, .algo = c->algo,
         .backend = c->backend,
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
-        .line_directives = c->line_directives, .suggest = c->suggest, .header_options = header,
+        .line_directives = c->line_directives, .suggest = c->suggest, .header_options = headers[i],
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify,
@@ -515,7 +534,9 @@ static int run(cli *c) {
     free((char *)opts[i].output_pch);
     if (flags[i] != c->clang_args)
       free((void *)flags[i]);
+    free(headers[i]);
   }
+  free(headers);
   cp_arena_free(pch_arena);
   free(texts);
   free(flags);

@@ -292,6 +292,16 @@ static int parse_list_option(cli *c, const char *a, int argc, char **argv, int *
   return -1;
 }
 
+/* A -D or -U after `--` (out[0..n), `next` the argument after it) named in the output's
+ * header line, as the tool's own -D and -U are: each macro that shaped the parse. */
+static void name_macro(cli *c, const char **out, int n, const char *next) {
+  if (n == 0 || (strncmp(out[0], "-D", 2) != 0 && strncmp(out[0], "-U", 2) != 0))
+    return;
+  const char *v = out[0][2] ? out[0] + 2 : n == 2 ? out[1] : next;
+  if (v)
+    append_header_option(c, out[0][1] == 'D' ? "-D" : "-U", v);
+}
+
 /* An unknown option, with the known one it is closest to ("did you mean"), its value
  * (`--scop=all`) left out of the comparison. */
 static int unknown_option(const char *a) {
@@ -394,9 +404,10 @@ int cp_parse_args(int argc, char **argv, cli *c) {
     if (strcmp(a, "--") == 0) {
       for (i++; i < argc;) { /* nvcc's own options dropped or mapped, clang's kept */
         int n = 0;
-        i += cp_nvcc_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL,
-                         c->clang_args + c->n_clang_args, &n);
+        const char **out = c->clang_args + c->n_clang_args;
+        i += cp_nvcc_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL, out, &n);
         c->n_clang_args += n;
+        name_macro(c, out, n, i < argc ? argv[i] : NULL);
       }
     } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       for (int k = 0; cp_usage_text[k]; k++)

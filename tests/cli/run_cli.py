@@ -514,7 +514,7 @@ def line_directives_nvcc(c):
     if not shutil.which("nvcc"):
         print("nvcc not found: the compiler's view is not checked")
         return
-    for out, where in (("marked.cu", "k.cu(14)"), ("plain.cu", "plain.cu(20)")):
+    for out, where in (("marked.cu", "k.cu(14)"), ("plain.cu", "plain.cu(21)")):
         p = subprocess.run(["nvcc", "-c", "-arch=sm_90", "-I", RUNTIME, out, "-o", "/dev/null"],
                            cwd=c.d, capture_output=True)
         err = (p.stdout + p.stderr).decode(errors="replace")
