@@ -26,11 +26,9 @@ public:
     cudaMemset(d_x_err, 0, n * sizeof(float));
     delete[] h;
   }
-  ~Field() { cudaFree(d_x);
-  cudaFree(d_x_err); }
+  ~Field() { cudaFree(d_x); cudaFree(d_x_err); }
   void step(float rate) { decay<<<(n + 255) / 256, 256>>>(d_x, d_x_err, rate, n); }
-  void get(float *h) const { cudaMemcpy(h, d_x, n * sizeof(float), cudaMemcpyDeviceToHost);
-  cp_recombine(h, d_x_err, n * sizeof(float)); }
+  void get(float *h) const { cudaMemcpy(h, d_x, n * sizeof(float), cudaMemcpyDeviceToHost); cp_recombine(h, d_x_err, n * sizeof(float)); }
 
 private:
   float *d_x;

@@ -4,8 +4,7 @@
 // Rule buffer-read/buffer-write on nested struct fields, by value and by pointer:
 // sim.atoms.r.x[i] pairs like a buffer parameter, and Vec gains x_err.
 #include <cstdio>
-struct Vec { float *x;
-float *x_err; float *y; };
+struct Vec { float *x; float *x_err; float *y; };
 struct Atoms { Vec r; Vec v; int n; };
 struct Sim { Atoms atoms; float dt; };
 

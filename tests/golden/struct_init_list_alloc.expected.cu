@@ -9,9 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-typedef struct { float4 *pos, *vel;
-float4 *pos_err;
-float4 *vel_err; } Bodies;
+typedef struct { float4 *pos, *vel; float4 *pos_err; float4 *vel_err; } Bodies;
 
 #pragma cp composite
 __global__ void kick(float4 *p, float4 *p_err, float4 *v, float4 *v_err, float dt, int n) {
