@@ -11,7 +11,7 @@
  * document, so that stderr holds nothing else.
  *
  * Tabs in the source line are kept in the caret line, so the caret lines up in any
- * tab width.
+ * tab width; other control bytes are shown as <U+001B>, as clang shows them.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdarg.h>
@@ -29,10 +29,25 @@ static const char *severity_name(cp_severity s) {
   return "error";
 }
 
+/* A control byte of the source line (an escape sequence in a comment would reach the
+ * terminal and act there) is printed as clang prints it, <U+001B>; tabs stay. */
+static int is_shown_escaped(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
+
+static void print_source_line(FILE *out, const char *text) {
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+    if (is_shown_escaped(*p))
+      fprintf(out, "<U+%04X>", *p);
+    else
+      fputc(*p, out);
+  }
+  fputc('\n', out);
+}
+
 static void print_caret(FILE *out, const char *text, unsigned col) {
   size_t n = strlen(text);
   for (unsigned i = 0; i + 1 < col && i < n; i++)
-    fputc(text[i] == '\t' ? '\t' : ' ', out);
+    fputs(text[i] == '\t' ? "\t" : is_shown_escaped((unsigned char)text[i]) ? "        " : " ",
+          out);
   fputs("^\n", out);
 }
 
@@ -72,7 +87,8 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
   fprintf(out, "%s: %s\n", severity_name(d->severity), d->message);
   if (d->line_text && d->line) {
     int w = fprintf(out, "%5u", d->line);
-    fprintf(out, " | %s\n", d->line_text);
+    fputs(" | ", out);
+    print_source_line(out, d->line_text);
     fprintf(out, "%*s | ", w, "");
     print_caret(out, d->line_text, d->col);
   }
@@ -96,6 +112,13 @@ void cp_tool_warning(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   tool_message(CP_WARNING, fmt, ap);
+  va_end(ap);
+}
+
+void cp_tool_note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  tool_message(CP_NOTE, fmt, ap);
   va_end(ap);
 }
 

@@ -114,7 +114,7 @@ static void plan_depfiles(write_plan *p, const cli *c, const cp_result *r, char 
  * the run (with `src/main.cu src/move.cu` and the header src/inc/atom.h, src/: the
  * outputs are out/main.cu, out/move.cu, out/inc/atom.h, and the includes still find each
  * other). NULL if a path cannot be resolved. */
-static char *layout_base(const cp_result *r) {
+static char *find_layout_base(const cp_result *r) {
   char *base = NULL;
   for (size_t i = 0; i < r->n_files; i++) {
     char *real = realpath(r->files[i].path, NULL);
@@ -137,6 +137,18 @@ static char *layout_base(const cp_result *r) {
     free(real);
   }
   return base;
+}
+
+/* layout_base, found once per result: output_path asks for it once per file. */
+static char *layout_base(const cp_result *r) {
+  static const cp_result *of;
+  static char *base;
+  if (of != r || !base) {
+    free(base);
+    base = find_layout_base(r);
+    of = r;
+  }
+  return base ? strdup(base) : NULL;
 }
 
 /* Where a file of the run is written: -o FILE for the one input, or under --o-dir at its
@@ -211,7 +223,7 @@ static int check_outputs(const cli *c, const cp_result *r, int show) {
     if (!path)
       return CP_EXIT_ERRORS;
     size_t len = 0;
-    char *old = cp_read_file(path, &len);
+    char *old = cp_read_file(path, CP_MAX_SOURCE, &len);
     if (!old || len != f->output_len || memcmp(old, f->output, len) != 0) {
       const char *what = old ? "out of date" : "missing";
       if (!cp_diag_is_text())
@@ -371,8 +383,8 @@ static const char **input_flags(const cli *c, int i, int *n) {
 
 /* This run's command line, for a background builder, and whether this run is one
  * (CP_PCH_BUILDER_ARG). */
-static int g_argc, g_pch_builder;
-static char **g_argv;
+static int g_argc, g_pch_builder, g_given_argc;
+static char **g_argv, **g_given_argv;
 
 /* 1 when another input of the run needs the same PCH as input `i`. */
 static int shared_pch(char **paths, int n, int i) {
@@ -484,13 +496,16 @@ static int run(cli *c) {
   const char ***flags = calloc((size_t)c->n_inputs, sizeof *flags);
   char **headers = calloc((size_t)c->n_inputs, sizeof *headers);
   cp_options *opts = calloc((size_t)c->n_inputs, sizeof *opts);
-  char header[sizeof c->header_options + 32];
-  snprintf(header, sizeof header, "--algo %s%s",
+  char header[sizeof c->header_options + 96], more[64] = "";
+  if (c->header_left_out)
+    snprintf(more, sizeof more, " and %d more option%s not shown here", c->header_left_out,
+             c->header_left_out == 1 ? "" : "s");
+  snprintf(header, sizeof header, "--algo %s%s%s",
            c->algo == CP_ALGO_PAPER  ? "paper"
            : c->algo == CP_ALGO_FAST ? "fast"
            : c->algo == CP_ALGO_MID  ? "mid"
                                      : "accurate",
-           c->header_options);
+           c->header_options, more);
   const char *cuda = c->no_cuda ? NULL : cp_find_cuda(c->cuda_path);
   int status = CP_EXIT_OK;
   if (c->cuda_path && !c->no_cuda && !cuda) {
@@ -502,8 +517,8 @@ static int run(cli *c) {
     int n_flags = 0;
     if (g_pch_builder) /* needs the flags only: the input may be gone by now */
       texts[i] = strdup("");
-    else if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
-      cp_tool_error("cannot read '%s': %s", c->inputs[i], strerror(errno));
+    else if (!(texts[i] = cp_read_file(c->inputs[i], CP_MAX_SOURCE, &len))) {
+      cp_tool_error("cannot read '%s': %s", c->inputs[i], cp_strerror(errno));
       status = CP_EXIT_ERRORS;
     }
     if (status == CP_EXIT_OK && !(flags[i] = input_flags(c, i, &n_flags)))
@@ -527,7 +542,7 @@ static int run(cli *c) {
   if (status == CP_EXIT_OK && !g_pch_builder)
     status = convert(c, opts);
   if (later) /* after the output is written and the status decided */
-    cp_cache_build_later(g_argc, g_argv);
+    cp_cache_build_later(g_argc, g_argv, g_given_argc, g_given_argv);
   for (int i = 0; i < c->n_inputs; i++) {
     free(texts[i]);
     free((char *)opts[i].pch);
@@ -558,6 +573,8 @@ int main(int argc, char **argv) {
   int n = 0, status = cp_expand_args(argc, argv, &n, &args);
   g_argc = n; /* a background builder gets the arguments as read: a response file may be gone */
   g_argv = args;
+  g_given_argc = argc;
+  g_given_argv = argv;
   if (status < 0)
     status = cp_parse_args(n, args, &c);
   cp_set_diag_level(c.no_warnings ? CP_ERROR : c.quiet ? CP_WARNING : CP_NOTE);

@@ -155,9 +155,20 @@ static int long_option(const char *a, const char *name, int argc, char **argv, i
   return 1;
 }
 
+/* Names an option in the output's first line. A value over 256 bytes is shown by its
+ * start and length; an option that no longer fits is counted (header_left_out), and the
+ * line says how many were left out, never cut silently. */
 static void append_header_option(cli *c, const char *flag, const char *value) {
-  size_t n = strlen(c->header_options);
-  snprintf(c->header_options + n, sizeof c->header_options - n, " %s%s", flag, value);
+  char item[320];
+  size_t n = strlen(c->header_options), len = strlen(value);
+  if (len > 256)
+    snprintf(item, sizeof item, " %s%.64s... (%zu bytes)", flag, value, len);
+  else
+    snprintf(item, sizeof item, " %s%s", flag, value);
+  if (!c->header_left_out && n + strlen(item) + 64 < sizeof c->header_options)
+    memcpy(c->header_options + n, item, strlen(item) + 1);
+  else
+    c->header_left_out++;
 }
 
 /* The options without a value: each sets one field of the cli. */
@@ -366,11 +377,12 @@ static int expand_arg(const char *a, char ***out, int *n, int *cap, int depth) {
     return CP_EXIT_USAGE;
   }
   size_t len = 0;
-  char *text = cp_read_file(a + 1, &len);
+  char *text = cp_read_file(a + 1, CP_MAX_ARGS_FILE, &len);
   if (!text) {
-    cp_tool_error("cannot read response file '%s': %s", a + 1, strerror(errno));
+    cp_tool_error("cannot read response file '%s': %s", a + 1, cp_strerror(errno));
     return CP_EXIT_ERRORS;
   }
+  cp_note_read("the response file", a + 1);
   char **inner = malloc(8 * sizeof *inner);
   int n_inner = 0, cap_inner = 8, status = -1;
   split_response(text, &inner, &n_inner, &cap_inner);
@@ -479,15 +491,21 @@ int cp_check_usage(const cli *c) {
     return usage_error("%s needs -o FILE or --o-dir DIR, the output to check", "--check");
   if (c->md && !c->output && !c->o_dir)
     return usage_error("%s needs -o FILE or --o-dir DIR", c->mf ? "-MF" : "-MD");
-  for (int i = 0; i < c->n_inputs; i++) {
+  for (int i = 0; i < c->n_inputs && (c->output || c->stats_csv); i++) {
     if (c->output && cp_same_file(c->inputs[i], c->output))
       return usage_error("the output '%s' is the input file; choose another output", c->output);
     if (c->stats_csv && cp_same_file(c->inputs[i], c->stats_csv))
       return usage_error("--stats-csv '%s' is an input file; choose another file", c->stats_csv);
-    for (int k = 0; k < i && c->o_dir; k++) {
-      if (cp_same_file(c->inputs[i], c->inputs[k]))
-        return usage_error("'%s' is given twice", c->inputs[i]);
-    }
+  }
+  long twice = c->o_dir ? cp_duplicate((const char *const *)c->inputs, (size_t)c->n_inputs) : -1;
+  if (twice >= 0)
+    return usage_error("'%s' is given twice", c->inputs[twice]);
+  if (c->build_dir) { /* -o must not land on the database it reads */
+    size_t n = strlen(c->build_dir) + sizeof "/compile_commands.json";
+    char *json = malloc(n);
+    snprintf(json, n, "%s/compile_commands.json", c->build_dir);
+    cp_note_read("compile_commands.json", json);
+    free(json);
   }
   if (output_clash(c)) {
     if (cp_diag_is_text())

@@ -36,6 +36,7 @@ typedef struct {
   int n_inputs;
   const char *o_dir;
   char header_options[4096];
+  int header_left_out; /* options that did not fit in header_options */
 } cli;
 
 /* options.c */
@@ -88,6 +89,7 @@ void cp_set_diag_level(cp_severity least);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
 void cp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cp_tool_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* compdb.c: -p BUILD_DIR. The parser flags BUILD_DIR/compile_commands.json gives `input`
  * (the -I, -D, -U, -isystem, -include, -std of its compile command, paths made absolute),
@@ -111,8 +113,25 @@ void cp_print_diff(FILE *out, const char *old_label, const char *new_label, cons
                    size_t old_len, const char *neu, size_t new_len);
 
 /* files.c */
-/* Reads a whole file; returns NULL and sets errno on failure. The caller frees. */
-char *cp_read_file(const char *path, size_t *len);
+/* Reads a whole regular file of at most `max` bytes; returns NULL and sets errno on
+ * failure, to CP_ENOTREG for a pipe, device or socket (never waited on) and CP_ETOOBIG past
+ * `max`. The caller frees. */
+char *cp_read_file(const char *path, size_t max, size_t *len);
+enum { CP_ENOTREG = 100001, CP_ETOOBIG = 100002 };
+/* The limits of what cp_read_file reads: an input or output, a response or options file,
+ * a record of the PCH cache. */
+#define CP_MAX_SOURCE ((size_t)1 << 30)
+#define CP_MAX_ARGS_FILE ((size_t)64 << 20)
+#define CP_MAX_RECORD ((size_t)16 << 20)
+/* strerror, and what CP_ENOTREG and CP_ETOOBIG mean. */
+const char *cp_strerror(int err);
+/* Records a file the run reads besides its inputs and headers (a response file,
+ * compile_commands.json), with what it is for messages: cp_clash never lets a write
+ * land on it. */
+void cp_note_read(const char *role, const char *path);
+/* The index of the first of `paths` that names the same existing file as an earlier one,
+ * or -1. */
+long cp_duplicate(const char *const *paths, size_t n);
 /* 1 when both paths name the same existing file. */
 int cp_same_file(const char *a, const char *b);
 /* 1 when both paths name the same place: the same existing file, or the same name in the
@@ -122,8 +141,8 @@ int cp_same_target(const char *a, const char *b);
 typedef struct {
   const char *role, *path;
 } cp_named_file;
-/* 1 after an error message when one of `writes` is one of `reads` or another of
- * `writes` (cp_same_target). */
+/* 1 after an error message when one of `writes` is one of `reads`, a file noted with
+ * cp_note_read or another of `writes` (cp_same_target). */
 int cp_clash(const cp_named_file *writes, size_t n_writes, const cp_named_file *reads,
              size_t n_reads);
 /* -MD's file for -o OUTPUT: OUTPUT with its extension replaced by .d. The caller frees. */
@@ -138,7 +157,9 @@ typedef struct {
  * that cannot write one replaces none. A symbolic link to a regular file stays, and the
  * file it names is replaced; a character device or a pipe (/dev/null, /dev/stdout on a
  * terminal) is written through, not replaced; a directory or another kind of file is an
- * error. Returns 0, or -1 after a message, with the temporary files removed. */
+ * error. A file that holds the new bytes already is not written (its time stays). If a
+ * rename fails midway, the files renamed before it are put back. Returns 0, or -1 after a
+ * message, with the temporary files removed. */
 int cp_write_files(const cp_output *files, size_t n);
 /* The CUDA installation to parse against: `given` if set (NULL if it holds no
  * include/cuda_runtime.h), else the first of $CUDA_PATH, $CUDA_HOME, the prefix of
@@ -171,8 +192,9 @@ int cp_cache_build(const cp_options *opt, const char *path, int wait);
  * writable) and no other process holds it (none is building that PCH). */
 int cp_cache_can_build(const char *path);
 /* Starts this program again, detached and in the background, to build the PCHs that the
- * command line `argv` needs (see CP_PCH_BUILDER_ARG); does not wait for it. */
-void cp_cache_build_later(int argc, char **argv);
+ * command line `argv` (response files expanded) needs (see CP_PCH_BUILDER_ARG), or the one
+ * given, `given_argv`, when `argv` is too long to pass on; does not wait for it. */
+void cp_cache_build_later(int argc, char **argv, int given_argc, char **given_argv);
 /* The first argument that makes cpconvert such a builder: it then only builds the
  * missing PCHs for the arguments that follow, prints nothing and writes no output. */
 #define CP_PCH_BUILDER_ARG "--internal-pch-builder"
