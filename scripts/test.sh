@@ -5,7 +5,7 @@
 #   scripts/test.sh --long       in build/, the tests labelled long (the random differential
 #                                test, the FP64 audit, the PCH cache's stress cases, nvcc
 #                                builds of every golden output and of the real codes), then
-#                                the last line each printed: its counts
+#                                the closing lines each printed: its counts
 #   scripts/test.sh --sanitize   build-sanitize/ with AddressSanitizer and UBSan, every test
 #                                (long ones too) but those only the plain build has
 # GPU tests (ctest label "gpu") run where a CUDA device is present and report "skipped"
@@ -33,7 +33,7 @@ cmake --build "$build" -j "$jobs"
 status=0
 ctest --test-dir "$build" --output-on-failure -j "$jobs" "${select[@]}" || status=$?
 if [ "${1:-}" = "--long" ]; then
-  echo "What each long test counted (its last line):"
+  echo "What each long test counted (its closing lines):"
   python3 scripts/test_counts.py "$build/Testing/Temporary/LastTest.log"
 fi
 exit "$status"

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""What each test of a ctest run said last: one line per test, `NAME: LAST LINE (TIME)`,
-read from ctest's log (BUILD/Testing/Temporary/LastTest.log). scripts/test.sh --long prints
-it after the long tests, whose last lines carry their counts (seeds converted, files
-disassembled, inputs replayed, cases passed).
-  test_counts.py LastTest.log"""
+"""What each test of a ctest run said last: per test `NAME (TIME, passed|failed)` and the
+last lines of its output (at most TAIL, default 8), read from ctest's log
+(BUILD/Testing/Temporary/LastTest.log). scripts/test.sh --long prints it after the long
+tests, whose closing lines carry their counts (seeds converted and refused, files
+disassembled and FP64 instructions found, inputs replayed, cases passed).
+  test_counts.py LastTest.log [TAIL]"""
 import re, sys
 
 
 def main():
+    tail = int(sys.argv[2]) if len(sys.argv) > 2 else 8
     name, lines, out, time = None, [], False, ""
     with open(sys.argv[1], errors="replace") as f:
         for line in f:
@@ -24,8 +26,9 @@ def main():
             elif name and line.startswith("Test time ="):
                 time = line.split("=", 1)[1].strip()
             elif name and line.startswith("Test ") and line.endswith("."):
-                print("%s: %s (%s, %s)" % (name, lines[-1] if lines else "(no output)", time,
-                                           line[5:-1].lower()))
+                print("%s (%s, %s)" % (name, time, line[5:-1].lower()))
+                for shown in lines[-tail:]:
+                    print("    " + shown)
                 name = None
 
 
