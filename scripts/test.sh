@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds cpconvert and runs its tests with ctest.
 #   scripts/test.sh              build in build/, run every test but those labelled long:
-#                                the check of an install, about 8 minutes on 2 idle cores
+#                                the check of an install, under 10 minutes on 2 idle cores
 #   scripts/test.sh --long       in build/, the tests labelled long (the random differential
 #                                test, the FP64 audit, the PCH cache's stress cases, nvcc
 #                                builds of every golden output and of the real codes), then
