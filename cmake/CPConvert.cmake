@@ -75,6 +75,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED CPCONVERT_CHECK_DEPFILE)
   string(REGEX MATCHALL "[^\n]+: [^\n]*" _lines "${_text}")
   file(STRINGS "${CPCONVERT_CHECK_OUTPUTS}" _declared)
   set(_written)
+  set(_undeclared)
   foreach(_line IN LISTS _lines)
     string(REGEX REPLACE "^([^:]+): .*$" "\\1" _target "${_line}")
     string(REPLACE "\\ " " " _target "${_target}")
@@ -82,11 +83,23 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED CPCONVERT_CHECK_DEPFILE)
     string(REPLACE "$$" "$" _target "${_target}")
     list(APPEND _written "${_target}")
     if(NOT _target IN_LIST _declared)
-      get_filename_component(_name "${_target}" NAME)
-      message(FATAL_ERROR "cpconvert_sources: the conversion also wrote ${_target}, which is "
-              "not declared: add ${_name} to HEADERS")
+      list(APPEND _undeclared "${_target}")
     endif()
   endforeach()
+  # A header missing from HEADERS is the cause; the sources then land elsewhere too (the
+  # layout's base directory moves up to hold the header).
+  set(_headers "${_undeclared}")
+  list(FILTER _headers INCLUDE REGEX "\\.(h|hh|hpp|hxx|cuh|inl)$")
+  if(_headers)
+    list(GET _headers 0 _target)
+    get_filename_component(_name "${_target}" NAME)
+    message(FATAL_ERROR "cpconvert_sources: the conversion also wrote ${_target}, which is "
+            "not declared: add ${_name} to HEADERS")
+  elseif(_undeclared)
+    list(GET _undeclared 0 _target)
+    message(FATAL_ERROR "cpconvert_sources: the conversion wrote ${_target}, which is not "
+            "declared: a header it wrote lies outside the folders of the declared files")
+  endif()
   foreach(_out IN LISTS _declared)
     if(NOT _out IN_LIST _written)
       message(FATAL_ERROR "cpconvert_sources: the conversion did not write ${_out} (its "
@@ -155,10 +168,15 @@ endfunction()
 # The -I and -D flags the build compiles with: TARGET's, through generator expressions
 # (evaluated when the build is generated, so the target may come later), else the current
 # directory's properties now. Without them the parser could take another #if branch than
-# the compiler does.
-function(_cpconvert_build_flags out_var tgt)
+# the compiler does. The include directories under `skip` (the folder of converted files,
+# which TOGETHER puts first on TARGET's path) are left out: the parser reads the inputs.
+function(_cpconvert_build_flags out_var tgt skip)
   if(tgt)
     set(inc "$<TARGET_PROPERTY:${tgt},INCLUDE_DIRECTORIES>")
+    if(skip AND NOT CMAKE_VERSION VERSION_LESS 3.19)
+      string(REGEX REPLACE "([][+.*()^$?|\\{}])" "\\\\\\1" re "${skip}")
+      set(inc "$<FILTER:${inc},EXCLUDE,^${re}(/|$)>")
+    endif()
     set(def "$<TARGET_PROPERTY:${tgt},COMPILE_DEFINITIONS>")
     set(${out_var} "$<$<BOOL:${inc}>:-I$<JOIN:${inc},$<SEMICOLON>-I>>"
                    "$<$<BOOL:${def}>:-D$<JOIN:${def},$<SEMICOLON>-D>>" PARENT_SCOPE)
@@ -311,8 +329,36 @@ function(_cpconvert_together out_var dir tool tool_dep build_flags)
       COMMENT "cpconvert together:${names}"
       VERBATIM COMMAND_EXPAND_LISTS)
     _cpconvert_export_target("${outs}" "${exports}")
+    _cpconvert_prefer_converted("${arg_TARGET}" "${dir}" "${base}" ${hdrs})
   endif()
   set(${out_var} ${outs} PARENT_SCOPE)
+endfunction()
+
+# The folders of the converted headers first on TARGET's include path (CMake 3.19 or
+# newer): a header found through the include path (`-Iinclude`, `#include <atoms.h>`)
+# is then the converted one, as a header beside its includer is. The parser's flags leave
+# them out (_cpconvert_build_flags). Added when the directory's CMakeLists.txt has been
+# read, so TARGET may be defined after the call.
+function(_cpconvert_prefer_converted tgt dir base)
+  if(NOT tgt OR NOT ARGN OR CMAKE_VERSION VERSION_LESS 3.19)
+    return()
+  endif()
+  set(mirrors)
+  foreach(h IN LISTS ARGN)
+    get_filename_component(h_dir "${h}" DIRECTORY)
+    file(RELATIVE_PATH rel "${base}" "${h_dir}")
+    if(rel)
+      list(APPEND mirrors "${dir}/${rel}")
+    else()
+      list(APPEND mirrors "${dir}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES mirrors)
+  set(args "[[${tgt}]] BEFORE PRIVATE") # the values now: a deferred call reads variables late
+  foreach(m IN LISTS mirrors)
+    string(APPEND args " [[${m}]]")
+  endforeach()
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL target_include_directories ${args})")
 endfunction()
 
 # One command per source: `cpconvert SRC -o DIR/<name><SUFFIX>.cu`.
@@ -386,7 +432,11 @@ function(cpconvert_sources out_var)
   if(tool)
     file(MAKE_DIRECTORY "${dir}") # -MF needs the folder to exist
   endif()
-  _cpconvert_build_flags(build_flags "${arg_TARGET}")
+  set(skip)
+  if(arg_TOGETHER)
+    set(skip "${dir}")
+  endif()
+  _cpconvert_build_flags(build_flags "${arg_TARGET}" "${skip}")
   if(arg_TOGETHER)
     _cpconvert_together(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}")
   else()

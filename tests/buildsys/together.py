@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """cpconvert_sources(TOGETHER) on tests/buildsys/together, a three-file code (a struct of
-device pointers in a header, cudaMalloc in main.cu, the launches in kernels.cu).
+device pointers in include/particles.h, found through the target's include path;
+cudaMalloc in src/main.cu, the launches in src/kernels.cu).
 
   together.py build ...      under the Ninja and the Makefile generators: the first build
                              converts the three files in one run and links the program
@@ -60,20 +61,21 @@ def check_generator(a, src, name):
     _, out = run(["cmake", "--build", build])
     if CONVERTS not in out or not os.path.isfile(os.path.join(build, "particles")):
         fail("%s: the first build did not convert and link:\n%s" % (name, out))
-    header = read(os.path.join(out_dir, "particles.h"))
+    header = read(os.path.join(out_dir, "include", "particles.h"))
     if "float *x_err;" not in header or "cp_recombine(h, p.x_err" not in read(
-            os.path.join(out_dir, "main.cu")):
+            os.path.join(out_dir, "src", "main.cu")):
         fail("%s: the converted header or main.cu lack the companions:\n%s" % (name, header))
     _, out = run(["cmake", "--build", build])
     if CONVERTS in out:
         fail("%s: a second build converted again:\n%s" % (name, out))
-    later_edit(os.path.join(src, "particles.h"), "// edited %s\n" % name)
+    header = os.path.join(out_dir, "include", "particles.h")
+    later_edit(os.path.join(src, "include", "particles.h"), "// edited %s\n" % name)
     _, out = run(["cmake", "--build", build])
-    if CONVERTS not in out or ("// edited " + name) not in read(os.path.join(out_dir, "particles.h")):
+    if CONVERTS not in out or ("// edited " + name) not in read(header):
         fail("%s: editing particles.h did not re-convert:\n%s" % (name, out))
-    os.remove(os.path.join(out_dir, "particles.h"))
+    os.remove(header)
     _, out = run(["cmake", "--build", build])
-    if CONVERTS not in out or not os.path.isfile(os.path.join(out_dir, "particles.h")):
+    if CONVERTS not in out or not os.path.isfile(header):
         fail("%s: the deleted converted header was not written again:\n%s" % (name, out))
     return build
 
@@ -93,15 +95,17 @@ def test_build(a, src):
 
 
 def mtimes(folder):
-    return {f: os.stat(os.path.join(folder, f)).st_mtime_ns for f in os.listdir(folder)}
+    return {os.path.join(d, f): os.stat(os.path.join(d, f)).st_mtime_ns
+            for d, _, files in os.walk(folder) for f in files}
 
 
 def test_unchanged(a, src):
     """Write-if-changed, probed first on the tool alone: two runs, the same bytes."""
     probe = os.path.join(a.work, "probe")
     shutil.rmtree(probe, ignore_errors=True)
-    cmd = [a.tool, os.path.join(src, "main.cu"), os.path.join(src, "kernels.cu"), "--o-dir",
-           probe, "-MD", "-DSTEPS=1", "-nocudainc"]
+    cmd = [a.tool, os.path.join(src, "src", "main.cu"), os.path.join(src, "src", "kernels.cu"),
+           "--o-dir", probe, "-MD", "-DSTEPS=1", "-I" + os.path.join(src, "include"),
+           "-nocudainc"]
     run(cmd)
     before = mtimes(probe)
     time.sleep(1.1)
@@ -130,7 +134,7 @@ def check_unchanged(a, src, name):
     out_dir = os.path.join(build, "cpconvert")
     before = mtimes(out_dir)
     time.sleep(1.1)
-    os.utime(os.path.join(src, "main.cu"), None)  # a newer mtime, the same bytes
+    os.utime(os.path.join(src, "src", "main.cu"), None)  # a newer mtime, the same bytes
     for again in (0, 1):
         _, out = run(["cmake", "--build", build])
         if (CONVERTS in out) != (again == 0):
