@@ -4,7 +4,7 @@
 Each case runs the tool in a fresh temporary directory and asserts exit status, messages
 and what is (and is not) on disk afterwards.
 """
-import argparse, hashlib, os, re, socket, stat, subprocess, sys, tempfile, threading
+import argparse, hashlib, json, os, re, socket, stat, subprocess, sys, tempfile, threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from testlib import golden_flags  # noqa: E402
@@ -1197,10 +1197,26 @@ def nvcc_flags_after_dashdash(c):
               "-DFROM_CLANG", "-O3", "--expt-relaxed-constexpr")
     expect_exit(r, 0)
     expect(r[2] == "", r[2])
+    first = c.read("out.cu").split(b"\n")[0]
+    expect(first.endswith(b"(--algo accurate -DN=4 -DFROM_CLANG); edit the input, not this file."),
+           first)  # the macros after --, as nvcc spelled them or not, shaped the parse
     r = c.run("k.cu", "-o", "out.cu", "-nocudainc", "--", "-DN=4", "-DFROM_CLANG", "-Iinc",
               "--no-such-clang-flag")
     expect_exit(r, 1)
     expect("--no-such-clang-flag" in r[2], r[2])
+
+
+@case
+def header_names_build_macros(c):
+    """The -D and -U that -p takes from the build's compile command are named in the
+    output's first line, after the command line's own: every macro that shaped the parse."""
+    c.write("k.cu", b"#if N != 4\n#error N\n#endif\n" + KERNEL)
+    c.write("compile_commands.json", json.dumps([{
+        "directory": c.d, "file": "k.cu",
+        "command": "nvcc -DN=4 -UFOO -arch=sm_90 -c k.cu -o k.o"}]).encode())
+    expect_exit(c.run("k.cu", "-o", "out.cu", "-p", ".", "-nocudainc", "-DMINE"), 0)
+    first = c.read("out.cu").split(b"\n")[0]
+    expect(b"(--algo accurate -DMINE -DN=4 -UFOO);" in first, first)
 
 
 @case
