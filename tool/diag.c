@@ -236,7 +236,8 @@ static int rule_index(int *rules, int *n_rules, int rule) {
 
 static void print_sarif(FILE *out, int status) {
   int rules[CP_RULE_COUNT], n_rules = 0;
-  fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+  fputs("{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+        "sarif-schema-2.1.0.json\",\n"
         "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"results\": [\n", out);
   for (size_t i = 0; i < n_kept; i++) {
     int rule = rule_of(kept[i].message);
