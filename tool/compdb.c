@@ -440,6 +440,8 @@ int cp_nvcc_arg(const char *a, const char *next, const char **out, int *n_out) {
   *n_out = 0;
   if (in_list(a, nvcc_with_value, &has_value, 1) || in_list(a, nvcc_alone, &has_value, 0))
     return has_value && next ? 2 : 1;
+  if (strcmp(a, "-x") == 0 && next && strcmp(next, "cu") == 0)
+    return 2; /* nvcc's name for CUDA (CMake writes it), which clang calls cuda */
   for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
     const char *v;
     if (!kept[k].nvcc || strcmp(kept[k].clang, "-std") == 0 || !spelled(a, kept[k].nvcc, 0, &v))

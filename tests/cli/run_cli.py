@@ -1194,7 +1194,7 @@ def nvcc_flags_after_dashdash(c):
     r = c.run("k.cu", "-o", "out.cu", "-nocudainc", "--", "-arch=sm_90", "--extended-lambda",
               "-Xcompiler", "-Wall", "-rdc=true", "-gencode", "arch=compute_90,code=sm_90",
               "--define-macro", "N=4", "--include-path=inc", "-lineinfo", "--use_fast_math",
-              "-DFROM_CLANG", "-O3", "--expt-relaxed-constexpr")
+              "-DFROM_CLANG", "-O3", "--expt-relaxed-constexpr", "-x", "cu")
     expect_exit(r, 0)
     expect(r[2] == "", r[2])
     first = c.read("out.cu").split(b"\n")[0]
