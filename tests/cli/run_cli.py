@@ -1181,6 +1181,13 @@ def did_you_mean(c):
         r = c.run("p.cu", "-o", "out.cu", "-nocudainc")
         expect_exit(r, 1)
         expect(want in r[2], r[2])
+    c.write("n.cu", b"#pragma cp composite pair(enrgy) keep(accc)\n__global__ void k(float *energy, "
+            b"float *x, int n) { float acc = 0.0f; acc += x[n]; energy[0] += acc; }\n")
+    r = c.run("n.cu", "-o", "out.cu", "-nocudainc")
+    expect_exit(r, 1)
+    expect("as in s.x); did you mean 'energy'? [pragma]" in r[2] and
+           "'accc' in keep() is not a float variable of 'k'; did you mean 'acc'? [pragma]" in r[2],
+           r[2])
 
 
 @case
