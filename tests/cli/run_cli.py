@@ -1244,6 +1244,24 @@ def progress_and_summary(c):
         expect(r[2] == "", r[2])
     r = c.run("a.cu", "-o", "a_cp.cu", "-nocudainc", "-v")
     expect("[1/1]" not in r[2] and "1 file converted" in r[2], r[2])
+    import pty  # stderr a terminal: the progress without -v
+    master, slave = pty.openpty()
+    wrap = os.environ.get("CPCONVERT_WRAPPER", "").split()
+    p = subprocess.run(wrap + [c.tool, "a.cu", "b.cu", "--o-dir", "out", "-nocudainc"], cwd=c.d,
+                       stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    shown = b""
+    try:
+        while True:
+            chunk = os.read(master, 4096)
+            if not chunk:
+                break
+            shown += chunk
+    except OSError:  # EIO: the terminal's other end is closed and read out
+        pass
+    os.close(master)
+    expect(p.returncode == 0 and b"[2/2] parse b.cu" in shown and b"2 files converted" in shown,
+           shown)
 
 
 @case
