@@ -480,12 +480,15 @@ static int use_cache(const cli *c, cp_options *opts, cp_arena *a) {
 static char *input_header(const char *header, const char **flags, int n_db) {
   size_t len = strlen(header) + 1;
   for (int k = 0; k < n_db; k++)
-    len += strlen(flags[k]) + 1;
+    len += strlen(flags[k]) + 32;
   char *h = malloc(len);
-  strcpy(h, header);
+  size_t n = (size_t)snprintf(h, len, "%s", header);
   for (int k = 0; k + 1 < n_db; k++)
     if (strcmp(flags[k], "-D") == 0 || strcmp(flags[k], "-U") == 0) {
-      strcat(strcat(strcat(h, " "), flags[k]), flags[k + 1]);
+      size_t v = strlen(flags[k + 1]); /* a long value by its start, as options.c shows it */
+      n += (size_t)(v > 256 ? snprintf(h + n, len - n, " %s%.64s... (%zu bytes)", flags[k],
+                                       flags[k + 1], v)
+                            : snprintf(h + n, len - n, " %s%s", flags[k], flags[k + 1]));
       k++;
     }
   return h;
