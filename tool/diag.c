@@ -67,33 +67,32 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
   }
 }
 
+/* `cpconvert: SEVERITY: MESSAGE`, unless below the level printed. */
+static void tool_message(cp_severity sev, const char *fmt, va_list ap) {
+  if (sev < least_printed)
+    return;
+  fprintf(stderr, "cpconvert: %s: ", severity_name(sev));
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
 void cp_tool_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("cpconvert: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  tool_message(CP_ERROR, fmt, ap);
   va_end(ap);
 }
 
 void cp_tool_warning(const char *fmt, ...) {
-  if (least_printed > CP_WARNING)
-    return;
   va_list ap;
   va_start(ap, fmt);
-  fputs("cpconvert: warning: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  tool_message(CP_WARNING, fmt, ap);
   va_end(ap);
 }
 
 void cp_tool_note(const char *fmt, ...) {
-  if (least_printed > CP_NOTE)
-    return;
   va_list ap;
   va_start(ap, fmt);
-  fputs("cpconvert: note: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  tool_message(CP_NOTE, fmt, ap);
   va_end(ap);
 }
