@@ -329,7 +329,9 @@ static int build_into(const cp_options *opt, const char *path) {
   size_t n = 0;
   uint64_t size, sum;
   int rc = -1;
-  if (tmp && cp_pch_build(opt, tmp, a, &deps, &n) == 0 && file_sum(tmp, &size, &sum) == 0 &&
+  /* 0600 whatever the umask: a file others may write is not trusted (own_file) */
+  if (tmp && cp_pch_build(opt, tmp, a, &deps, &n) == 0 && chmod(tmp, 0600) == 0 &&
+      file_sum(tmp, &size, &sum) == 0 &&
       (text = info_text(size, sum, deps, n)) && (tmp_info = temp_beside(path, ".info")) &&
       write_text(tmp_info, text) == 0 && rename(tmp_info, info) == 0 && rename(tmp, path) == 0)
     rc = 0;

@@ -178,8 +178,9 @@ cp_result *cp_convert_deep(const cp_options *opts, int n);
  * in the cache directory (created if missing; the caller frees the path), or NULL when
  * there is no cache directory. */
 char *cp_cache_path(const cp_options *opt);
-/* Checks the PCH at `path` against the record written with it (size and checksum), so
- * that clang never reads a damaged one: 1 when it is whole (*deps, allocated in `a` when
+/* Checks the PCH at `path` against the record written with it (size and checksum, and
+ * the contents' hash of each user header it holds), so that clang never reads a damaged
+ * or stale one; a PCH or record that is not the user's own regular file is not used: 1 when it is whole (*deps, allocated in `a` when
  * `a` is not NULL, are the user headers it holds, for cp_options.pch_deps), 0 when there
  * is none, -1 when it is damaged or has no record (cp_cache_build replaces it). */
 int cp_cache_check(const char *path, cp_arena *a, const char ***deps, size_t *n_deps);
