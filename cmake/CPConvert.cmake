@@ -24,6 +24,25 @@
 #       flat: converting one source twice (say with other OPTIONS) needs another SUFFIX, and
 #       two equal names stop configuring.
 #
+#   cpconvert_sources(<out_var> TOGETHER SOURCES a.cu [b.cu ...] [HEADERS h.h ...]
+#                     [TARGET tgt] [OPTIONS opt ...] [OUTPUT_DIR dir])
+#       One custom command that converts every source in one run (`cpconvert a.cu b.cu
+#       --o-dir DIR -MF DEP`), as a code needs whose buffers are allocated in one file and
+#       launched in another, or whose struct of device pointers lives in a header. The
+#       outputs keep their names and the layout they have below the deepest directory that
+#       holds every source and header (main.cu and inc/atoms.h -> DIR/main.cu,
+#       DIR/inc/atoms.h). HEADERS lists the headers the run writes (those that gain
+#       companion fields or declarations, and the headers between them and a source): they
+#       are outputs of the command too, so that a deleted one is written again. After each
+#       run the outputs cpconvert wrote are compared with those declared, and a difference
+#       stops the build with a message that names the header to add to or drop from
+#       HEADERS. One dependency file names every input and header for every output (a
+#       change in any of them can change every output, since the run shares one analysis).
+#       <out_var> receives the converted sources and headers; the generated sources get
+#       their source's folder on the include path. SUFFIX is refused: --o-dir keeps names.
+#       Without a cpconvert to run the files are taken from CPCONVERT_CONVERTED_DIR at the
+#       same relative paths.
+#
 #   CPConvert::runtime
 #       INTERFACE target: the include directory of the composite-precision runtime
 #       (<cp/cp.cuh>, which the generated files include) and the flag that keeps host
@@ -45,6 +64,51 @@
 #      ${CPCONVERT_CONVERTED_DIR}/<name><SUFFIX>.cu files are used as they are;
 #   5. otherwise configuring stops with an error that names these choices.
 # cpconvert_sources decides when it is called: call it after the tool target exists.
+
+# Script mode (cmake -DCPCONVERT_CHECK_DEPFILE=DEP -DCPCONVERT_CHECK_OUTPUTS=LIST -P this file),
+# run after each TOGETHER conversion: the outputs cpconvert wrote, the targets of the -MF
+# file's rules (a header's empty rule has no prerequisites), against the declared ones.
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED CPCONVERT_CHECK_DEPFILE)
+  cmake_policy(VERSION 3.14)
+  file(READ "${CPCONVERT_CHECK_DEPFILE}" _text)
+  string(REPLACE "\\\n" " " _text "${_text}") # one line per rule
+  string(REGEX MATCHALL "[^\n]+: [^\n]*" _lines "${_text}")
+  file(STRINGS "${CPCONVERT_CHECK_OUTPUTS}" _declared)
+  set(_written)
+  set(_undeclared)
+  foreach(_line IN LISTS _lines)
+    string(REGEX REPLACE "^([^:]+): .*$" "\\1" _target "${_line}")
+    string(REPLACE "\\ " " " _target "${_target}")
+    string(REPLACE "\\#" "#" _target "${_target}")
+    string(REPLACE "$$" "$" _target "${_target}")
+    list(APPEND _written "${_target}")
+    if(NOT _target IN_LIST _declared)
+      list(APPEND _undeclared "${_target}")
+    endif()
+  endforeach()
+  # A header missing from HEADERS is the cause; the sources then land elsewhere too (the
+  # layout's base directory moves up to hold the header).
+  set(_headers "${_undeclared}")
+  list(FILTER _headers INCLUDE REGEX "\\.(h|hh|hpp|hxx|cuh|inl)$")
+  if(_headers)
+    list(GET _headers 0 _target)
+    get_filename_component(_name "${_target}" NAME)
+    message(FATAL_ERROR "cpconvert_sources: the conversion also wrote ${_target}, which is "
+            "not declared: add ${_name} to HEADERS")
+  elseif(_undeclared)
+    list(GET _undeclared 0 _target)
+    message(FATAL_ERROR "cpconvert_sources: the conversion wrote ${_target}, which is not "
+            "declared: a header it wrote lies outside the folders of the declared files")
+  endif()
+  foreach(_out IN LISTS _declared)
+    if(NOT _out IN_LIST _written)
+      message(FATAL_ERROR "cpconvert_sources: the conversion did not write ${_out} (its "
+              "header gains no companions): drop it from HEADERS")
+    endif()
+  endforeach()
+  return()
+endif()
+
 if(CMAKE_VERSION VERSION_LESS 3.14)
   message(FATAL_ERROR "CPConvert.cmake needs CMake 3.14 or newer (3.20 for dependency files "
                       "under the Makefile generators), this is ${CMAKE_VERSION}")
@@ -54,6 +118,7 @@ if(POLICY CMP0116) # dependency files of custom commands: the same under every g
   cmake_policy(SET CMP0116 NEW)
 endif()
 
+set(_CPCONVERT_MODULE "${CMAKE_CURRENT_LIST_FILE}") # for the check after TOGETHER runs
 set(CPCONVERT_EXECUTABLE "" CACHE FILEPATH
     "cpconvert to run for cpconvert_sources (empty: the build's own or the package's)")
 set(CPCONVERT_CONVERTED_DIR "" CACHE PATH
@@ -103,10 +168,15 @@ endfunction()
 # The -I and -D flags the build compiles with: TARGET's, through generator expressions
 # (evaluated when the build is generated, so the target may come later), else the current
 # directory's properties now. Without them the parser could take another #if branch than
-# the compiler does.
-function(_cpconvert_build_flags out_var tgt)
+# the compiler does. The include directories under `skip` (the folder of converted files,
+# which TOGETHER puts first on TARGET's path) are left out: the parser reads the inputs.
+function(_cpconvert_build_flags out_var tgt skip)
   if(tgt)
     set(inc "$<TARGET_PROPERTY:${tgt},INCLUDE_DIRECTORIES>")
+    if(skip AND NOT CMAKE_VERSION VERSION_LESS 3.19)
+      string(REGEX REPLACE "([][+.*()^$?|\\{}])" "\\\\\\1" re "${skip}")
+      set(inc "$<FILTER:${inc},EXCLUDE,^${re}(/|$)>")
+    endif()
     set(def "$<TARGET_PROPERTY:${tgt},COMPILE_DEFINITIONS>")
     set(${out_var} "$<$<BOOL:${inc}>:-I$<JOIN:${inc},$<SEMICOLON>-I>>"
                    "$<$<BOOL:${def}>:-D$<JOIN:${def},$<SEMICOLON>-D>>" PARENT_SCOPE)
@@ -135,10 +205,10 @@ function(_cpconvert_depends_args out_var depfile src)
   endif()
 endfunction()
 
-# Every generated file under one name: two sources that would land on the same name in the
-# export folder are refused at configure time rather than overwriting each other there.
-function(_cpconvert_register out)
-  get_filename_component(name "${out}" NAME)
+# Every generated file under the name it has in the export folder (`key`): two sources
+# that would land on the same name there are refused at configure time rather than
+# overwriting each other.
+function(_cpconvert_register out name)
   get_property(seen GLOBAL PROPERTY _CPCONVERT_NAME_${name})
   if(seen AND NOT seen STREQUAL out)
     message(FATAL_ERROR "cpconvert_sources: ${out} and ${seen} have the same name; "
@@ -147,34 +217,200 @@ function(_cpconvert_register out)
   set_property(GLOBAL PROPERTY _CPCONVERT_NAME_${name} "${out}")
 endfunction()
 
-# The target that runs these conversions without compiling, under cpconvert_converted.
-function(_cpconvert_export_target outs)
+# The target that runs these conversions without compiling, under cpconvert_converted:
+# each of `outs` is copied to the path at the same place in `dests`.
+function(_cpconvert_export_target outs dests)
   get_property(count GLOBAL PROPERTY _CPCONVERT_COUNT) # (not `n`: if() reads N as false)
   if(NOT count)
     set(count 0)
   endif()
   math(EXPR count "${count} + 1")
   set_property(GLOBAL PROPERTY _CPCONVERT_COUNT ${count})
-  add_custom_target(_cpconvert_sources_${count}
-    COMMAND ${CMAKE_COMMAND} -E make_directory "${CPCONVERT_CONVERTED_EXPORT_DIR}"
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${outs} "${CPCONVERT_CONVERTED_EXPORT_DIR}"
-    DEPENDS ${outs} VERBATIM)
+  set(copies)
+  list(LENGTH outs n)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    list(GET outs ${i} out)
+    list(GET dests ${i} dest)
+    get_filename_component(dest_dir "${dest}" DIRECTORY)
+    list(APPEND copies COMMAND ${CMAKE_COMMAND} -E make_directory "${dest_dir}"
+                       COMMAND ${CMAKE_COMMAND} -E copy_if_different "${out}" "${dest}")
+  endforeach()
+  add_custom_target(_cpconvert_sources_${count} ${copies} DEPENDS ${outs} VERBATIM)
   if(NOT TARGET cpconvert_converted)
     add_custom_target(cpconvert_converted)
   endif()
   add_dependencies(cpconvert_converted _cpconvert_sources_${count})
 endfunction()
 
+# The deepest directory that holds every file of `files` (absolute, resolved), as cpconvert
+# --o-dir computes it for the layout of its outputs.
+function(_cpconvert_common_dir out_var)
+  set(base)
+  foreach(f IN LISTS ARGN)
+    get_filename_component(d "${f}" DIRECTORY)
+    if(NOT DEFINED base)
+      set(base "${d}")
+    endif()
+    string(FIND "${d}/" "${base}/" at)
+    while(NOT at EQUAL 0 AND NOT base STREQUAL "/")
+      get_filename_component(base "${base}" DIRECTORY)
+      string(FIND "${d}/" "${base}/" at)
+    endwhile()
+  endforeach()
+  set(${out_var} "${base}" PARENT_SCOPE)
+endfunction()
+
+# TOGETHER: one command converts every source (and writes HEADERS) into `dir`.
+function(_cpconvert_together out_var dir tool tool_dep build_flags)
+  if(DEFINED arg_SUFFIX)
+    message(FATAL_ERROR "cpconvert_sources: TOGETHER keeps the names (--o-dir); give no SUFFIX")
+  endif()
+  set(srcs)
+  set(hdrs)
+  foreach(kind IN ITEMS SOURCES HEADERS)
+    foreach(f IN LISTS arg_${kind})
+      get_filename_component(f "${f}" REALPATH BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      if(kind STREQUAL "SOURCES")
+        list(APPEND srcs "${f}")
+      else()
+        list(APPEND hdrs "${f}")
+      endif()
+    endforeach()
+  endforeach()
+  _cpconvert_common_dir(base ${srcs} ${hdrs})
+  list(GET srcs 0 first)
+  get_filename_component(stem "${first}" NAME_WLE)
+  set(depfile "${dir}/.cpconvert-${stem}.d")
+  set(listfile "${dir}/.cpconvert-${stem}.outputs")
+  set(outs)
+  set(exports)
+  foreach(f IN LISTS srcs hdrs)
+    file(RELATIVE_PATH rel "${base}" "${f}")
+    if(tool)
+      set(out "${dir}/${rel}")
+      _cpconvert_register("${out}" "${rel}")
+      list(APPEND exports "${CPCONVERT_CONVERTED_EXPORT_DIR}/${rel}")
+    else()
+      set(out "${CPCONVERT_CONVERTED_DIR}/${rel}")
+      if(NOT EXISTS "${out}")
+        message(FATAL_ERROR "cpconvert_sources: no cpconvert to run and ${out} (the "
+                            "pre-converted ${f}) does not exist")
+      endif()
+    endif()
+    if(f IN_LIST srcs)
+      get_filename_component(src_dir "${f}" DIRECTORY)
+      set_property(SOURCE "${out}" APPEND PROPERTY INCLUDE_DIRECTORIES "${src_dir}")
+    endif()
+    list(APPEND outs "${out}")
+  endforeach()
+  if(tool)
+    file(MAKE_DIRECTORY "${dir}")
+    string(REPLACE ";" "\n" lines "${outs}\n")
+    set(old)
+    if(EXISTS "${listfile}")
+      file(READ "${listfile}" old)
+    endif()
+    if(NOT old STREQUAL lines) # written only when it changes: no rebuild from reconfiguring
+      file(WRITE "${listfile}" "${lines}")
+    endif()
+    _cpconvert_depends_args(dep_args "${depfile}" "${first}")
+    set(names)
+    foreach(f IN LISTS srcs)
+      get_filename_component(name "${f}" NAME)
+      string(APPEND names " ${name}")
+    endforeach()
+    add_custom_command(OUTPUT ${outs}
+      COMMAND ${tool} ${srcs} --o-dir "${dir}" -MF "${depfile}" ${build_flags} ${arg_OPTIONS}
+      COMMAND "${CMAKE_COMMAND}" "-DCPCONVERT_CHECK_DEPFILE=${depfile}"
+              "-DCPCONVERT_CHECK_OUTPUTS=${listfile}" -P "${_CPCONVERT_MODULE}"
+      DEPENDS ${srcs} ${hdrs} ${tool_dep}
+      ${dep_args}
+      COMMENT "cpconvert together:${names}"
+      VERBATIM COMMAND_EXPAND_LISTS)
+    _cpconvert_export_target("${outs}" "${exports}")
+    _cpconvert_prefer_converted("${arg_TARGET}" "${dir}" "${base}" ${hdrs})
+  endif()
+  set(${out_var} ${outs} PARENT_SCOPE)
+endfunction()
+
+# The folders of the converted headers first on TARGET's include path (CMake 3.19 or
+# newer): a header found through the include path (`-Iinclude`, `#include <atoms.h>`)
+# is then the converted one, as a header beside its includer is. The parser's flags leave
+# them out (_cpconvert_build_flags). Added when the directory's CMakeLists.txt has been
+# read, so TARGET may be defined after the call.
+function(_cpconvert_prefer_converted tgt dir base)
+  if(NOT tgt OR NOT ARGN OR CMAKE_VERSION VERSION_LESS 3.19)
+    return()
+  endif()
+  set(mirrors)
+  foreach(h IN LISTS ARGN)
+    get_filename_component(h_dir "${h}" DIRECTORY)
+    file(RELATIVE_PATH rel "${base}" "${h_dir}")
+    if(rel)
+      list(APPEND mirrors "${dir}/${rel}")
+    else()
+      list(APPEND mirrors "${dir}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES mirrors)
+  set(args "[[${tgt}]] BEFORE PRIVATE") # the values now: a deferred call reads variables late
+  foreach(m IN LISTS mirrors)
+    string(APPEND args " [[${m}]]")
+  endforeach()
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL target_include_directories ${args})")
+endfunction()
+
+# One command per source: `cpconvert SRC -o DIR/<name><SUFFIX>.cu`.
+function(_cpconvert_each out_var dir tool tool_dep build_flags)
+  if(NOT DEFINED arg_SUFFIX)
+    set(arg_SUFFIX _cp)
+  endif()
+  if(arg_HEADERS)
+    message(FATAL_ERROR "cpconvert_sources: HEADERS goes with TOGETHER (each source alone "
+                        "writes no header)")
+  endif()
+  set(outs)
+  set(exports)
+  foreach(src IN LISTS arg_SOURCES)
+    get_filename_component(src "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    get_filename_component(name "${src}" NAME_WLE)
+    get_filename_component(src_dir "${src}" DIRECTORY)
+    if(NOT tool)
+      set(out "${CPCONVERT_CONVERTED_DIR}/${name}${arg_SUFFIX}.cu")
+      if(NOT EXISTS "${out}")
+        message(FATAL_ERROR "cpconvert_sources: no cpconvert to run and ${out} (the "
+                            "pre-converted ${src}) does not exist")
+      endif()
+    else()
+      set(out "${dir}/${name}${arg_SUFFIX}.cu")
+      _cpconvert_register("${out}" "${name}${arg_SUFFIX}.cu")
+      list(APPEND exports "${CPCONVERT_CONVERTED_EXPORT_DIR}/${name}${arg_SUFFIX}.cu")
+      _cpconvert_depends_args(dep_args "${out}.d" "${src}")
+      add_custom_command(OUTPUT "${out}"
+        COMMAND ${tool} "${src}" -o "${out}" -MD -MF "${out}.d" ${build_flags} ${arg_OPTIONS}
+        DEPENDS "${src}" ${tool_dep}
+        ${dep_args}
+        COMMENT "cpconvert ${name}${arg_SUFFIX}.cu"
+        VERBATIM COMMAND_EXPAND_LISTS)
+    endif()
+    set_property(SOURCE "${out}" APPEND PROPERTY INCLUDE_DIRECTORIES "${src_dir}")
+    list(APPEND outs "${out}")
+  endforeach()
+  if(tool)
+    _cpconvert_export_target("${outs}" "${exports}")
+  endif()
+  set(${out_var} ${outs} PARENT_SCOPE)
+endfunction()
+
 function(cpconvert_sources out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SUFFIX;OUTPUT_DIR;TARGET" "SOURCES;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "TOGETHER" "SUFFIX;OUTPUT_DIR;TARGET"
+                        "SOURCES;HEADERS;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "cpconvert_sources: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "cpconvert_sources: no SOURCES given")
-  endif()
-  if(NOT DEFINED arg_SUFFIX)
-    set(arg_SUFFIX _cp)
   endif()
   if(NOT arg_OUTPUT_DIR)
     if(CPCONVERT_OUTPUT_DIR)
@@ -196,34 +432,15 @@ function(cpconvert_sources out_var)
   if(tool)
     file(MAKE_DIRECTORY "${dir}") # -MF needs the folder to exist
   endif()
-  _cpconvert_build_flags(build_flags "${arg_TARGET}")
-  set(outs)
-  foreach(src IN LISTS arg_SOURCES)
-    get_filename_component(src "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    get_filename_component(name "${src}" NAME_WLE)
-    get_filename_component(src_dir "${src}" DIRECTORY)
-    if(NOT tool)
-      set(out "${CPCONVERT_CONVERTED_DIR}/${name}${arg_SUFFIX}.cu")
-      if(NOT EXISTS "${out}")
-        message(FATAL_ERROR "cpconvert_sources: no cpconvert to run and ${out} (the "
-                            "pre-converted ${src}) does not exist")
-      endif()
-    else()
-      set(out "${dir}/${name}${arg_SUFFIX}.cu")
-      _cpconvert_register("${out}")
-      _cpconvert_depends_args(dep_args "${out}.d" "${src}")
-      add_custom_command(OUTPUT "${out}"
-        COMMAND ${tool} "${src}" -o "${out}" -MD -MF "${out}.d" ${build_flags} ${arg_OPTIONS}
-        DEPENDS "${src}" ${tool_dep}
-        ${dep_args}
-        COMMENT "cpconvert ${name}${arg_SUFFIX}.cu"
-        VERBATIM COMMAND_EXPAND_LISTS)
-    endif()
-    set_property(SOURCE "${out}" APPEND PROPERTY INCLUDE_DIRECTORIES "${src_dir}")
-    list(APPEND outs "${out}")
-  endforeach()
-  if(tool)
-    _cpconvert_export_target("${outs}")
+  set(skip)
+  if(arg_TOGETHER)
+    set(skip "${dir}")
+  endif()
+  _cpconvert_build_flags(build_flags "${arg_TARGET}" "${skip}")
+  if(arg_TOGETHER)
+    _cpconvert_together(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}")
+  else()
+    _cpconvert_each(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}")
   endif()
   set(${out_var} ${outs} PARENT_SCOPE)
 endfunction()

@@ -35,8 +35,9 @@ typedef struct {
  * makes no translation unit; else the caller disposes of it. */
 CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena *a,
                                   const cp_source *files, unsigned n, int *pch_refused);
-/* What an output's code starts with: the runtime's configuration (CP_ALGO, CP_BACKEND, as
- * opt says) and its include, lines ending in `nl`. */
+/* What an output's code starts with: CP_CONVERTED (defined only in converted code, so
+ * that the annotated source can tell the builds apart), the runtime's configuration
+ * (CP_ALGO, CP_BACKEND, as opt says) and its include, lines ending in `nl`. */
 const char *cp_runtime_prologue(cp_arena *a, const cp_options *opt, const char *nl);
 /* Adds to r->deps the user headers the input includes that it lacks (for -MD). */
 void cp_parse_deps(cp_parse *p, cp_result *r);

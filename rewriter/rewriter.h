@@ -44,6 +44,10 @@ const char *cp_rule_summary(cp_rule r);
 
 /* ---- diagnostics ---------------------------------------------------------------- */
 
+/* "Did you mean": the entry of `names` (NULL-terminated; empty entries are skipped)
+ * closest to the misspelt `s`, when it is close enough to be the one meant, else NULL. */
+const char *cp_closest_name(const char *s, const char *const *names);
+
 typedef enum { CP_NOTE, CP_WARNING, CP_ERROR } cp_severity;
 
 typedef struct {
@@ -128,6 +132,11 @@ typedef struct {
                                     device mode, no verify */
   const char *header_options;    /* the options echoed in the output's header comment */
   int no_verify;                 /* --no-verify: do not parse the output again (verify.c) */
+  /* Called (when set) as each input is parsed and each output checked, so that the tool
+   * can show a long run's progress: stage "parse" or "check", the file, its index (from
+   * 1) among n. The rewriter itself prints nothing. */
+  void (*progress)(void *ctx, const char *stage, const char *file, unsigned i, unsigned n);
+  void *progress_ctx;
   const char *version;
 } cp_options;
 

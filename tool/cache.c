@@ -39,6 +39,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -148,8 +149,35 @@ static uint64_t cache_key(const cp_options *opt) {
   return h;
 }
 
+/* The cache is trusted as ssh trusts ~/.ssh and git a repository: the directory must be
+ * ours (the effective user's) and writable by nobody else, and its parent ours or root's
+ * and writable by nobody else unless sticky (/tmp), so that no one else can plant a PCH
+ * (a `#define float double` in it would change the conversion) or swap the directory.
+ * NULL when it is trusted, else why not. */
+static const char *distrust(const char *dir, const char *parent) {
+  struct stat d, p;
+  if (stat(dir, &d) != 0 || !S_ISDIR(d.st_mode) || stat(parent, &p) != 0)
+    return "it is not a directory";
+  if (d.st_uid != geteuid())
+    return "it belongs to another user";
+  if (d.st_mode & 022)
+    return "others may write into it";
+  if ((p.st_uid != geteuid() && p.st_uid != 0) || ((p.st_mode & 022) && !(p.st_mode & S_ISVTX)))
+    return "others may write into its parent directory";
+  return NULL;
+}
+
+/* Whether a file of the cache, opened as `fd`, is one of ours: a regular file of the
+ * effective user that nobody else may write, with no other name (a hard link planted to
+ * another file). */
+static int own_file(int fd) {
+  struct stat st;
+  return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+         !(st.st_mode & 022) && st.st_nlink == 1;
+}
+
 /* The cache directory, created if missing (with its parent, ~/.cache); NULL when there
- * is no usable one. */
+ * is no usable one, or (after a note, once a run) one that is not trusted (distrust). */
 static char *cache_dir(void) {
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   char base[4096];
@@ -163,6 +191,15 @@ static char *cache_dir(void) {
   char *dir = malloc(n);
   snprintf(dir, n, "%s/cpconvert", base);
   if ((mkdir(base, 0700) != 0 && errno != EEXIST) || (mkdir(dir, 0700) != 0 && errno != EEXIST)) {
+    free(dir);
+    return NULL;
+  }
+  const char *why = distrust(dir, base);
+  static int told;
+  if (why && !told++)
+    cp_tool_note("not using the precompiled-header cache '%s': %s (parsing without it; "
+                 "see 'Precompiled header cache' in docs/reference.md)", dir, why);
+  if (why) {
     free(dir);
     return NULL;
   }
@@ -197,11 +234,11 @@ static uint64_t checksum(const unsigned char *p, size_t n) {
 
 /* Size and checksum of the file at `path`: 0, or -1 when it cannot be read. */
 static int file_sum(const char *path, uint64_t *size, uint64_t *sum) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), rc = -1;
   struct stat st;
   if (fd < 0)
     return -1;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+  if (own_file(fd) && fstat(fd, &st) == 0 && st.st_size > 0) {
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (m != MAP_FAILED) {
       *size = (uint64_t)st.st_size;
@@ -246,21 +283,32 @@ static int write_text(const char *path, const char *text) {
   return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/* A hash of the contents of the file at `path` (0 when it cannot be read): a header a PCH
+ * holds is checked by its bytes, not by its size and time, which `cp -p` and tar keep
+ * across a change. */
+static uint64_t content_hash(const char *path) {
+  size_t len = 0;
+  char *text = cp_read_file(path, CP_MAX_SOURCE, &len);
+  uint64_t h = text ? hash_text(14695981039346656037ULL, text, len) : 0;
+  free(text);
+  return h;
+}
+
 /* The record written beside a PCH (PATH.info): a version line, its size and checksum,
- * and one `dep PATH` line per user header it holds (what -MD lists, since a parse on top
- * of the PCH does not see those included). */
+ * and one `dep HASH PATH` line per user header it holds (what -MD lists, since a parse on
+ * top of the PCH does not see those included), HASH its contents' content_hash. */
 static char *info_text(uint64_t size, uint64_t sum, const char **deps, size_t n) {
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (!f)
     return NULL;
-  fprintf(f, "cpconvert pch 1\nsize %llu\nsum %016llx\n", (unsigned long long)size,
+  fprintf(f, "cpconvert pch 2\nsize %llu\nsum %016llx\n", (unsigned long long)size,
           (unsigned long long)sum);
   int ok = 1;
   for (size_t i = 0; i < n; i++) {
     ok &= strchr(deps[i], '\n') == NULL; /* a name the record cannot hold: no PCH */
-    fprintf(f, "dep %s\n", deps[i]);
+    fprintf(f, "dep %016llx %s\n", (unsigned long long)content_hash(deps[i]), deps[i]);
   }
   fclose(f);
   if (!ok) {
@@ -281,7 +329,9 @@ static int build_into(const cp_options *opt, const char *path) {
   size_t n = 0;
   uint64_t size, sum;
   int rc = -1;
-  if (tmp && cp_pch_build(opt, tmp, a, &deps, &n) == 0 && file_sum(tmp, &size, &sum) == 0 &&
+  /* 0600 whatever the umask: a file others may write is not trusted (own_file) */
+  if (tmp && cp_pch_build(opt, tmp, a, &deps, &n) == 0 && chmod(tmp, 0600) == 0 &&
+      file_sum(tmp, &size, &sum) == 0 &&
       (text = info_text(size, sum, deps, n)) && (tmp_info = temp_beside(path, ".info")) &&
       write_text(tmp_info, text) == 0 && rename(tmp_info, info) == 0 && rename(tmp, path) == 0)
     rc = 0;
@@ -297,17 +347,21 @@ static int build_into(const cp_options *opt, const char *path) {
   return rc;
 }
 
-/* Reads PATH.info: 0 with the size, checksum and (into `a`, when not NULL) the headers
- * it names; -1 when it is missing or not such a record. */
+/* Reads PATH.info: 0 with the size, checksum and (into `a`) the headers it names, each
+ * checked against the content hash it was built with; -1 when it is missing, not such a
+ * record, not one of ours (own_file), or a header has changed since (a stale PCH). */
 static int read_info(const char *path, uint64_t *size, uint64_t *sum, cp_arena *a,
                      const char ***deps, size_t *n_deps) {
   char *name = with_suffix(path, ".info");
   size_t len = 0, n = 0;
-  char *text = cp_read_file(name, &len);
+  int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  char *text = fd >= 0 && own_file(fd) ? cp_read_file(name, CP_MAX_RECORD, &len) : NULL;
+  if (fd >= 0)
+    close(fd);
   free(name);
   unsigned long long sz, sm;
   if (!text || strlen(text) != len ||
-      sscanf(text, "cpconvert pch 1\nsize %llu\nsum %16llx\n", &sz, &sm) != 2) {
+      sscanf(text, "cpconvert pch 2\nsize %llu\nsum %16llx\n", &sz, &sm) != 2) {
     free(text);
     return -1;
   }
@@ -315,31 +369,41 @@ static int read_info(const char *path, uint64_t *size, uint64_t *sum, cp_arena *
   *sum = sm;
   for (char *l = strstr(text, "\ndep "); l; l = strstr(l + 1, "\ndep "))
     n++;
-  if (a) {
-    *deps = cp_arena_alloc(a, (n + 1) * sizeof **deps);
-    *n_deps = 0;
-    for (char *l = strstr(text, "\ndep "); l; l = strstr(l + 1, "\ndep ")) {
-      char *end = strchr(l + 5, '\n');
-      (*deps)[(*n_deps)++] = cp_arena_strndup(a, l + 5, end ? (size_t)(end - l - 5) : strlen(l + 5));
-    }
+  *deps = cp_arena_alloc(a, (n + 1) * sizeof **deps);
+  *n_deps = 0;
+  int fresh = 1;
+  for (char *l = strstr(text, "\ndep "); l && fresh; l = strstr(l + 1, "\ndep ")) {
+    char *end = strchr(l + 5, '\n'), *file = l + 22;
+    unsigned long long want;
+    if (!end || end < file || sscanf(l + 5, "%16llx", &want) != 1 || l[21] != ' ')
+      break;
+    (*deps)[(*n_deps)++] = cp_arena_strndup(a, file, (size_t)(end - file));
+    fresh = content_hash((*deps)[*n_deps - 1]) == want;
   }
   free(text);
-  return 0;
+  return fresh && *n_deps == n ? 0 : -1;
 }
 
 int cp_cache_check(const char *path, cp_arena *a, const char ***deps, size_t *n_deps) {
   struct stat st;
   uint64_t size, sum, got_size, got_sum;
-  if (stat(path, &st) != 0)
+  const char **no_deps;
+  size_t n_no_deps;
+  if (lstat(path, &st) != 0)
     return 0;
-  if (!S_ISREG(st.st_mode) || read_info(path, &size, &sum, NULL, NULL, NULL) != 0 ||
-      (uint64_t)st.st_size != size || file_sum(path, &got_size, &got_sum) != 0 ||
-      got_size != size || got_sum != sum)
-    return -1;
-  if (a && read_info(path, &size, &sum, a, deps, n_deps) != 0)
+  cp_arena *own = a ? NULL : cp_arena_new();
+  int rc = S_ISREG(st.st_mode) &&
+                   read_info(path, &size, &sum, a ? a : own, deps ? deps : &no_deps,
+                             n_deps ? n_deps : &n_no_deps) == 0 &&
+                   (uint64_t)st.st_size == size && file_sum(path, &got_size, &got_sum) == 0 &&
+                   got_size == size && got_sum == sum
+               ? 1
+               : -1;
+  cp_arena_free(own);
+  if (rc != 1)
     return -1;
   char *info = with_suffix(path, ".info");
-  utimensat(AT_FDCWD, info, NULL, 0); /* last used now, for trim (a read-only cache: not) */
+  utimensat(AT_FDCWD, info, NULL, AT_SYMLINK_NOFOLLOW); /* last used now, for trim */
   free(info);
   return 1;
 }
@@ -396,12 +460,21 @@ static void sweep(const char *path) {
 }
 
 /* The lock file beside `path`, opened (created if missing); -1 without one (a read-only
- * cache). The lock is flock()'s: released when its holder exits, however it ends. The
+ * cache), or with errno EPERM for one that is not ours: a symbolic link (not followed:
+ * one planted to /etc/passwd would have been truncated), a hard link, another user's file
+ * (own_file). The lock is flock()'s: released when its holder exits, however it ends. The
  * file holds the process id of its last holder. */
 static int open_lock(const char *path) {
   char *lock = with_suffix(path, ".lock");
-  int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
   free(lock);
+  if (fd < 0 && errno == ELOOP)
+    errno = EPERM;
+  if (fd >= 0 && !own_file(fd)) {
+    close(fd);
+    errno = EPERM;
+    return -1;
+  }
   return fd;
 }
 
@@ -540,6 +613,31 @@ static void trim(const char *keep) {
   free(dir);
 }
 
+/* build_into in a child process: libclang ends the process when it cannot write the PCH
+ * (a full disk, a file size limit: "LIBCLANG FATAL ERROR: IO failure on output stream",
+ * or SIGXFSZ), and a cache must never stop a conversion. The child's messages go to
+ * /dev/null and it leaves no core; what a killed child leaves is swept. */
+static int build_apart(const cp_options *opt, const char *path) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null >= 0) {
+      dup2(null, 1);
+      dup2(null, 2);
+    }
+    setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+    _exit(build_into(opt, path) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return 0;
+  sweep(path);
+  return -1;
+}
+
 /* Only one process builds a PCH at a time, under the lock beside it. With `wait`, a run
  * that finds the lock held waits for the holder (bounded, take_lock) and uses its PCH
  * instead of spending a build of its own (several inputs sharing a PCH,
@@ -549,6 +647,8 @@ static void trim(const char *keep) {
  * the build simply goes on, and fails like any write there. */
 int cp_cache_build(const cp_options *opt, const char *path, int wait) {
   int fd = open_lock(path);
+  if (fd < 0 && errno == EPERM)
+    return -1; /* a lock that is not ours: build nothing */
   if (fd >= 0 && take_lock(fd, wait) != 0) {
     close(fd);
     return -1;
@@ -557,7 +657,7 @@ int cp_cache_build(const cp_options *opt, const char *path, int wait) {
   if (cp_cache_check(path, NULL, NULL, NULL) != 1) {
     sweep(path);
     remove_entry(path);
-    rc = build_into(opt, path);
+    rc = build_apart(opt, path);
     if (rc == 0)
       trim(path);
   }
@@ -582,8 +682,10 @@ int cp_cache_can_build(const char *path) {
  * stdio on /dev/null and every other descriptor closed, so that nobody reading the
  * parent's output or waiting on a pipe it shares (make, a test harness) waits for it.
  * The parent does not wait for it either: once the parent exits, init (or the nearest
- * subreaper) reaps it. */
-void cp_cache_build_later(int argc, char **argv) {
+ * subreaper) reaps it. The arguments are the ones read (a response file may be gone by
+ * then), unless one is too long for exec (a 10 MB -D from a response file, E2BIG): then
+ * the command line as given, whose @FILE the builder reads again. */
+void cp_cache_build_later(int argc, char **argv, int given_argc, char **given_argv) {
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
@@ -608,7 +710,16 @@ void cp_cache_build_later(int argc, char **argv) {
   posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
   pid_t pid;
   extern char **environ;
-  posix_spawn(&pid, self, &fa, &at, args, environ); /* a failure only costs the next run */
+  int rc = posix_spawn(&pid, self, &fa, &at, args, environ);
+  if (rc == E2BIG && given_argc > 0) { /* an argument over 128 KiB: pass the @FILE instead */
+    char **shorter = calloc((size_t)given_argc + 2, sizeof *shorter);
+    shorter[0] = given_argv[0];
+    shorter[1] = (char *)CP_PCH_BUILDER_ARG;
+    for (int i = 1; i < given_argc; i++)
+      shorter[i + 1] = given_argv[i];
+    posix_spawn(&pid, self, &fa, &at, shorter, environ); /* a failure costs the next run */
+    free(shorter);
+  }
   posix_spawnattr_destroy(&at);
   posix_spawn_file_actions_destroy(&fa);
   free(args);

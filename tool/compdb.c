@@ -20,9 +20,12 @@
  */
 #define _XOPEN_SOURCE 700
 #include <clang-c/CXCompilationDatabase.h>
+#include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tool.h"
@@ -55,25 +58,31 @@ static const struct {
     {"-iquote", NULL, 1},           {"-idirafter", NULL, 1},     {"-std", "--std", 0},
 };
 
-/* Dropped without a word, with a value (`-o out.o`, `-arch=sm_90`, `-Xcompiler -Wall`). */
-static const char *const dropped_with_value[] = {
-    "-o", "-x", "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code",
-    "--gpu-code", "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
-    "--linker-options", "-Xnvlink", "-Xcudafe", "-ccbin", "--compiler-bindir", "-MF", "-MT",
-    "-MQ", "-rdc", "--relocatable-device-code", "-maxrregcount", "--default-stream", "-cudart",
-    "--cudart", "-t", "--threads", "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div",
-    "-prec-sqrt", "-fmad", "--ftz", "--prec-div", "--prec-sqrt", "--fmad", "--cuda-gpu-arch",
-    "--cuda-path", "-target", "--offload-arch", NULL};
+/* nvcc's own options, which clang does not know: dropped without a word, with a value
+ * (`-arch=sm_90`, `-Xcompiler -Wall`) or alone (`--extended-lambda`). */
+static const char *const nvcc_with_value[] = {
+    "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code",
+    "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
+    "--linker-options", "-Xnvlink", "-Xcudafe", "-ccbin", "--compiler-bindir", "-rdc",
+    "--relocatable-device-code", "-maxrregcount", "--default-stream", "-cudart", "--cudart",
+    "-t", "--threads", "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div", "-prec-sqrt",
+    "-fmad", "--ftz", "--prec-div", "--prec-sqrt", "--fmad", NULL};
+static const char *const nvcc_alone[] = {
+    "-G", "--device-debug", "-lineinfo", "--generate-line-info", "-dc", "-dlink", "--compile",
+    "--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda", "-extended-lambda",
+    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", NULL};
 
-/* Dropped without a word, alone; prefixes end with '*'. */
+/* Dropped from compile commands without a word besides nvcc's own: the output, the
+ * language, dependency files, the target (with a value) and code generation (alone);
+ * prefixes end with '*'. */
+static const char *const dropped_with_value[] = {
+    "-o", "-x", "-MF", "-MT", "-MQ", "--cuda-gpu-arch", "--cuda-path", "-target", "--offload-arch",
+    NULL};
 static const char *const dropped_alone[] = {
-    "-c", "--compile", "-O*", "-g*", "-G", "--device-debug", "-lineinfo", "--generate-line-info",
-    "-W*", "-w", "-f*", "-m*", "-pthread", "-pipe", "-MD", "-MMD", "-M", "-MP", "-E", "-dc",
-    "-dlink", "--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr",
-    "-expt-relaxed-constexpr", "--expt-extended-lambda", "-expt-extended-lambda",
-    "--extended-lambda", "-extended-lambda", "-forward-unknown-to-host-compiler",
-    "--forward-unknown-to-host-compiler", "--cuda-host-only", "--cuda-device-only",
-    "-nocudainc", "-nocudalib", "-v", "--verbose", "-pedantic", "--driver-mode=*", NULL};
+    "-c", "-O*", "-g*", "-W*", "-w", "-f*", "-m*", "-pthread", "-pipe", "-MD", "-MMD", "-M", "-MP",
+    "-E", "--cuda-host-only", "--cuda-device-only", "-nocudainc", "-nocudalib", "-v", "--verbose",
+    "-pedantic", "--driver-mode=*", NULL};
 
 /* Whether `a` is `name`, `name=VALUE` or (`attached`) `nameVALUE`; *value is what follows
  * the name ("" when nothing does). */
@@ -102,6 +111,10 @@ static int in_list(const char *a, const char *const *list, int *has_value, int w
   return 0;
 }
 
+/* Marks an -include value not found in the command's directory: resolved against the
+ * include path once the whole command is read (resolve_includes). */
+#define UNRESOLVED "\001"
+
 /* A kept flag with its value in clang's form; returns how many arguments it used (1 or
  * 2), 0 if `a` is not one. */
 static int keep_flag(strings *out, const char *dir, const char *a, const char *next) {
@@ -127,7 +140,12 @@ static int keep_flag(strings *out, const char *dir, const char *a, const char *n
     push(out, strdup(kept[k].clang));
     if (cc1)
       push(out, strdup("-Xclang"));
-    push(out, kept[k].path && v[0] != '/' ? concat(dir, "/", v) : strdup(v));
+    char *full = kept[k].path && v[0] != '/' ? concat(dir, "/", v) : strdup(v);
+    if (cc1 && v[0] != '/' && access(full, F_OK) != 0) { /* resolved later: include_path */
+      free(full);
+      full = concat(UNRESOLVED, v, "");
+    }
+    push(out, full);
     return used;
   }
   return 0;
@@ -176,7 +194,9 @@ static unsigned drop_include_pch(char **args, unsigned n, unsigned i, const char
 static int read_response_file(strings *args, const char *dir, const char *path) {
   char *full = path[0] == '/' ? strdup(path) : concat(dir, "/", path);
   size_t len = 0;
-  char *text = cp_read_file(full, &len);
+  char *text = cp_read_file(full, CP_MAX_ARGS_FILE, &len);
+  if (text)
+    cp_note_read("the response file", full);
   free(full);
   if (!text)
     return -1;
@@ -224,7 +244,9 @@ static void filter_args(strings *out, const char *dir, char **args, int n, int f
     } else if ((used = (int)drop_include_pch(args, (unsigned)n, (unsigned)i, input)) > 0 ||
                (used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
       i += used - 1;
-    } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
+    } else if (in_list(args[i], nvcc_with_value, &has_value, 1) ||
+               in_list(args[i], nvcc_alone, &has_value, 0) ||
+               in_list(args[i], dropped_with_value, &has_value, 1) ||
                in_list(args[i], dropped_alone, &has_value, 0)) {
       i += has_value && i + 1 < n;
     } else if (args[i][0] == '-') {
@@ -237,6 +259,32 @@ static void filter_args(strings *out, const char *dir, char **args, int n, int f
   }
 }
 
+/* An -include H that is not in the command's directory, found as the compiler finds it
+ * (gcc and nvcc: "the rest of the #include \"...\" chain"): in the -iquote, then -I, then
+ * -isystem, then -idirafter directories of the command (`-Iinc -include cfg.h` is
+ * inc/cfg.h), whichever order they came in; else DIR/H, which the parser's error names. */
+static void resolve_includes(strings *out, int first, const char *dir) {
+  static const char *const chain[] = {"-iquote", "-I", "-isystem", "-idirafter"};
+  for (int i = first; i < out->n; i++) {
+    if (out->s[i][0] != UNRESOLVED[0])
+      continue;
+    const char *name = out->s[i] + 1;
+    char *found = NULL;
+    for (size_t c = 0; c < sizeof chain / sizeof chain[0] && !found; c++)
+      for (int k = first; k + 1 < out->n && !found; k++) {
+        if (strcmp(out->s[k], chain[c]) != 0 || out->s[k + 1][0] == UNRESOLVED[0])
+          continue;
+        found = concat(out->s[k + 1], "/", name);
+        if (access(found, F_OK) != 0) {
+          free(found);
+          found = NULL;
+        }
+      }
+    free(out->s[i]);
+    out->s[i] = found ? found : concat(dir, "/", name);
+  }
+}
+
 /* Sorts the arguments of one compile command into `out` (args[0] is the compiler). */
 static void filter_command(strings *out, CXCompileCommand cmd, const char *input) {
   CXString dir_s = clang_CompileCommand_getDirectory(cmd);
@@ -244,38 +292,72 @@ static void filter_command(strings *out, CXCompileCommand cmd, const char *input
   clang_disposeString(dir_s);
   unsigned n = 0;
   char **args = command_args(cmd, &n);
+  int first = out->n;
   filter_args(out, dir, args, (int)n, 1, input, 0);
+  resolve_includes(out, first, dir);
   for (unsigned i = 0; i < n; i++)
     free(args[i]);
   free(args);
   free(dir);
 }
 
-/* Whether compile command `cmd` compiles the file whose real path is `want`. */
-static int compiles(CXCompileCommand cmd, const char *want) {
+/* The real path of the file compile command `cmd` compiles, or NULL. */
+static char *compiled_file(CXCompileCommand cmd) {
   CXString dir = clang_CompileCommand_getDirectory(cmd);
   CXString file = clang_CompileCommand_getFilename(cmd);
   const char *f = clang_getCString(file);
   char *path = f[0] == '/' ? strdup(f) : concat(clang_getCString(dir), "/", f);
-  char real[PATH_MAX];
-  int same = realpath(path, real) && strcmp(real, want) == 0;
+  char *real = realpath(path, NULL);
   free(path);
   clang_disposeString(dir);
   clang_disposeString(file);
-  return same;
+  return real;
 }
 
-/* The flags of `input` in the database, or -1 after a message. Only the database's own
- * entries count: libclang would infer a command for a file it does not hold from a
- * similar one, and flags guessed that way are no flags of the build. */
-static int database_flags(strings *out, const char *build_dir, const char *input) {
+/* The database of -p, read once per run (every input looks itself up in it): its
+ * commands, and their files' real paths sorted for a binary search. */
+typedef struct {
+  char *real;
+  unsigned index;
+} entry;
+
+static struct {
+  char *build_dir;
+  CXCompilationDatabase db;
+  CXCompileCommands cmds;
+  entry *by_file;
+  unsigned n;
+} loaded;
+
+static int by_file(const void *a, const void *b) {
+  const entry *x = a, *y = b;
+  int c = strcmp(x->real, y->real);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* compile_commands.json is given to libclang, which reads whatever the path names: only a
+ * regular file of a sane size (a FIFO would block the run, /dev/zero never end). */
+static const char *unreadable_json(const char *json) {
+  struct stat st;
+  if (stat(json, &st) != 0 || access(json, R_OK) != 0)
+    return strerror(errno);
+  if (!S_ISREG(st.st_mode))
+    return cp_strerror(CP_ENOTREG);
+  return (uint64_t)st.st_size > CP_MAX_ARGS_FILE * 4 ? "larger than 256 MiB" : NULL;
+}
+
+/* Loads the database of `build_dir` (once): 0, or -1 after a message. */
+static int load(const char *build_dir) {
+  if (loaded.build_dir && strcmp(loaded.build_dir, build_dir) == 0)
+    return loaded.db ? 0 : -1;
   char *json = concat(build_dir, "/compile_commands.json", "");
-  int readable = access(json, R_OK) == 0;
+  const char *why = unreadable_json(json);
   free(json);
-  if (!readable) {
-    cp_tool_error("-p '%s': no readable '%s/compile_commands.json' (CMake writes it with "
+  loaded.build_dir = strdup(build_dir);
+  if (why) {
+    cp_tool_error("-p '%s': no readable '%s/compile_commands.json' (%s; CMake writes it with "
                   "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, bear with 'bear -- make')", build_dir,
-                  build_dir);
+                  build_dir, why);
     return -1;
   }
   CXCompilationDatabase_Error err;
@@ -284,21 +366,45 @@ static int database_flags(strings *out, const char *build_dir, const char *input
     cp_tool_error("-p '%s': cannot load '%s/compile_commands.json'", build_dir, build_dir);
     return -1;
   }
+  loaded.db = db;
+  loaded.cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+  unsigned n = loaded.cmds ? clang_CompileCommands_getSize(loaded.cmds) : 0;
+  loaded.by_file = calloc((size_t)n + 1, sizeof *loaded.by_file);
+  for (unsigned i = 0; i < n; i++) {
+    char *real = compiled_file(clang_CompileCommands_getCommand(loaded.cmds, i));
+    if (real)
+      loaded.by_file[loaded.n++] = (entry){real, i};
+  }
+  qsort(loaded.by_file, loaded.n, sizeof *loaded.by_file, by_file);
+  return 0;
+}
+
+/* The flags of `input` in the database, or -1 after a message. Only the database's own
+ * entries count: libclang would infer a command for a file it does not hold from a
+ * similar one, and flags guessed that way are no flags of the build. The first command
+ * for the file counts, as before. */
+static int database_flags(strings *out, const char *build_dir, const char *input) {
+  if (load(build_dir) != 0)
+    return -1;
   char want[PATH_MAX];
-  CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
-  unsigned n = cmds && realpath(input, want) ? clang_CompileCommands_getSize(cmds) : 0, i = 0;
-  while (i < n && !compiles(clang_CompileCommands_getCommand(cmds, i), want))
-    i++;
-  if (i < n)
-    filter_command(out, clang_CompileCommands_getCommand(cmds, i), input);
-  else
+  size_t lo = 0, hi = loaded.n;
+  if (realpath(input, want))
+    while (lo < hi) { /* the first entry not below (want, 0) */
+      size_t mid = (lo + hi) / 2;
+      if (by_file(&loaded.by_file[mid], &(entry){want, 0}) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (!(lo < loaded.n && realpath(input, want) && strcmp(loaded.by_file[lo].real, want) == 0)) {
     cp_tool_error("'%s' has no compile command in '%s/compile_commands.json'; convert a file "
                   "the build compiles, or give its flags with -I/-D instead of -p", input,
                   build_dir);
-  if (cmds)
-    clang_CompileCommands_dispose(cmds);
-  clang_CompilationDatabase_dispose(db);
-  return i < n ? 0 : -1;
+    return -1;
+  }
+  filter_command(out, clang_CompileCommands_getCommand(loaded.cmds, loaded.by_file[lo].index),
+                 input);
+  return 0;
 }
 
 const char **cp_compdb_flags(const char *build_dir, const char *input, const char *const *extra,
@@ -327,4 +433,28 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
   flags[got.n + n_extra] = NULL;
   *n = got.n + n_extra;
   return flags;
+}
+
+int cp_nvcc_arg(const char *a, const char *next, const char **out, int *n_out) {
+  int has_value;
+  *n_out = 0;
+  if (in_list(a, nvcc_with_value, &has_value, 1) || in_list(a, nvcc_alone, &has_value, 0))
+    return has_value && next ? 2 : 1;
+  if (strcmp(a, "-x") == 0 && next && strcmp(next, "cu") == 0)
+    return 2; /* nvcc's name for CUDA (CMake writes it), which clang calls cuda */
+  for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+    const char *v;
+    if (!kept[k].nvcc || strcmp(kept[k].clang, "-std") == 0 || !spelled(a, kept[k].nvcc, 0, &v))
+      continue; /* (clang reads --std=X itself) */
+    out[(*n_out)++] = kept[k].clang;
+    if (*v || !next) {
+      if (*v)
+        out[(*n_out)++] = v;
+      return 1;
+    }
+    out[(*n_out)++] = next;
+    return 2;
+  }
+  out[(*n_out)++] = a;
+  return 1;
 }

@@ -1,14 +1,21 @@
 /*
- * diag.c: diagnostics printed the way compilers print them.
+ * diag.c: diagnostics printed the way compilers print them,
  *
  *   kernel.cu:12:9: error: use of undeclared identifier 'x'
  *      12 |   float y = x;
  *         |             ^
  *
+ * or, with --diagnostics-format sarif or json, kept until the run ends and printed as one
+ * document on stderr (cp_finish_diags): SARIF 2.1.0 for code-scanning services and
+ * editors, or a plain JSON list. Errors of the tool itself (no place) join the same
+ * document, so that stderr holds nothing else.
+ *
  * Tabs in the source line are kept in the caret line, so the caret lines up in any
- * tab width.
+ * tab width; other control bytes are shown as <U+001B>, as clang shows them.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
@@ -22,20 +29,55 @@ static const char *severity_name(cp_severity s) {
   return "error";
 }
 
+/* A control byte of the source line (an escape sequence in a comment would reach the
+ * terminal and act there) is printed as clang prints it, <U+001B>; tabs stay. */
+static int is_shown_escaped(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
+
+static void print_source_line(FILE *out, const char *text) {
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+    if (is_shown_escaped(*p))
+      fprintf(out, "<U+%04X>", *p);
+    else
+      fputc(*p, out);
+  }
+  fputc('\n', out);
+}
+
 static void print_caret(FILE *out, const char *text, unsigned col) {
   size_t n = strlen(text);
   for (unsigned i = 0; i + 1 < col && i < n; i++)
-    fputc(text[i] == '\t' ? '\t' : ' ', out);
+    fputs(text[i] == '\t' ? "\t" : is_shown_escaped((unsigned char)text[i]) ? "        " : " ",
+          out);
   fputs("^\n", out);
 }
 
 static cp_severity least_printed = CP_NOTE;
+static cp_diag_format format = CP_DIAG_TEXT;
+static cp_diag *kept; /* the machine formats' diagnostics, copied */
+static size_t n_kept, cap_kept;
 
 void cp_set_diag_level(cp_severity least) { least_printed = least; }
+void cp_set_diag_format(cp_diag_format f) { format = f; }
+int cp_diag_is_text(void) { return format == CP_DIAG_TEXT; }
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static void keep(const cp_diag *d) {
+  if (n_kept == cap_kept) {
+    cap_kept = cap_kept ? 2 * cap_kept : 16;
+    kept = realloc(kept, cap_kept * sizeof *kept);
+  }
+  kept[n_kept++] = (cp_diag){d->severity, dup_or_null(d->file), d->line, d->col,
+                             dup_or_null(d->line_text), strdup(d->message)};
+}
 
 void cp_print_diag(FILE *out, const cp_diag *d) {
   if (d->severity < least_printed)
     return;
+  if (format != CP_DIAG_TEXT) {
+    keep(d);
+    return;
+  }
   if (d->file && d->line)
     fprintf(out, "%s:%u:%u: ", d->file, d->line, d->col);
   else if (d->file)
@@ -45,28 +87,212 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
   fprintf(out, "%s: %s\n", severity_name(d->severity), d->message);
   if (d->line_text && d->line) {
     int w = fprintf(out, "%5u", d->line);
-    fprintf(out, " | %s\n", d->line_text);
+    fputs(" | ", out);
+    print_source_line(out, d->line_text);
     fprintf(out, "%*s | ", w, "");
     print_caret(out, d->line_text, d->col);
   }
 }
 
+static void tool_message(cp_severity s, const char *fmt, va_list ap) {
+  char buf[2048];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  cp_diag d = {s, NULL, 0, 0, NULL, buf};
+  cp_print_diag(stderr, &d);
+}
+
 void cp_tool_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("cpconvert: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  tool_message(CP_ERROR, fmt, ap);
   va_end(ap);
 }
 
 void cp_tool_warning(const char *fmt, ...) {
-  if (least_printed > CP_WARNING)
-    return;
   va_list ap;
   va_start(ap, fmt);
-  fputs("cpconvert: warning: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  tool_message(CP_WARNING, fmt, ap);
   va_end(ap);
+}
+
+void cp_tool_note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  tool_message(CP_NOTE, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- the machine formats ---------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      fprintf(out, "\\%c", *p);
+    else if (*p == '\n')
+      fputs("\\n", out);
+    else if (*p == '\t')
+      fputs("\\t", out);
+    else if (*p < 0x20)
+      fprintf(out, "\\u%04x", *p);
+    else
+      fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+/* The rule a message names in its last words (`... [pragma]`), or -1. */
+static int rule_of(const char *msg) {
+  size_t n = strlen(msg);
+  if (n < 3 || msg[n - 1] != ']')
+    return -1;
+  const char *open = strrchr(msg, '[');
+  for (int r = 0; open && r < CP_RULE_COUNT; r++) {
+    const char *name = cp_rule_name((cp_rule)r);
+    if (strlen(name) == (size_t)(msg + n - 1 - open - 1) && strncmp(open + 1, name, strlen(name)) == 0)
+      return r;
+  }
+  return -1;
+}
+
+/* The message without its rule (SARIF carries the rule as ruleId). */
+static void message_text(FILE *out, const char *msg, int rule) {
+  if (rule < 0) {
+    json_string(out, msg);
+    return;
+  }
+  char *copy = strdup(msg);
+  char *open = strrchr(copy, '[');
+  while (open > copy && open[-1] == ' ')
+    open--;
+  *open = '\0';
+  json_string(out, copy);
+  free(copy);
+}
+
+/* A path as a URI reference: relative paths stay relative, absolute ones are file: URIs;
+ * every byte outside RFC 3986's unreserved characters and '/' is percent-encoded. */
+static void uri(FILE *out, const char *path) {
+  fputs(path[0] == '/' ? "\"file://" : "\"", out);
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+        strchr("-._~/", *p))
+      fputc(*p, out);
+    else
+      fprintf(out, "%%%02X", *p);
+  }
+  fputc('"', out);
+}
+
+/* Column `col` (bytes, 1-based) of `line` in Unicode code points, as SARIF counts. */
+static unsigned code_point_column(const char *line, unsigned col) {
+  unsigned cp = 1;
+  for (unsigned i = 0; line && i + 1 < col && line[i]; i++)
+    cp += ((unsigned char)line[i] & 0xC0) != 0x80;
+  return line ? cp : col;
+}
+
+static const char *sarif_level(cp_severity s) {
+  return s == CP_ERROR ? "error" : s == CP_WARNING ? "warning" : "note";
+}
+
+static void sarif_result(FILE *out, const cp_diag *d, int rule, int index) {
+  fputs("        {", out);
+  if (rule >= 0) {
+    fputs("\"ruleId\": ", out);
+    json_string(out, cp_rule_name((cp_rule)rule));
+    fprintf(out, ", \"ruleIndex\": %d, ", index);
+  }
+  fprintf(out, "\"level\": \"%s\", \"message\": {\"text\": ", sarif_level(d->severity));
+  message_text(out, d->message, rule);
+  fputc('}', out);
+  if (d->file) {
+    fputs(",\n         \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
+    uri(out, d->file);
+    fputc('}', out);
+    if (d->line) {
+      fprintf(out, ", \"region\": {\"startLine\": %u, \"startColumn\": %u", d->line,
+              code_point_column(d->line_text, d->col ? d->col : 1));
+      if (d->line_text) {
+        fputs(", \"snippet\": {\"text\": ", out);
+        json_string(out, d->line_text);
+        fputc('}', out);
+      }
+      fputc('}', out);
+    }
+    fputs("}}]", out);
+  }
+  fputc('}', out);
+}
+
+/* The rules the results name, once each in the order first named: their index. */
+static int rule_index(int *rules, int *n_rules, int rule) {
+  for (int k = 0; k < *n_rules; k++)
+    if (rules[k] == rule)
+      return k;
+  rules[*n_rules] = rule;
+  return (*n_rules)++;
+}
+
+static void print_sarif(FILE *out, int status) {
+  int rules[CP_RULE_COUNT], n_rules = 0;
+  fputs("{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+        "sarif-schema-2.1.0.json\",\n"
+        "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"results\": [\n", out);
+  for (size_t i = 0; i < n_kept; i++) {
+    int rule = rule_of(kept[i].message);
+    sarif_result(out, &kept[i], rule, rule >= 0 ? rule_index(rules, &n_rules, rule) : -1);
+    fputs(i + 1 < n_kept ? ",\n" : "\n", out);
+  }
+  fputs("      ],\n      \"tool\": {\"driver\": {\"name\": \"cpconvert\", \"version\": \""
+        CPCONVERT_VERSION "\", \"rules\": [", out);
+  for (int k = 0; k < n_rules; k++) {
+    fputs(k ? ",\n        {\"id\": " : "\n        {\"id\": ", out);
+    json_string(out, cp_rule_name((cp_rule)rules[k]));
+    fputs(", \"shortDescription\": {\"text\": ", out);
+    json_string(out, cp_rule_summary((cp_rule)rules[k]));
+    fputs("}}", out);
+  }
+  fprintf(out, "]}},\n      \"columnKind\": \"unicodeCodePoints\",\n"
+               "      \"invocations\": [{\"executionSuccessful\": %s, \"exitCode\": %d}]\n"
+               "    }\n  ]\n}\n",
+          status == CP_EXIT_OK ? "true" : "false", status);
+}
+
+static void print_json(FILE *out, int status) {
+  unsigned errors = 0, warnings = 0;
+  fputs("{\n  \"tool\": \"cpconvert " CPCONVERT_VERSION "\",\n  \"diagnostics\": [", out);
+  for (size_t i = 0; i < n_kept; i++) {
+    const cp_diag *d = &kept[i];
+    int rule = rule_of(d->message);
+    errors += d->severity == CP_ERROR;
+    warnings += d->severity == CP_WARNING;
+    fprintf(out, "%s\n    {\"severity\": \"%s\", \"file\": ", i ? "," : "",
+            severity_name(d->severity));
+    d->file ? json_string(out, d->file) : (void)fputs("null", out);
+    fprintf(out, ", \"line\": %u, \"column\": %u, \"rule\": ", d->line, d->col);
+    rule >= 0 ? json_string(out, cp_rule_name((cp_rule)rule)) : (void)fputs("null", out);
+    fputs(", \"message\": ", out);
+    json_string(out, d->message);
+    fputs(", \"source_line\": ", out);
+    d->line_text ? json_string(out, d->line_text) : (void)fputs("null", out);
+    fputc('}', out);
+  }
+  fprintf(out, "%s],\n  \"errors\": %u,\n  \"warnings\": %u,\n  \"exit_status\": %d\n}\n",
+          n_kept ? "\n  " : "", errors, warnings, status);
+}
+
+void cp_finish_diags(int status) {
+  if (format == CP_DIAG_SARIF)
+    print_sarif(stderr, status);
+  else if (format == CP_DIAG_JSON)
+    print_json(stderr, status);
+  for (size_t i = 0; i < n_kept; i++) {
+    free((char *)kept[i].file);
+    free((char *)kept[i].line_text);
+    free((char *)kept[i].message);
+  }
+  free(kept);
+  kept = NULL;
+  n_kept = cap_kept = 0;
 }

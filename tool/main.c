@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "tool.h"
 
@@ -113,7 +114,7 @@ static void plan_depfiles(write_plan *p, const cli *c, const cp_result *r, char 
  * the run (with `src/main.cu src/move.cu` and the header src/inc/atom.h, src/: the
  * outputs are out/main.cu, out/move.cu, out/inc/atom.h, and the includes still find each
  * other). NULL if a path cannot be resolved. */
-static char *layout_base(const cp_result *r) {
+static char *find_layout_base(const cp_result *r) {
   char *base = NULL;
   for (size_t i = 0; i < r->n_files; i++) {
     char *real = realpath(r->files[i].path, NULL);
@@ -136,6 +137,18 @@ static char *layout_base(const cp_result *r) {
     free(real);
   }
   return base;
+}
+
+/* layout_base, found once per result: output_path asks for it once per file. */
+static char *layout_base(const cp_result *r) {
+  static const cp_result *of;
+  static char *base;
+  if (of != r || !base) {
+    free(base);
+    base = find_layout_base(r);
+    of = r;
+  }
+  return base ? strdup(base) : NULL;
 }
 
 /* Where a file of the run is written: -o FILE for the one input, or under --o-dir at its
@@ -210,10 +223,16 @@ static int check_outputs(const cli *c, const cp_result *r, int show) {
     if (!path)
       return CP_EXIT_ERRORS;
     size_t len = 0;
-    char *old = cp_read_file(path, &len);
+    char *old = cp_read_file(path, CP_MAX_SOURCE, &len);
     if (!old || len != f->output_len || memcmp(old, f->output, len) != 0) {
-      fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", path,
-              old ? "out of date" : "missing", f->path);
+      const char *what = old ? "out of date" : "missing";
+      if (!cp_diag_is_text())
+        cp_tool_error("'%s' is %s", path, what);
+      else if (f->is_header) /* written by the run of the sources that include it */
+        fprintf(stderr, "cpconvert: '%s' is %s; run this conversion of %s%s again without "
+                "--check\n", path, what, c->inputs[0], c->n_inputs > 1 ? " and the others" : "");
+      else
+        fprintf(stderr, "cpconvert: '%s' is %s; convert '%s' again\n", path, what, f->path);
       if (old && show)
         print_git_diff(path, path, old, len, f->output, f->output_len);
       status = CP_EXIT_ERRORS;
@@ -315,9 +334,16 @@ static int deliver(const cli *c, const cp_result *r) {
   return write_files(c, r, outputs);
 }
 
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* Converts (or, with --suggest, analyses), prints the diagnostics, and delivers what a
  * run without errors produced. */
 static int convert(const cli *c, const cp_options *opts) {
+  double start = now();
   cp_result *r = cp_convert_deep(opts, c->n_inputs);
   int status;
   for (int i = 0; i < c->n_inputs; i++) {
@@ -332,11 +358,14 @@ static int convert(const cli *c, const cp_options *opts) {
     cp_print_suggestions(stdout, r);
     status = CP_EXIT_OK;
   } else if (r->n_errors || !r->output) {
-    fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
-            r->n_errors == 1 ? "" : "s");
+    if (cp_diag_is_text())
+      fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
+              r->n_errors == 1 ? "" : "s");
     status = CP_EXIT_ERRORS;
   } else {
     status = deliver(c, r);
+    if (status == CP_EXIT_OK && cp_progress_wanted(c) && (c->n_inputs > 1 || c->verbose))
+      cp_print_summary(stderr, r, now() - start);
   }
   cp_result_free(r);
   return status;
@@ -354,8 +383,8 @@ static const char **input_flags(const cli *c, int i, int *n) {
 
 /* This run's command line, for a background builder, and whether this run is one
  * (CP_PCH_BUILDER_ARG). */
-static int g_argc, g_pch_builder;
-static char **g_argv;
+static int g_argc, g_pch_builder, g_given_argc;
+static char **g_argv, **g_given_argv;
 
 /* 1 when another input of the run needs the same PCH as input `i`. */
 static int shared_pch(char **paths, int n, int i) {
@@ -445,17 +474,41 @@ static int use_cache(const cli *c, cp_options *opts, cp_arena *a) {
   return later;
 }
 
+/* The options input i's output names in its first line: the command line's, then each -D
+ * and -U that -p took from the build's compile command (the first n_db of its flags),
+ * which shaped its parse as much. The caller frees. */
+static char *input_header(const char *header, const char **flags, int n_db) {
+  size_t len = strlen(header) + 1;
+  for (int k = 0; k < n_db; k++)
+    len += strlen(flags[k]) + 32;
+  char *h = malloc(len);
+  size_t n = (size_t)snprintf(h, len, "%s", header);
+  for (int k = 0; k + 1 < n_db; k++)
+    if (strcmp(flags[k], "-D") == 0 || strcmp(flags[k], "-U") == 0) {
+      size_t v = strlen(flags[k + 1]); /* a long value by its start, as options.c shows it */
+      n += (size_t)(v > 256 ? snprintf(h + n, len - n, " %s%.64s... (%zu bytes)", flags[k],
+                                       flags[k + 1], v)
+                            : snprintf(h + n, len - n, " %s%s", flags[k], flags[k + 1]));
+      k++;
+    }
+  return h;
+}
+
 static int run(cli *c) {
   char **texts = calloc((size_t)c->n_inputs, sizeof *texts);
   const char ***flags = calloc((size_t)c->n_inputs, sizeof *flags);
+  char **headers = calloc((size_t)c->n_inputs, sizeof *headers);
   cp_options *opts = calloc((size_t)c->n_inputs, sizeof *opts);
-  char header[sizeof c->header_options + 32];
-  snprintf(header, sizeof header, "--algo %s%s",
+  char header[sizeof c->header_options + 96], more[64] = "";
+  if (c->header_left_out)
+    snprintf(more, sizeof more, " and %d more option%s not shown here", c->header_left_out,
+             c->header_left_out == 1 ? "" : "s");
+  snprintf(header, sizeof header, "--algo %s%s%s",
            c->algo == CP_ALGO_PAPER  ? "paper"
            : c->algo == CP_ALGO_FAST ? "fast"
            : c->algo == CP_ALGO_MID  ? "mid"
                                      : "accurate",
-           c->header_options);
+           c->header_options, more);
   const char *cuda = c->no_cuda ? NULL : cp_find_cuda(c->cuda_path);
   int status = CP_EXIT_OK;
   if (c->cuda_path && !c->no_cuda && !cuda) {
@@ -467,22 +520,24 @@ static int run(cli *c) {
     int n_flags = 0;
     if (g_pch_builder) /* needs the flags only: the input may be gone by now */
       texts[i] = strdup("");
-    else if (!(texts[i] = cp_read_file(c->inputs[i], &len))) {
-      cp_tool_error("cannot read '%s': %s", c->inputs[i], strerror(errno));
+    else if (!(texts[i] = cp_read_file(c->inputs[i], CP_MAX_SOURCE, &len))) {
+      cp_tool_error("cannot read '%s': %s", c->inputs[i], cp_strerror(errno));
       status = CP_EXIT_ERRORS;
     }
     if (status == CP_EXIT_OK && !(flags[i] = input_flags(c, i, &n_flags)))
       status = CP_EXIT_ERRORS; /* a builder too: its PCH is the one these flags need */
+    headers[i] = input_header(header, flags[i], c->build_dir ? n_flags - c->n_clang_args : 0);
     opts[i] = (cp_options){
         .input = c->inputs[i], .input_text = texts[i], .input_len = len,
         .clang_args = flags[i], .n_clang_args = n_flags, .cuda_path = cuda,
         .clang_resources = cuda ? cp_find_clang_resources() : NULL, .algo = c->algo,
         .backend = c->backend,
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
-        .line_directives = c->line_directives, .suggest = c->suggest, .header_options = header,
+        .line_directives = c->line_directives, .suggest = c->suggest, .header_options = headers[i],
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify,
+        .progress = cp_progress_wanted(c) ? cp_progress : NULL,
     };
   }
   cp_arena *pch_arena = cp_arena_new();
@@ -490,14 +545,16 @@ static int run(cli *c) {
   if (status == CP_EXIT_OK && !g_pch_builder)
     status = convert(c, opts);
   if (later) /* after the output is written and the status decided */
-    cp_cache_build_later(g_argc, g_argv);
+    cp_cache_build_later(g_argc, g_argv, g_given_argc, g_given_argv);
   for (int i = 0; i < c->n_inputs; i++) {
     free(texts[i]);
     free((char *)opts[i].pch);
     free((char *)opts[i].output_pch);
     if (flags[i] != c->clang_args)
       free((void *)flags[i]);
+    free(headers[i]);
   }
+  free(headers);
   cp_arena_free(pch_arena);
   free(texts);
   free(flags);
@@ -519,6 +576,8 @@ int main(int argc, char **argv) {
   int n = 0, status = cp_expand_args(argc, argv, &n, &args);
   g_argc = n; /* a background builder gets the arguments as read: a response file may be gone */
   g_argv = args;
+  g_given_argc = argc;
+  g_given_argv = argv;
   if (status < 0)
     status = cp_parse_args(n, args, &c);
   cp_set_diag_level(c.no_warnings ? CP_ERROR : c.quiet ? CP_WARNING : CP_NOTE);
@@ -528,6 +587,7 @@ int main(int argc, char **argv) {
   }
   if (status < 0 && (status = cp_check_usage(&c)) < 0)
     status = run(&c);
+  cp_finish_diags(status);
   free(c.clang_args);
   free(c.pair_names);
   free(c.inputs);

@@ -80,6 +80,11 @@ const char *const cp_usage_text[] = {
     "  --no-verify           write the output without parsing it again first (by default\n"
     "                        an output that would not compile is an internal error)\n"
     "  -q                    print no notes (what was converted where, as information)\n"
+    "  -v                    print a line per file as a run of several files goes, and a\n"
+    "                        closing summary (the default where stderr is a terminal)\n"
+    "  --diagnostics-format FORMAT\n"
+    "                        text (default), sarif (SARIF 2.1.0) or json: the diagnostics\n"
+    "                        as one document on stderr (usage errors stay text)\n"
     "  -w                    print no warnings and no notes; errors are always printed\n"
     "  @FILE                 read more arguments from FILE (separated by white space;\n"
     "                        quotes and backslashes as in a shell; @FILE nests)\n"
@@ -87,7 +92,10 @@ const char *const cp_usage_text[] = {
     "  --markdown            with --list-rules: print docs/rules.md\n"
     "  --version             print the version (and libclang's) and exit\n"
     "  --help                print this help and exit\n"
-    "  -- FLAGS              pass the remaining flags to the parser (clang) unchanged\n"
+    "  -- FLAGS              pass the remaining flags to the parser (clang); nvcc's own\n"
+    "                        (-arch, -gencode, -Xcompiler X, --extended-lambda, ...) are\n"
+    "                        dropped and its spellings of -I, -D, -U, -isystem, -include\n"
+    "                        mapped, so a compile command's flags can follow as they are\n"
     "\n"
     "Exit status: 0 converted, 1 errors in the input or with files, 2 usage errors.\n",
     NULL};
@@ -102,9 +110,11 @@ static void print_version(void) {
 }
 
 static int usage_error(const char *fmt, const char *arg) {
-  fputs("cpconvert: error: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputs("\nTry 'cpconvert --help' for more information.\n", stderr);
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, arg);
+  cp_tool_error("%s", msg);
+  if (cp_diag_is_text())
+    fputs("Try 'cpconvert --help' for more information.\n", stderr);
   return CP_EXIT_USAGE;
 }
 
@@ -115,6 +125,7 @@ static const char *const accuracy_names[] = {"", "", "high", "low", "mid", NULL}
 static const char *const backend_names[] = {"auto", "ff", "dp", NULL};
 static const char *const scope_names[] = {"all", "accumulators", NULL};
 static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
+static const char *const diag_format_names[] = {"text", "sarif", "json", NULL};
 
 /* The index of `s` in `names`, or -1. */
 static int choice(const char *s, const char *const *names) {
@@ -144,26 +155,39 @@ static int long_option(const char *a, const char *name, int argc, char **argv, i
   return 1;
 }
 
+/* Names an option in the output's first line. A value over 256 bytes is shown by its
+ * start and length; an option that no longer fits is counted (header_left_out), and the
+ * line says how many were left out, never cut silently. */
 static void append_header_option(cli *c, const char *flag, const char *value) {
-  size_t n = strlen(c->header_options);
-  snprintf(c->header_options + n, sizeof c->header_options - n, " %s%s", flag, value);
+  char item[320];
+  size_t n = strlen(c->header_options), len = strlen(value);
+  if (len > 256)
+    snprintf(item, sizeof item, " %s%.64s... (%zu bytes)", flag, value, len);
+  else
+    snprintf(item, sizeof item, " %s%s", flag, value);
+  if (!c->header_left_out && n + strlen(item) + 64 < sizeof c->header_options)
+    memcpy(c->header_options + n, item, strlen(item) + 1);
+  else
+    c->header_left_out++;
 }
 
 /* The options without a value: each sets one field of the cli. */
+static const struct {
+  const char *name;
+  size_t field;
+} flags[] = {
+    {"--list-rules", offsetof(cli, list_rules)}, {"--diff", offsetof(cli, diff)},
+    {"--check", offsetof(cli, check)},           {"-MD", offsetof(cli, md)},
+    {"--stats", offsetof(cli, stats)},           {"--dump-edits", offsetof(cli, dump_edits)},
+    {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
+    {"--line-directives", offsetof(cli, line_directives)},
+    {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
+    {"--no-cache", offsetof(cli, no_cache)},     {"--no-verify", offsetof(cli, no_verify)},
+    {"-q", offsetof(cli, quiet)},                {"-w", offsetof(cli, no_warnings)},
+    {"-v", offsetof(cli, verbose)},
+};
+
 static int *flag_of(cli *c, const char *a) {
-  static const struct {
-    const char *name;
-    size_t field;
-  } flags[] = {
-      {"--list-rules", offsetof(cli, list_rules)}, {"--diff", offsetof(cli, diff)},
-      {"--check", offsetof(cli, check)},           {"-MD", offsetof(cli, md)},
-      {"--stats", offsetof(cli, stats)},           {"--dump-edits", offsetof(cli, dump_edits)},
-      {"-nocudainc", offsetof(cli, no_cuda)},      {"--all", offsetof(cli, all)},
-      {"--line-directives", offsetof(cli, line_directives)},
-      {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
-      {"--no-cache", offsetof(cli, no_cache)},     {"--no-verify", offsetof(cli, no_verify)},
-      {"-q", offsetof(cli, quiet)},                {"-w", offsetof(cli, no_warnings)},
-  };
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
     if (strcmp(a, flags[i].name) == 0)
       return (int *)((char *)c + flags[i].field);
@@ -183,6 +207,8 @@ static const struct {
     {"--scope", "all or accumulators", scope_names, offsetof(cli, scope), 1},
     {"--accumulate", "composite, fixed, kahan or double", accum_names, offsetof(cli, accumulate),
      1},
+    {"--diagnostics-format", "text, sarif or json", diag_format_names,
+     offsetof(cli, diag_format), 0},
 };
 
 /* --algo, --accuracy, --backend, --scope, --accumulate. Returns 0 when `a` is none of them, -1 when it was
@@ -195,7 +221,11 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
     int k = v ? choice(v, choice_options[o].names) : -1;
     if (k < 0) {
       char msg[256];
-      if (v)
+      const char *near = v ? cp_closest_name(v, choice_options[o].names) : NULL;
+      if (near)
+        snprintf(msg, sizeof msg, "unknown %s '%s'; did you mean '%s'?", choice_options[o].name,
+                 v, near);
+      else if (v)
         snprintf(msg, sizeof msg, "unknown %s '%s' (expected %s)", choice_options[o].name, v,
                  choice_options[o].expected);
       else
@@ -204,6 +234,8 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
       return usage_error("%s", msg);
     }
     *(int *)((char *)c + choice_options[o].field) = k; /* the fields are enums */
+    if (choice_options[o].field == offsetof(cli, diag_format)) /* the errors after it too */
+      cp_set_diag_format((cp_diag_format)k);
     if (choice_options[o].in_header) {
       char flag[32];
       snprintf(flag, sizeof flag, "%s ", choice_options[o].name);
@@ -217,19 +249,20 @@ static int parse_choice_option(cli *c, const char *a, int argc, char **argv, int
 /* The options with a value that is a name, a file or a directory: `-o FILE`, `-oFILE`,
  * `--o-dir DIR`, `--o-dir=DIR`. Returns 0 when `a` is none of them, -1 when it was
  * parsed, or the exit status. */
+static const struct {
+  const char *name, *what;
+  size_t field;
+  int is_short; /* -oFILE, -pDIR: the value may be attached without '=' */
+} values[] = {
+    {"-o", "a file name", offsetof(cli, output), 1},
+    {"-p", "a build directory (holding compile_commands.json)", offsetof(cli, build_dir), 1},
+    {"-MF", "a file name", offsetof(cli, mf), 0},
+    {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
+    {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
+    {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
+};
+
 static int parse_value_option(cli *c, const char *a, int argc, char **argv, int *i) {
-  static const struct {
-    const char *name, *what;
-    size_t field;
-    int is_short; /* -oFILE, -pDIR: the value may be attached without '=' */
-  } values[] = {
-      {"-o", "a file name", offsetof(cli, output), 1},
-      {"-p", "a build directory (holding compile_commands.json)", offsetof(cli, build_dir), 1},
-      {"-MF", "a file name", offsetof(cli, mf), 0},
-      {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
-      {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
-      {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
-  };
   for (size_t o = 0; o < sizeof values / sizeof values[0]; o++) {
     const char *v = NULL, *name = values[o].name;
     size_t n = strlen(name);
@@ -268,6 +301,39 @@ static int parse_list_option(cli *c, const char *a, int argc, char **argv, int *
   if (a[1] != 'I')
     append_header_option(c, a[1] == 'D' ? "-D" : "-U", v);
   return -1;
+}
+
+/* A -D or -U after `--` (out[0..n), `next` the argument after it) named in the output's
+ * header line, as the tool's own -D and -U are: each macro that shaped the parse. */
+static void name_macro(cli *c, const char **out, int n, const char *next) {
+  if (n == 0 || (strncmp(out[0], "-D", 2) != 0 && strncmp(out[0], "-U", 2) != 0))
+    return;
+  const char *v = out[0][2] ? out[0] + 2 : n == 2 ? out[1] : next;
+  if (v)
+    append_header_option(c, out[0][1] == 'D' ? "-D" : "-U", v);
+}
+
+/* An unknown option, with the known one it is closest to ("did you mean"), its value
+ * (`--scop=all`) left out of the comparison. */
+static int unknown_option(const char *a) {
+  enum { N_NAMES = sizeof flags / sizeof flags[0] + sizeof values / sizeof values[0] +
+                   sizeof choice_options / sizeof choice_options[0] + 8 };
+  const char *names[N_NAMES] = {"--help", "--version", "--pair", "-I", "-D", "-U"}, *near;
+  size_t n = 6;
+  for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+    names[n++] = flags[k].name;
+  for (size_t k = 0; k < sizeof values / sizeof values[0]; k++)
+    names[n++] = values[k].name;
+  for (size_t k = 0; k < sizeof choice_options / sizeof choice_options[0]; k++)
+    names[n++] = choice_options[k].name;
+  names[n] = NULL;
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+  if (!(near = cp_closest_name(name, names)))
+    return usage_error("unknown option '%s'", a);
+  char msg[160];
+  snprintf(msg, sizeof msg, "unknown option '%s'; did you mean '%s'?", a, near);
+  return usage_error("%s", msg);
 }
 
 /* A response file's text split into arguments as gcc and clang split it: white space
@@ -311,11 +377,12 @@ static int expand_arg(const char *a, char ***out, int *n, int *cap, int depth) {
     return CP_EXIT_USAGE;
   }
   size_t len = 0;
-  char *text = cp_read_file(a + 1, &len);
+  char *text = cp_read_file(a + 1, CP_MAX_ARGS_FILE, &len);
   if (!text) {
-    cp_tool_error("cannot read response file '%s': %s", a + 1, strerror(errno));
+    cp_tool_error("cannot read response file '%s': %s", a + 1, cp_strerror(errno));
     return CP_EXIT_ERRORS;
   }
+  cp_note_read("the response file", a + 1);
   char **inner = malloc(8 * sizeof *inner);
   int n_inner = 0, cap_inner = 8, status = -1;
   split_response(text, &inner, &n_inner, &cap_inner);
@@ -347,8 +414,13 @@ int cp_parse_args(int argc, char **argv, cli *c) {
     const char *a = argv[i];
     int status;
     if (strcmp(a, "--") == 0) {
-      while (++i < argc)
-        c->clang_args[c->n_clang_args++] = argv[i];
+      for (i++; i < argc;) { /* nvcc's own options dropped or mapped, clang's kept */
+        int n = 0;
+        const char **out = c->clang_args + c->n_clang_args;
+        i += cp_nvcc_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL, out, &n);
+        c->n_clang_args += n;
+        name_macro(c, out, n, i < argc ? argv[i] : NULL);
+      }
     } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       for (int k = 0; cp_usage_text[k]; k++)
         fputs(cp_usage_text[k], stdout);
@@ -366,7 +438,7 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       if (status >= 0)
         return status;
     } else if (a[0] == '-' && a[1]) {
-      return usage_error("unknown option '%s'", a);
+      return unknown_option(a);
     } else {
       if (!c->input)
         c->input = a;
@@ -419,18 +491,25 @@ int cp_check_usage(const cli *c) {
     return usage_error("%s needs -o FILE or --o-dir DIR, the output to check", "--check");
   if (c->md && !c->output && !c->o_dir)
     return usage_error("%s needs -o FILE or --o-dir DIR", c->mf ? "-MF" : "-MD");
-  for (int i = 0; i < c->n_inputs; i++) {
+  for (int i = 0; i < c->n_inputs && (c->output || c->stats_csv); i++) {
     if (c->output && cp_same_file(c->inputs[i], c->output))
       return usage_error("the output '%s' is the input file; choose another output", c->output);
     if (c->stats_csv && cp_same_file(c->inputs[i], c->stats_csv))
       return usage_error("--stats-csv '%s' is an input file; choose another file", c->stats_csv);
-    for (int k = 0; k < i && c->o_dir; k++) {
-      if (cp_same_file(c->inputs[i], c->inputs[k]))
-        return usage_error("'%s' is given twice", c->inputs[i]);
-    }
+  }
+  long twice = c->o_dir ? cp_duplicate((const char *const *)c->inputs, (size_t)c->n_inputs) : -1;
+  if (twice >= 0)
+    return usage_error("'%s' is given twice", c->inputs[twice]);
+  if (c->build_dir) { /* -o must not land on the database it reads */
+    size_t n = strlen(c->build_dir) + sizeof "/compile_commands.json";
+    char *json = malloc(n);
+    snprintf(json, n, "%s/compile_commands.json", c->build_dir);
+    cp_note_read("compile_commands.json", json);
+    free(json);
   }
   if (output_clash(c)) {
-    fputs("Try 'cpconvert --help' for more information.\n", stderr);
+    if (cp_diag_is_text())
+      fputs("Try 'cpconvert --help' for more information.\n", stderr);
     return CP_EXIT_USAGE;
   }
   return -1;

@@ -1,10 +1,12 @@
 /*
  * report.c: what the tool prints besides diagnostics and diffs: the rule table
  * (--list-rules, as text or as docs/rules.md), the edit list (--dump-edits) and the
- * statistics of a run (--stats, --stats-csv). Everything printed comes from the result
- * and from rules.def; nothing here looks at the source.
+ * statistics of a run (--stats, --stats-csv), and on stderr a long run's progress and
+ * closing summary. Everything printed comes from the result and from rules.def; nothing
+ * here looks at the source.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
@@ -210,4 +212,27 @@ void cp_print_suggestions(FILE *out, const cp_result *r) {
     print_function_hotspots(out, r, i);
   if (!r->n_funcs)
     fputs("no __global__ or __device__ function definition found\n", out);
+}
+
+/* ---- progress ---------------------------------------------------------------------- */
+
+int cp_progress_wanted(const cli *c) {
+  return cp_diag_is_text() && !c->quiet && !c->no_warnings && (c->verbose || isatty(2));
+}
+
+void cp_progress(void *ctx, const char *stage, const char *file, unsigned i, unsigned n) {
+  (void)ctx;
+  if (n > 1) /* one file needs no count */
+    fprintf(stderr, "cpconvert: [%u/%u] %s %s\n", i, n, stage, file);
+}
+
+void cp_print_summary(FILE *out, const cp_result *r, double seconds) {
+  size_t inputs = 0, headers = 0;
+  for (size_t i = 0; i < r->n_files; i++)
+    r->files[i].is_header ? headers++ : inputs++;
+  fprintf(out, "cpconvert: %zu file%s converted", inputs, inputs == 1 ? "" : "s");
+  if (headers)
+    fprintf(out, ", %zu header%s written", headers, headers == 1 ? "" : "s");
+  fprintf(out, ", %u warning%s, %.1f s\n", r->n_warnings, r->n_warnings == 1 ? "" : "s",
+          seconds);
 }

@@ -21,6 +21,8 @@ typedef struct {
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
   int line_directives, suggest, no_cache, no_verify;
   int quiet, no_warnings; /* -q: no notes; -w: no warnings or notes */
+  int verbose;            /* -v: progress and summary even when stderr is no terminal */
+  int diag_format;        /* --diagnostics-format: a cp_diag_format */
   const char *mf, *stats_csv, *build_dir;
   cp_algo algo;
   cp_backend backend;
@@ -34,6 +36,7 @@ typedef struct {
   int n_inputs;
   const char *o_dir;
   char header_options[4096];
+  int header_left_out; /* options that did not fit in header_options */
 } cli;
 
 /* options.c */
@@ -49,7 +52,13 @@ int cp_parse_args(int argc, char **argv, cli *c);
  * the exit status after a message. */
 int cp_check_usage(const cli *c);
 
-/* report.c: what the tool prints on stdout besides diffs. */
+/* report.c: what the tool prints on stdout besides diffs, and the progress of a run. */
+/* Whether a run shows its progress: on a text stderr, with -v or a terminal, not -q. */
+int cp_progress_wanted(const cli *c);
+/* cp_options.progress: `[i/n] stage file` on stderr. */
+void cp_progress(void *ctx, const char *stage, const char *file, unsigned i, unsigned n);
+/* The closing line of a run: files converted and headers written, warnings, time. */
+void cp_print_summary(FILE *out, const cp_result *r, double seconds);
 /* --list-rules: one rule a line, or (--markdown) docs/rules.md. */
 void cp_list_rules(int markdown);
 /* --dump-edits: one line per edit, OFFSET+LENGTH RULE "TEXT" (C-escaped). */
@@ -63,13 +72,24 @@ void cp_print_suggestions(FILE *out, const cp_result *r);
 void cp_write_stats_csv(FILE *out, const cp_result *r);
 
 /* diag.c: prints `file:line:col: severity: message`, the source line and a caret, unless
- * its severity is below the level cp_set_diag_level set (-q, -w). */
+ * its severity is below the level cp_set_diag_level set (-q, -w); in the machine formats
+ * it keeps a copy for cp_finish_diags instead. */
 void cp_print_diag(FILE *out, const cp_diag *d);
+/* --diagnostics-format: text (printed as they come), or SARIF 2.1.0 or JSON (one document
+ * on stderr at the end of the run, cp_finish_diags). */
+typedef enum { CP_DIAG_TEXT, CP_DIAG_SARIF, CP_DIAG_JSON } cp_diag_format;
+void cp_set_diag_format(cp_diag_format f);
+/* 1 when diagnostics print as text, so that other lines on stderr are welcome. */
+int cp_diag_is_text(void);
+/* The machine formats: prints the document of every diagnostic kept, with the run's exit
+ * status. Frees them (in every format). */
+void cp_finish_diags(int status);
 /* The least severity printed (diagnostics and cp_tool_warning): CP_NOTE by default. */
 void cp_set_diag_level(cp_severity least);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
 void cp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cp_tool_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* compdb.c: -p BUILD_DIR. The parser flags BUILD_DIR/compile_commands.json gives `input`
  * (the -I, -D, -U, -isystem, -include, -std of its compile command, paths made absolute),
@@ -78,14 +98,40 @@ void cp_tool_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 const char **cp_compdb_flags(const char *build_dir, const char *input, const char *const *extra,
                              int n_extra, int *n);
 
+/* One argument after `--` on the command line (`next` the one after it, or NULL): nvcc's
+ * own options, which clang rejects, are dropped (code generation: -arch=sm_90, -gencode X,
+ * -Xcompiler X, --extended-lambda, -rdc=true, ...), nvcc's spellings of parser flags are
+ * mapped to clang's (--define-macro X is -D X, --include-path, --system-include,
+ * --pre-include, --undefine-macro), anything else is clang's and kept. Returns how many
+ * arguments it read (1 or 2); out[0..*n_out) (2 at most) is what the parser gets, pointers
+ * to static text or into `a` and `next`. */
+int cp_nvcc_arg(const char *a, const char *next, const char **out, int *n_out);
+
 /* diff.c: the minimal unified diff of `old` and `neu`, as GNU `diff -u` writes it under
  * the header lines `--- OLD_LABEL` and `+++ NEW_LABEL` (nothing if the texts are equal). */
 void cp_print_diff(FILE *out, const char *old_label, const char *new_label, const char *old,
                    size_t old_len, const char *neu, size_t new_len);
 
 /* files.c */
-/* Reads a whole file; returns NULL and sets errno on failure. The caller frees. */
-char *cp_read_file(const char *path, size_t *len);
+/* Reads a whole regular file of at most `max` bytes; returns NULL and sets errno on
+ * failure, to CP_ENOTREG for a pipe, device or socket (never waited on) and CP_ETOOBIG past
+ * `max`. The caller frees. */
+char *cp_read_file(const char *path, size_t max, size_t *len);
+enum { CP_ENOTREG = 100001, CP_ETOOBIG = 100002 };
+/* The limits of what cp_read_file reads: an input or output, a response or options file,
+ * a record of the PCH cache. */
+#define CP_MAX_SOURCE ((size_t)1 << 30)
+#define CP_MAX_ARGS_FILE ((size_t)64 << 20)
+#define CP_MAX_RECORD ((size_t)16 << 20)
+/* strerror, and what CP_ENOTREG and CP_ETOOBIG mean. */
+const char *cp_strerror(int err);
+/* Records a file the run reads besides its inputs and headers (a response file,
+ * compile_commands.json), with what it is for messages: cp_clash never lets a write
+ * land on it. */
+void cp_note_read(const char *role, const char *path);
+/* The index of the first of `paths` that names the same existing file as an earlier one,
+ * or -1. */
+long cp_duplicate(const char *const *paths, size_t n);
 /* 1 when both paths name the same existing file. */
 int cp_same_file(const char *a, const char *b);
 /* 1 when both paths name the same place: the same existing file, or the same name in the
@@ -95,8 +141,8 @@ int cp_same_target(const char *a, const char *b);
 typedef struct {
   const char *role, *path;
 } cp_named_file;
-/* 1 after an error message when one of `writes` is one of `reads` or another of
- * `writes` (cp_same_target). */
+/* 1 after an error message when one of `writes` is one of `reads`, a file noted with
+ * cp_note_read or another of `writes` (cp_same_target). */
 int cp_clash(const cp_named_file *writes, size_t n_writes, const cp_named_file *reads,
              size_t n_reads);
 /* -MD's file for -o OUTPUT: OUTPUT with its extension replaced by .d. The caller frees. */
@@ -111,7 +157,9 @@ typedef struct {
  * that cannot write one replaces none. A symbolic link to a regular file stays, and the
  * file it names is replaced; a character device or a pipe (/dev/null, /dev/stdout on a
  * terminal) is written through, not replaced; a directory or another kind of file is an
- * error. Returns 0, or -1 after a message, with the temporary files removed. */
+ * error. A file that holds the new bytes already is not written (its time stays). If a
+ * rename fails midway, the files renamed before it are put back. Returns 0, or -1 after a
+ * message, with the temporary files removed. */
 int cp_write_files(const cp_output *files, size_t n);
 /* The CUDA installation to parse against: `given` if set (NULL if it holds no
  * include/cuda_runtime.h), else the first of $CUDA_PATH, $CUDA_HOME, the prefix of
@@ -130,8 +178,9 @@ cp_result *cp_convert_deep(const cp_options *opts, int n);
  * in the cache directory (created if missing; the caller frees the path), or NULL when
  * there is no cache directory. */
 char *cp_cache_path(const cp_options *opt);
-/* Checks the PCH at `path` against the record written with it (size and checksum), so
- * that clang never reads a damaged one: 1 when it is whole (*deps, allocated in `a` when
+/* Checks the PCH at `path` against the record written with it (size and checksum, and
+ * the contents' hash of each user header it holds), so that clang never reads a damaged
+ * or stale one; a PCH or record that is not the user's own regular file is not used: 1 when it is whole (*deps, allocated in `a` when
  * `a` is not NULL, are the user headers it holds, for cp_options.pch_deps), 0 when there
  * is none, -1 when it is damaged or has no record (cp_cache_build replaces it). */
 int cp_cache_check(const char *path, cp_arena *a, const char ***deps, size_t *n_deps);
@@ -144,8 +193,9 @@ int cp_cache_build(const cp_options *opt, const char *path, int wait);
  * writable) and no other process holds it (none is building that PCH). */
 int cp_cache_can_build(const char *path);
 /* Starts this program again, detached and in the background, to build the PCHs that the
- * command line `argv` needs (see CP_PCH_BUILDER_ARG); does not wait for it. */
-void cp_cache_build_later(int argc, char **argv);
+ * command line `argv` (response files expanded) needs (see CP_PCH_BUILDER_ARG), or the one
+ * given, `given_argv`, when `argv` is too long to pass on; does not wait for it. */
+void cp_cache_build_later(int argc, char **argv, int given_argc, char **given_argv);
 /* The first argument that makes cpconvert such a builder: it then only builds the
  * missing PCHs for the arguments that follow, prints nothing and writes no output. */
 #define CP_PCH_BUILDER_ARG "--internal-pch-builder"

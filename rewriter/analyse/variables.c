@@ -127,6 +127,19 @@ static cp_var *clause_field(cp_run *run, cp_func *f, const char *path) {
   return v && v->is_field ? v : NULL;
 }
 
+/* "; did you mean 'x'?" for a misspelt name in a clause: the nearest of f's float
+ * variables (`buffers` 0) or float pointer parameters (1), or "" when none is near. */
+static const char *near_name(cp_run *run, cp_func *f, const char *name, int buffers) {
+  const char **names = cp_arena_alloc(run->r->arena, (f->n_vars + 1) * sizeof *names);
+  unsigned n = 0;
+  for (unsigned i = 0; i < f->n_vars; i++)
+    if (buffers ? f->vars[i].group >= 0 && f->vars[i].is_param : f->vars[i].group < 0)
+      names[n++] = f->vars[i].name;
+  names[n] = NULL;
+  const char *near = cp_closest_name(name, names);
+  return near ? cp_arena_printf(run->r->arena, "; did you mean '%s'?", near) : "";
+}
+
 static void apply_clauses(cp_run *run, cp_func *f) {
   const cp_pragma *pr = f->pragma;
   if (!pr)
@@ -135,8 +148,8 @@ static void apply_clauses(cp_run *run, cp_func *f) {
     cp_var *v = find_named(f, pr->keep[i].name);
     if (!v || v->group >= 0)
       cp_diag_at(run, f->unit, CP_ERROR, pr->keep[i].offset,
-                 "'%s' in keep() is not a float variable of '%s' [%s]", pr->keep[i].name, f->name,
-                 cp_rule_name(CP_RULE_PRAGMA));
+                 "'%s' in keep() is not a float variable of '%s'%s [%s]", pr->keep[i].name,
+                 f->name, near_name(run, f, pr->keep[i].name, 0), cp_rule_name(CP_RULE_PRAGMA));
     else
       v->role = CP_VAR_FLOAT;
   }
@@ -149,10 +162,10 @@ static void apply_clauses(cp_run *run, cp_func *f) {
         continue; /* pair(s.x): a struct field buffer reached through a parameter */
       if (!v || v->group < 0 || !v->is_param)
         cp_diag_at(run, f->unit, CP_ERROR, names[i].offset,
-                   "'%s' in %s() is not a float pointer parameter of '%s'%s [%s]", names[i].name,
-                   k ? "nopair" : "pair", f->name,
+                   "'%s' in %s() is not a float pointer parameter of '%s'%s%s [%s]",
+                   names[i].name, k ? "nopair" : "pair", f->name,
                    k ? "" : " (nor a float pointer field reached from one, as in s.x)",
-                   cp_rule_name(CP_RULE_PRAGMA));
+                   near_name(run, f, names[i].name, 1), cp_rule_name(CP_RULE_PRAGMA));
     }
   }
 }

@@ -144,8 +144,10 @@ static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
       return k;
     }
   }
-  cp_diag_at(run, lx->u, CP_ERROR, t->offset, "'%s' takes %s, not '%s' [%s]", clause, expected,
-             t->s, cp_rule_name(CP_RULE_PRAGMA));
+  const char *near = cp_closest_name(t->s, choices);
+  cp_diag_at(run, lx->u, CP_ERROR, t->offset, "'%s' takes %s, not '%s'%s%s%s [%s]", clause,
+             expected, t->s, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+             cp_rule_name(CP_RULE_PRAGMA));
   return -1;
 }
 
@@ -153,6 +155,21 @@ static const char *const scope_names[] = {"all", "accumulators", NULL};
 static const char *const accum_names[] = {"composite", "fixed", "kahan", "double", NULL};
 static const char *const tier_names[] = {"low", "mid", "high", NULL};
 static const cp_algo tier_algos[] = {CP_ALGO_FAST, CP_ALGO_MID, CP_ALGO_ACCURATE};
+
+/* A word that is no clause: an error, with the nearest clause name where one is close. */
+static void unknown_clause(cp_run *run, pragma_lexer *lx, const char *c, unsigned at) {
+  static const char *const clauses[] = {"pair", "nopair", "keep", "scope", "accumulate", "accuracy", NULL};
+  const char *near = cp_closest_name(c, clauses);
+  if (near)
+    cp_diag_at(run, lx->u, CP_ERROR, at,
+               "unknown clause '%s' in '#pragma cp composite'; did you mean '%s'? [%s]", c, near,
+               cp_rule_name(CP_RULE_PRAGMA));
+  else
+    cp_diag_at(run, lx->u, CP_ERROR, at,
+               "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, scope, "
+               "accumulate or accuracy) [%s]",
+               c, cp_rule_name(CP_RULE_PRAGMA));
+}
 
 /* accuracy(low|mid|high), its name just read at `at`: once per pragma. */
 static int parse_accuracy(cp_run *run, pragma_lexer *lx, cp_pragma *pr, unsigned at) {
@@ -215,10 +232,7 @@ int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
       if (parse_accuracy(run, lx, pr, at) != 0)
         return -1;
     } else {
-      cp_diag_at(run, lx->u, CP_ERROR, at,
-                 "unknown clause '%s' in '#pragma cp composite' (expected pair, nopair, keep, "
-                 "scope, accumulate or accuracy) [%s]",
-                 c, cp_rule_name(CP_RULE_PRAGMA));
+      unknown_clause(run, lx, c, at);
       return -1;
     }
   }

@@ -137,6 +137,8 @@ void cp_verify_outputs(cp_run *run) {
     if (!run->r->files[i].output)
       continue;
     cp_options opt = run->units[i]->opt;
+    if (opt.progress)
+      opt.progress(opt.progress_ctx, "check", opt.input, i + 1, run->n_inputs);
     if (opt.device_parse) { /* converted as the device sees it: check that view, PCH-less */
       cp_options dev = opt;
       dev.output_pch = NULL;

@@ -13,6 +13,7 @@
  */
 #include "rewriter.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,29 @@ static size_t bom_length(const char *text, size_t len) {
   return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
+/* `s` as it can stand in the marker's // comment: a line end or another control byte in
+ * an input name or a -D value would end the comment and turn the rest into code, and an
+ * escape sequence would reach whoever reads the file on a terminal; each is written as
+ * \n, \r or \xHH. */
+static const char *comment_safe(cp_arena *a, const char *s) {
+  size_t n = 0;
+  if (!s)
+    return "";
+  for (const char *p = s; *p; p++)
+    n += (unsigned char)*p < 0x20 || *p == 0x7f ? 4 : 1;
+  char *out = cp_arena_alloc(a, n + 1), *o = out;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '\n' || *p == '\r')
+      o += sprintf(o, "\\%c", *p == '\n' ? 'n' : 'r');
+    else if (*p < 0x20 || *p == 0x7f)
+      o += sprintf(o, "\\x%02x", *p);
+    else
+      *o++ = (char)*p;
+  }
+  *o = '\0';
+  return out;
+}
+
 /* Rule `header`: the marker comment, the algorithm and backend selection and the runtime
  * include (and <cp/mpi.h> where sums over MPI ranks were converted); a header that only
  * gains companion declarations gets the marker line alone. */
@@ -38,7 +62,8 @@ static void add_header(cp_run *run, cp_edit_list *edits, const cp_options *opt, 
   const char *nl = line_ending(opt->input_text, opt->input_len);
   const char *text = cp_arena_printf(
       r->arena, "%s%s from %s (%s); edit the input, not this file.%s%s%s", CP_OUTPUT_MARKER,
-      opt->version, opt->input, opt->header_options, nl,
+      opt->version, comment_safe(r->arena, opt->input),
+      comment_safe(r->arena, opt->header_options), nl,
       is_header ? "" : cp_runtime_prologue(r->arena, &selected, nl),
       edits->per_rule[CP_RULE_MPI] ? cp_arena_printf(r->arena, "#include <cp/mpi.h>%s", nl) : "");
   cp_edit_add(r->arena, edits, bom_length(opt->input_text, opt->input_len), 0, text,
@@ -410,8 +435,12 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   }
   run.n_inputs = (unsigned)n - n_headers;
   run.settings = &run.units[0]->opt;
-  for (unsigned i = 0; i < run.n_inputs && r->n_errors == 0; i++)
+  for (unsigned i = 0; i < run.n_inputs && r->n_errors == 0; i++) {
+    if (opts[0].progress && !opts[0].host_view)
+      opts[0].progress(opts[0].progress_ctx, opts[0].device_parse ? "parse (device view)" : "parse",
+                       run.units[i]->opt.input, i + 1, run.n_inputs);
     run.units[i]->parsed = cp_parse_open(&run.units[i]->p, &run.units[i]->opt, r) == 0;
+  }
   if (r->n_errors == 0) {
     run_stages(&run);
     check_header_inputs(&run);

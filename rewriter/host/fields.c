@@ -61,9 +61,9 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
   while (semi < u->opt.input_len && t[semi] != ';')
     semi++;
   unsigned at = cp_host_line_insert_point(&h, semi < u->opt.input_len ? semi + 1 : end);
-  const char *decl = cp_arena_printf(run->r->arena, "%s%s%s%s%s%s%s;", line_end(&h),
-                                     cp_host_indent_of(&h, b), is_extern ? "extern " : "", type, sep, err,
-                                     v->is_field || is_extern ? "" : " = nullptr");
+  const char *decl = cp_host_added_text(
+      &h, at, b, cp_arena_printf(run->r->arena, "%s%s%s%s%s;", is_extern ? "extern " : "", type,
+                                 sep, err, v->is_field || is_extern ? "" : " = nullptr"));
   for (size_t i = 0; i < u->edits.count; i++) /* a header seen from several inputs */
     if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, decl) == 0)
       return;

@@ -87,6 +87,12 @@ unsigned cp_host_line_insert_point(host *h, unsigned offset);
 const char *cp_host_statement_text(host *h, const cp_node *s);
 /* Adds `stmts` (each a complete statement) as new lines after statement `s`. */
 void cp_host_insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule);
+/* What inserting `lines` (lines of code, separated by a line end and the indentation of the
+ * line holding offset `like`) at offset `at` writes: new lines in that indentation where
+ * the rest of the line at `at` is blank, else the same code on that line after a space
+ * (`CK(cudaFree(p.x)); CK(cudaFree(p.x_err)); CK(cudaFree(p.v));`), so that the input's
+ * lines stay as they were. */
+const char *cp_host_added_text(host *h, unsigned at, unsigned like, const char *lines);
 /* `n` bytes of `s`, blanks trimmed at both ends. */
 const char *cp_host_trim(host *h, const char *s, size_t n);
 /* The statement with its call replaced by `call`, as a complete statement. */

@@ -124,8 +124,36 @@ void cp_host_insert_after(host *h, const cp_node *s, const char *stmts, cp_rule 
     return;
   }
   unsigned at = cp_host_line_insert_point(h, cp_host_statement_end(h, s));
-  const char *t = cp_arena_printf(arena(h), "%s%s%s", line_end(h), cp_host_indent_of(h, s->begin), stmts);
+  const char *t = cp_host_added_text(h, at, s->begin, stmts);
+  for (size_t i = 0; i < h->u->edits.count; i++) /* the same statements twice: once */
+    if (h->u->edits.items[i].offset == at && !h->u->edits.items[i].length &&
+        strcmp(h->u->edits.items[i].text, t) == 0)
+      return;
   edit(h, at, 0, t, rule);
+}
+
+/* Each `line_end indent` that separates the lines of `lines` replaced by one space. */
+static const char *one_line(host *h, const char *lines, const char *indent) {
+  const char *sep = cp_arena_printf(arena(h), "%s%s", line_end(h), indent);
+  size_t n = strlen(sep);
+  char *out = cp_arena_alloc(arena(h), strlen(lines) + 1), *o = out;
+  for (const char *p = lines; *p;)
+    if (strncmp(p, sep, n) == 0) {
+      *o++ = ' ';
+      p += n;
+    } else {
+      *o++ = *p++;
+    }
+  *o = '\0';
+  return out;
+}
+
+const char *cp_host_added_text(host *h, unsigned at, unsigned like, const char *lines) {
+  const char *t = text(h), *indent = cp_host_indent_of(h, like);
+  size_t n = h->u->opt.input_len;
+  if (at < n && !cp_line_end_at(t, n, at)) /* more code follows on the line: stay on it */
+    return cp_arena_printf(arena(h), " %s", one_line(h, lines, indent));
+  return cp_arena_printf(arena(h), "%s%s%s", line_end(h), indent, lines);
 }
 
 const char *cp_host_trim(host *h, const char *s, size_t n) {
