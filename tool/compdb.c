@@ -5,7 +5,9 @@
  * The compile commands are nvcc's, clang's or a host compiler's. Only what changes how
  * the source parses is kept: -I, -D, -U, -isystem, -iquote, -idirafter, -include and
  * -std, in their gcc/clang and nvcc spellings (--include-path, --define-macro, ...),
- * relative paths made absolute against the command's directory. Code generation flags
+ * relative paths made absolute against the command's directory (an -include not found
+ * there is looked for along the command's include path, as gcc and nvcc look for it;
+ * resolve_includes). The database is loaded once a run. Code generation flags
  * (-O, -g, -arch, -gencode, -Xcompiler ...), the compiler, the source, the output and the
  * --driver-mode= libclang adds to every command are dropped silently; any other flag is
  * dropped with a warning, since cpconvert cannot tell whether it matters. Response files
