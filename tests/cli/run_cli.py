@@ -1176,7 +1176,9 @@ def did_you_mean(c):
                           "composite'; did you mean 'accumulate'? [pragma]"),
                          (b"accumulate(fixd)", "not 'fixd'; did you mean 'fixed'? [pragma]"),
                          (b"scope(acumulators)", "did you mean 'accumulators'? [pragma]"),
-                         (b"bogus(x)", "(expected pair, nopair, keep, scope or accumulate)")):
+                         (b"acuracy(mid)", "did you mean 'accuracy'? [pragma]"),
+                         (b"accuracy(medium)", "'accuracy' takes low, mid or high, not 'medium'"),
+                         (b"bogus(x)", "(expected pair, nopair, keep, scope, accumulate or accuracy)")):
         c.write("p.cu", b"#pragma cp composite " + pragma + b"\n" + KERNEL)
         r = c.run("p.cu", "-o", "out.cu", "-nocudainc")
         expect_exit(r, 1)

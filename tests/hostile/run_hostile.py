@@ -232,7 +232,7 @@ def if_branches(c):
     expect(b"  x[threadIdx.x] = x[threadIdx.x] * x[threadIdx.x];\n" in out, "skipped branch edited")
     expect(b"cp_add" in out, "the active branch was not converted")
     out = expect_converted(c, c.convert("if.cu", "-DUSE_SQUARE=1"))
-    expect(b"cp_mul" in out and b"cp_add" not in out, "-D did not select the other branch")
+    expect(b"cp_sqr" in out and b"cp_add" not in out, "-D did not select the other branch")
 
 
 @case
