@@ -308,13 +308,14 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
   cp_edit_add(c->run->r->arena, cp_func_edits(c->f), n->begin, n->end - n->begin, text, rule);
 }
 
-/* An initializer list for composite elements: each element promoted. */
-static void init_list(cp_rw *c, cp_node *n) {
+/* An initializer list: for composite elements each element promoted (mode 1); for a
+ * struct's float members (`T t = {a, b};`, a paired struct's too) each demoted (-1). */
+static void init_list(cp_rw *c, cp_node *n, int mode) {
   for (unsigned i = 0; i < n->nkids; i++) {
     if (n->kids[i]->kind == CXCursor_InitListExpr)
-      init_list(c, n->kids[i]);
+      init_list(c, n->kids[i], mode);
     else if (clang_isExpression(n->kids[i]->kind))
-      full_expr(c, n->kids[i], 1);
+      full_expr(c, n->kids[i], mode);
   }
 }
 
@@ -337,10 +338,10 @@ static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
     cp_node *k = decl->kids[i];
     if (!clang_equalCursors(k->cur, init))
       continue;
-    if (v && v->role == CP_VAR_COMPOSITE && k->kind == CXCursor_InitListExpr)
-      init_list(c, k);
-    else if (v && v->role == CP_VAR_ACCUM)
+    if (v && v->role == CP_VAR_ACCUM)
       accum_init(c, k, v);
+    else if (k->kind == CXCursor_InitListExpr)
+      init_list(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : -1);
     else
       full_expr(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : v && v->role == CP_VAR_FLOAT ? -1 : 0);
   }
@@ -408,8 +409,13 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
   }
   for (unsigned i = 0; i < n->nkids; i++)
     if (n->kids[i]->kind == CXCursor_VarDecl) {
+      cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
       check_union(c, n->kids[i]);
-      var_init(c, n->kids[i], cp_var_of(c->f, n->kids[i]->cur));
+      var_init(c, n->kids[i], v);
+      if (v && v->is_record && v->role == CP_VAR_PAIRED) /* members.c */
+        cp_apply_edit(run, cp_func_edits(c->f), n->end, 0,
+                      cp_arena_printf(run->r->arena, " decltype(%s) %s" CP_ERR_SUFFIX "{};",
+                                      v->name, v->name), CP_RULE_LOCAL_TYPE);
     }
 }
 
