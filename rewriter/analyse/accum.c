@@ -57,12 +57,32 @@ static int references(acc_ctx *a, const cp_node *n, const cp_var *only, int comp
   return 0;
 }
 
+/* accumulate(fixed|kahan|double) carries scalar float accumulators only: a float4 one or
+ * a struct's member stays a composite pair, said once (a reduction tree's array too, as
+ * documented, without a note). */
+static void not_carried(acc_ctx *a, cp_var *v) {
+  static const char *const names[] = {"composite", "fixed", "kahan", "double"};
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(v->decl), NULL, NULL, NULL, &off);
+  cp_rule_diag(a->run, a->f->unit, CP_NOTE, off, CP_RULE_ACCUMULATE,
+               "'%s' is summed into, but accumulate(%s) carries scalar float accumulators "
+               "only: '%s' (%s) is a composite pair instead", v->name,
+               a->f->pragma->accum <= CP_ACC_DOUBLE ? names[a->f->pragma->accum] : "?", v->name,
+               v->is_record ? "a struct" : "a vector");
+}
+
 static void make_composite(acc_ctx *a, cp_var *v, int *kept) {
   if (a->carriers) {
-    if (v && v->role == CP_VAR_COMPOSITE && !kept[v - a->f->vars] && v->width == 1 &&
+    if (!v || kept[v - a->f->vars] || (v->role != CP_VAR_COMPOSITE && !v->is_record))
+      return;
+    if (v->width == 1 && !v->is_record &&
         clang_getCanonicalType(clang_getCursorType(v->decl)).kind == CXType_Float) {
       v->role = CP_VAR_ACCUM;
       v->accum = a->f->pragma->accum;
+    } else if (v->is_record || (v->width > 1 && clang_getCanonicalType(clang_getCursorType(
+                                                     v->decl)).kind == CXType_Record)) {
+      not_carried(a, v);
+      kept[v - a->f->vars] = 1; /* said once */
     }
     return;
   }

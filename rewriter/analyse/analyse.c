@@ -535,6 +535,7 @@ void cp_analyse(cp_run *run) {
       cp_find_accumulators(run, f);
     cp_settle_records(run, f);
   }
+  cp_agree_dynamic_shared(run);
   for (unsigned i = 0; i < run->n_funcs; i++)
     follow_calls(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)

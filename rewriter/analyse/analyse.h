@@ -20,4 +20,8 @@ void cp_collect_records(cp_run *run, cp_func *f);
  * others stay float, with a warning where a wanted one is used whole. */
 void cp_settle_records(cp_run *run, cp_func *f);
 
+/* dynshared.c: every converted declaration of one `extern __shared__ T name[]` of a file
+ * composite where one is; one in a function that is not converted is refused. */
+void cp_agree_dynamic_shared(cp_run *run);
+
 #endif

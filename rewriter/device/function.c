@@ -685,7 +685,30 @@ static void note_instance(cp_run *run, cp_func *f) {
              f->name, spelled, f->twin, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
 }
 
-static void note_helper(cp_run *run, cp_func *f) {
+/* Whether edits from index `from` of f's list change its text (some rewrite an expression
+ * with the same text). */
+static int edited(const cp_func *f, const cp_edit_list *list, size_t from) {
+  const char *text = f->unit->opt.input_text;
+  for (size_t i = from; i < list->count; i++) {
+    const cp_edit *x = &list->items[i];
+    if (strlen(x->text) != x->length || strncmp(text + x->offset, x->text, x->length) != 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* `changed`: whether converting it edited it (in scope(accumulators) a helper whose
+ * floats are all per-term arithmetic stays as written, and the note says so). */
+static void note_helper(cp_run *run, cp_func *f, int changed) {
+  if (!changed) {
+    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
+               "'%s' is not annotated; converted code calls it, and converted with its "
+               "caller's scope(%s) it needs no change%s: it stays as written [%s]", f->name,
+               f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS ? "accumulators" : "all",
+               f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS
+                   ? " (no accumulator in it)" : "", cp_rule_name(CP_RULE_AUTO_CONVERT));
+    return;
+  }
   if (f->twin && strcmp(f->twin, f->name) == 0)
     cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
                "'%s' is not annotated; converted code calls it, so a converted copy that "
@@ -718,13 +741,23 @@ void cp_convert_functions(cp_run *run) {
     }
     if (f->instance)
       note_instance(run, f);
-    else if (f->auto_conv)
-      note_helper(run, f);
+    else if (f->auto_conv && f->twin)
+      note_helper(run, f, 1);
+    size_t edits = cp_func_edits(f)->count;
     signature(run, f);
     if (f->is_host)
       cp_convert_host(run, f);
     else if (!cp_convert_cas_atomic(run, f))
       walk(&c, f->body);
+    if (f->auto_conv && !f->twin && !f->instance)
+      note_helper(run, f, edited(f, cp_func_edits(f), edits));
+    else if (f->pragma && !f->twin && !f->is_host && !edited(f, cp_func_edits(f), edits))
+      cp_rule_diag(run, f->unit, CP_WARNING, name_offset(f->cursor), CP_RULE_PRAGMA,
+                   "'%s' is annotated, but there is nothing to convert in it: %s; it stays as "
+                   "written", f->name, f->pragma->scope == CP_SCOPE_ACCUMULATORS
+                   ? "scope(accumulators) finds no accumulator and no paired buffer in it"
+                   : "it computes with no float or double value (int, __half and the like are "
+                     "left alone)");
     if (twin)
       emit_twin(run, f, twin);
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
