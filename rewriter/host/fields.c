@@ -68,6 +68,13 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
     if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, decl) == 0)
       return;
   cp_apply_edit(run, &u->edits, at, 0, decl, CP_RULE_HOST_PAIR);
+  if (u->is_header && v->is_field) /* the struct's layout changes for every includer */
+    cp_diag_cursor(run, CP_WARNING, site->unit->p.tu, site->decl,
+                   "field '%s' gains its companion '%s' in the converted '%s': the struct's "
+                   "sizeof and layout change, so every file that uses it, converted or not, "
+                   "must be built from the converted header (a file built from the original "
+                   "would read the struct at other offsets) [%s]", v->name, err,
+                   u->opt.input, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
 /* Paired pointer fields and file-scope pointers get their companion at every declaration
