@@ -494,6 +494,9 @@ int cp_signature_changes(const cp_func *f);
  * s->pos, &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By
  * cursors alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
+/* analyse.c: whether `call` swaps two pointers (std::swap(d_in, d_out)): a copy each way,
+ * which joins their pairing groups; host.c swaps the companions too. */
+int cp_pointer_swap(const cp_node *call);
 /* analyse.c: the representative of pairing group g (groups joined by launches and calls). */
 int cp_group_root(cp_run *run, int g);
 

@@ -235,13 +235,33 @@ static void follow_init_list(cp_run *run, cp_func *f, const cp_node *list) {
 
 cp_var *cp_field_var(cp_run *run, CXCursor field) { return cp_struct_var(run, field); }
 
+int cp_pointer_swap(const cp_node *call) {
+  if (call->kind != CXCursor_CallExpr || cp_num_args(call->cur) != 2)
+    return 0;
+  CXString s = clang_getCursorSpelling(call->cur);
+  int swap = strcmp(clang_getCString(s), "swap") == 0;
+  clang_disposeString(s);
+  for (int i = 0; swap && i < 2; i++)
+    swap = clang_getCanonicalType(clang_getCursorType(cp_call_arg(call, 2, i)->cur)).kind ==
+           CXType_Pointer;
+  return swap;
+}
+
 /* Pass 2b: pointer copies in host code (tmp = d_a; float *p = s->pos; a struct's
- * initializer list) put both pointers in one group: they designate the same buffers. */
+ * initializer list; std::swap(d_in, d_out)) put both pointers in one group: they
+ * designate the same buffers. */
 static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     follow_copies(run, f, n->kids[i]);
   if (n->kind == CXCursor_InitListExpr) {
     follow_init_list(run, f, n);
+    return;
+  }
+  if (cp_pointer_swap(n)) {
+    cp_var *a = cp_host_buffer(run, f, cp_call_arg(n, 2, 0)),
+           *b = cp_host_buffer(run, f, cp_call_arg(n, 2, 1));
+    if (a && b && a->group >= 0 && b->group >= 0)
+      join_groups(run, a->group, b->group);
     return;
   }
   const cp_node *lhs = NULL, *rhs = NULL;

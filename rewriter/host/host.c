@@ -536,6 +536,23 @@ static void on_pointer_assignment(host *h, cp_node *n) {
   cp_host_insert_after(h, s, stmt, CP_RULE_HOST_PAIR);
 }
 
+/* std::swap(d_in, d_out) of paired pointers (double buffering): the companions are swapped
+ * too, by the same statement after it. */
+static void on_pointer_swap(host *h, cp_node *n) {
+  cp_var *a = root_of(h, cp_call_arg(n, 2, 0)), *b = root_of(h, cp_call_arg(n, 2, 1));
+  const cp_node *s = cp_host_statement_of(n);
+  if (!is_paired(a) && !is_paired(b))
+    return;
+  if (!s || !is_paired(a) || !is_paired(b) || a == b) {
+    cp_host_error(h, n, "paired pointer '%s' is swapped with a pointer cpconvert cannot follow "
+                        "to a buffer with a companion: swap its companion by hand too",
+                  is_paired(a) ? a->name : b->name);
+    return;
+  }
+  const char *stmt = to_companion(h, cp_host_statement_text(h, s), a->name);
+  cp_host_insert_after(h, s, to_companion(h, stmt, b->name), CP_RULE_HOST_PAIR);
+}
+
 /* A struct declared with pointers into paired device buffers, `Bodies d = {(float4 *)d_buf,
  * (float4 *)d_buf + n};`: its companion fields get the same pointers into the companions, in
  * a statement after the declaration (`d.pos_err = (float4 *)d_buf_err;` ...). */
@@ -595,6 +612,10 @@ static void walk(host *h, cp_node *n) {
   cp_func *g = cp_func_of(h->run, ref);
   if (g) {
     on_call(h, n, g);
+    return;
+  }
+  if (cp_pointer_swap(n)) {
+    on_pointer_swap(h, n);
     return;
   }
   const char *name = spelling_of(h, ref);
