@@ -202,9 +202,9 @@ static int reassigned(host *h, const cp_node *n, CXCursor var) {
 
 /* Why host variable `name` gets no companion (host_companion said no), for a warning. */
 static const char *no_companion(host *h, const char *name) {
-  return cp_arena_printf(arena(h), "'%s' cannot have a companion: it is not a local float, array "
-                                   "or pointer allocated with malloc, calloc or new[] in a "
-                                   "declaration of its own and never reassigned", name);
+  return cp_arena_printf(arena(h), "'%s' cannot have a companion: it is not a local float or "
+                                   "array, or a pointer allocated with malloc, calloc or new[] "
+                                   "in a declaration of its own, never reassigned", name);
 }
 
 /* Declares NAME_err beside host variable `v` (once): `decltype(v) v_err{};` for a float or
@@ -215,12 +215,15 @@ static int host_companion(host *h, CXCursor v) {
     if (clang_equalCursors(h->comp[i], v))
       return 1;
   const cp_node *d = cp_host_decl_of(h->f->body, v);
-  if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro || d->nkids != 1 ||
-      h->n_comp == MAX_COMPANIONS || reassigned(h, h->f->body, v))
+  int pointer = clang_getCanonicalType(clang_getCursorType(v)).kind == CXType_Pointer;
+  /* `float e_local = 0.0f, e_total = 0.0f;`: decltype names each, so a float or array may
+   * share its declaration; a pointer's companion repeats the declaration's allocation */
+  if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro ||
+      (pointer && d->nkids != 1) || h->n_comp == MAX_COMPANIONS || reassigned(h, h->f->body, v))
     return 0;
   const char *name = spelling_of(h, v), *err = err_of(h, name);
   const char *decl;
-  if (clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer) {
+  if (!pointer) {
     decl = cp_arena_printf(arena(h), "decltype(%s) %s{};", name, err);
   } else {
     const cp_node *a = host_allocation(h, d->kids[0]);
