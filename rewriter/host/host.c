@@ -432,7 +432,8 @@ typedef struct {
 
 /* MPI_Allreduce and its kin (mpi.c). */
 static void on_mpi(host *h, cp_node *call, const char *api, int nargs) {
-  cp_mpi_convert(h, call, api, nargs);
+  if (!cp_mpi_device_sendrecv(h, call, api))
+    cp_mpi_convert(h, call, api, nargs);
 }
 
 static const api_row api_table[] = {

@@ -113,6 +113,9 @@ const mpi_use *cp_mpi_received_pairs(host *h, CXCursor v, unsigned at);
 void cp_mpi_convert(host *h, cp_node *call, const char *api, int nargs);
 /* An MPI call cpconvert does not convert: only the warnings. */
 void cp_mpi_other(host *h, cp_node *call);
+/* mpi.c: MPI_Sendrecv between two paired device buffers (CUDA-aware MPI): the same exchange
+ * of the companions after it; whether it was one. */
+int cp_mpi_device_sendrecv(host *h, cp_node *call, const char *name);
 /* free(p) or delete[] p of a host variable with a companion: the same for the companion. */
 void cp_mpi_host_free(host *h, cp_node *n);
 

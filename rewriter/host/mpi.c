@@ -409,6 +409,29 @@ void cp_mpi_other(host *h, cp_node *call) {
       warn_dropped(h, &h->mpi[i]);
 }
 
+/* CUDA-aware MPI: an MPI_Sendrecv of floats between two paired device buffers (a ghost
+ * exchange, `MPI_Sendrecv(d_x + a, m, MPI_FLOAT, up, 0, d_x + b, m, MPI_FLOAT, down, 0, ...)`)
+ * is followed by the same exchange of the companions, with the same peers, tag and
+ * communicator: every rank runs the statement, and MPI keeps messages between two ranks on
+ * one tag in order, so each companion arrives where its values did. Whether it did so. */
+int cp_mpi_device_sendrecv(host *h, cp_node *call, const char *name) {
+  int nargs = cp_num_args(call->cur);
+  if (strcmp(name, "MPI_Sendrecv") != 0 || nargs != 12)
+    return 0;
+  const cp_var *snd = root_of(h, cp_call_arg(call, nargs, 0));
+  const cp_var *rcv = root_of(h, cp_call_arg(call, nargs, 5));
+  const cp_node *s = cp_host_statement_of(call);
+  if (!is_paired(snd) || !is_paired(rcv) || !s || s->macro ||
+      !mpi_constant(h, cp_call_arg(call, nargs, 2), "MPI_FLOAT") ||
+      !mpi_constant(h, cp_call_arg(call, nargs, 7), "MPI_FLOAT"))
+    return 0;
+  const char *text = to_companion(h, cp_host_statement_text(h, s), snd->name);
+  if (rcv != snd)
+    text = to_companion(h, text, rcv->name);
+  cp_host_insert_after(h, s, text, CP_RULE_MPI);
+  return 1;
+}
+
 /* free(p) or delete[] p of a host variable with a companion: the same for the companion. */
 void cp_mpi_host_free(host *h, cp_node *n) {
   int is_free = n->kind == CXCursor_CallExpr && cp_num_args(n->cur) == 1 &&
