@@ -319,6 +319,33 @@ static void init_list(cp_rw *c, cp_node *n, int mode) {
   }
 }
 
+/* A paired struct local's initializer list (members.c): a float member given a composite
+ * (`Value t = {acc, 0.0f};`) starts as `{}` and takes the composite, both halves, by a
+ * store after its companion's declaration; the stores' text is returned. */
+static const char *record_init(cp_rw *c, cp_node *list, const cp_var *v) {
+  CXCursor fields[64];
+  unsigned nf = cp_record_fields(clang_getCursorType(list->cur), fields, 64);
+  const char *stores = "";
+  for (unsigned i = 0; i < nf; i++) {
+    cp_node *e = (cp_node *)cp_init_element(c->f->unit->opt.input_text, list, i);
+    int w = cp_type_width(clang_getCanonicalType(clang_getCursorType(fields[i])), 0);
+    if (!e || e->kind == CXCursor_InitListExpr || e->macro || !w ||
+        !cp_is_composite(cp_rewrite(c, e))) {
+      if (e)
+        e->kind == CXCursor_InitListExpr ? init_list(c, e, -1) : full_expr(c, e, -1);
+      continue;
+    }
+    const char *field = cp_cursor_spelling(c->run->r->arena, fields[i]);
+    cp_edit_add(c->run->r->arena, cp_func_edits(c->f), e->begin, e->end - e->begin, "{}",
+                CP_RULE_LOCAL_TYPE);
+    stores = cp_arena_printf(c->run->r->arena, "%s %s%s(&%s.%s, &%s" CP_ERR_SUFFIX ".%s, %s);",
+                             stores, w > 1 ? c->f->prec->store_vec : c->f->prec->store,
+                             cp_wsuffix(w), v->name, field, v->name, field,
+                             cp_promote(c, cp_rewrite(c, e)));
+  }
+  return stores;
+}
+
 static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
   const cp_val *val = cp_rewrite(c, init);
   const char *text = cp_accum_in(c, v, val);
@@ -328,16 +355,18 @@ static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
 }
 
 /* The initializer of a variable: the child libclang names as such (array sizes are
- * children too). */
-static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
+ * children too). What a paired struct local's needs after its declaration is returned. */
+static const char *var_init(cp_rw *c, cp_node *decl, cp_var *v) {
   CXCursor init = clang_Cursor_getVarDeclInitializer(decl->cur);
   if (clang_Cursor_isNull(init) ||
       (clang_getCursorKind(init) == CXCursor_CallExpr && cp_num_args(init) == 0))
-    return; /* none, or `float4 a;`: an implicit default construction with no text */
+    return ""; /* none, or `float4 a;`: an implicit default construction with no text */
   for (unsigned i = 0; i < decl->nkids; i++) {
     cp_node *k = decl->kids[i];
     if (!clang_equalCursors(k->cur, init))
       continue;
+    if (v && v->is_record && v->role == CP_VAR_PAIRED && k->kind == CXCursor_InitListExpr)
+      return record_init(c, k, v);
     if (v && v->role == CP_VAR_ACCUM)
       accum_init(c, k, v);
     else if (k->kind == CXCursor_InitListExpr)
@@ -345,6 +374,7 @@ static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
     else
       full_expr(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : v && v->role == CP_VAR_FLOAT ? -1 : 0);
   }
+  return "";
 }
 
 /* A union local with a float member: its members keep their types. */
@@ -411,11 +441,11 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
     if (n->kids[i]->kind == CXCursor_VarDecl) {
       cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
       check_union(c, n->kids[i]);
-      var_init(c, n->kids[i], v);
+      const char *stores = var_init(c, n->kids[i], v);
       if (v && v->is_record && v->role == CP_VAR_PAIRED) /* members.c */
         cp_apply_edit(run, cp_func_edits(c->f), n->end, 0,
-                      cp_arena_printf(run->r->arena, " decltype(%s) %s" CP_ERR_SUFFIX "{};",
-                                      v->name, v->name), CP_RULE_LOCAL_TYPE);
+                      cp_arena_printf(run->r->arena, " decltype(%s) %s" CP_ERR_SUFFIX "{};%s",
+                                      v->name, v->name, stores), CP_RULE_LOCAL_TYPE);
     }
 }
 
@@ -685,18 +715,6 @@ static void note_instance(cp_run *run, cp_func *f) {
              f->name, spelled, f->twin, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
 }
 
-/* Whether edits from index `from` of f's list change its text (some rewrite an expression
- * with the same text). */
-static int edited(const cp_func *f, const cp_edit_list *list, size_t from) {
-  const char *text = f->unit->opt.input_text;
-  for (size_t i = from; i < list->count; i++) {
-    const cp_edit *x = &list->items[i];
-    if (strlen(x->text) != x->length || strncmp(text + x->offset, x->text, x->length) != 0)
-      return 1;
-  }
-  return 0;
-}
-
 /* `changed`: whether converting it edited it (in scope(accumulators) a helper whose
  * floats are all per-term arithmetic stays as written, and the note says so). */
 static void note_helper(cp_run *run, cp_func *f, int changed) {
@@ -750,8 +768,8 @@ void cp_convert_functions(cp_run *run) {
     else if (!cp_convert_cas_atomic(run, f))
       walk(&c, f->body);
     if (f->auto_conv && !f->twin && !f->instance)
-      note_helper(run, f, edited(f, cp_func_edits(f), edits));
-    else if (f->pragma && !f->twin && !f->is_host && !edited(f, cp_func_edits(f), edits))
+      note_helper(run, f, cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text));
+    else if (f->pragma && !f->twin && !f->is_host && !cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text))
       cp_rule_diag(run, f->unit, CP_WARNING, name_offset(f->cursor), CP_RULE_PRAGMA,
                    "'%s' is annotated, but there is nothing to convert in it: %s; it stays as "
                    "written", f->name, f->pragma->scope == CP_SCOPE_ACCUMULATORS

@@ -4,7 +4,10 @@
 // not converted): each float member takes the recombined value (before, the composites
 // were written into the list and the verify pass failed: an internal error). A struct
 // whose float member is computed but which is also used whole (passed by value here)
-// cannot carry a companion: its members stay float, with a warning at that use.
+// cannot carry a companion: its members stay float, with a warning at that use. A struct
+// that pairs (its member summed into across a loop) and is initialised with a composite
+// (`Acc t = {s, 1.0f, 0};`) starts that member as {} and stores the composite, both
+// halves, after its companion's declaration.
 struct Pair2 {
   float a;
   float b;
@@ -23,4 +26,23 @@ __global__ void k(const float *x, float *y, float *y_err, int n) {
   Pair2 u = {1.0f, 2.0f};
   u.a += cp_to_float(s);
   cp_add_to(&y[i], &y_err[i], spread(u));
+}
+
+typedef struct {
+  float a;
+  float b;
+  int n;
+} Acc;
+
+#pragma cp composite scope(accumulators)
+__global__ void moments(const float *x, float *out, float *out_err, int n) {
+  cp_float s = cp_from_float(0.0f);
+  for (int i = 0; i < n; i++)
+    s = cp_add_cf(s, x[i]);
+  Acc t = {{}, 1.0f, 0}; decltype(t) t_err{}; cp_store(&t.a, &t_err.a, s);
+  for (int i = 0; i < n; i++) {
+    cp_add_to(&t.b, &t_err.b, cp_from_float(x[i] * x[i]));
+    t.n++;
+  }
+  cp_store(&out[0], &out_err[0], cp_add(cp_make_float(t.a, t_err.a), cp_make_float(t.b, t_err.b)));
 }
