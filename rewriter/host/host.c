@@ -605,6 +605,8 @@ static void walk(host *h, cp_node *n) {
     walk(h, n->kids[i]);
   on_pointer_assignment(h, n);
   on_init_list(h, n);
+  if (n->kind == CXCursor_VarDecl)
+    cp_host_address_call(h, n, "");
   on_function_reference(h, n);
   cp_mpi_host_free(h, n);
   if (n->kind != CXCursor_CallExpr)
@@ -621,6 +623,8 @@ static void walk(host *h, cp_node *n) {
   }
   const char *name = spelling_of(h, ref);
   int nargs = cp_num_args(n->cur);
+  if (nargs > 0 && cp_host_address_call(h, n, name))
+    return;
   for (size_t i = 0; i < sizeof api_table / sizeof api_table[0]; i++)
     if (strcmp(name, api_table[i].name) == 0) {
       if (nargs > 0)

@@ -98,6 +98,13 @@ const cp_node *cp_host_statement_for(host *h, const cp_node *call, const char *a
 /* The declaration statement of a local variable. */
 const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var);
 
+/* ---- arrays of the addresses of device pointers (addresses.c) ---------------------- */
+
+/* `float **fields[3] = {&p.px, ...}` (a VarDecl `n`): the companion array after it; a call
+ * `name` through such an array: cudaMalloc and cudaFree followed by the same for the
+ * companion, anything else refused. Whether the call was one (handled). */
+int cp_host_address_call(host *h, cp_node *n, const char *name);
+
 /* ---- MPI calls on host copies of paired buffers (mpi.c) ---------------------------- */
 
 /* The float variable an argument names (`&x`, `x`, `&x[0]`, `p + k`), else a null cursor. */

@@ -14,7 +14,8 @@ mkdir -p "$WORK"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 date -u
 status=0
-for t in scope_accumulators_self struct_member_accum struct_by_value_update host_std_swap; do
+for t in scope_accumulators_self struct_member_accum struct_by_value_update host_std_swap \
+         host_address_array; do
   echo "== $t"
   timeout 300 python3 tests/semantics/check_semantics.py --nvcc "$NVCC" --tool none \
     --runtime-include runtime/include --work "$WORK" "tests/golden/$t.cu" || status=1
