@@ -769,13 +769,12 @@ void cp_convert_functions(cp_run *run) {
       walk(&c, f->body);
     if (f->auto_conv && !f->twin && !f->instance)
       note_helper(run, f, cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text));
-    else if (f->pragma && !f->twin && !f->is_host && !cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text))
+    else if (f->pragma && !f->twin && !f->is_host && !f->n_vars &&
+             !cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text))
       cp_rule_diag(run, f->unit, CP_WARNING, name_offset(f->cursor), CP_RULE_PRAGMA,
-                   "'%s' is annotated, but there is nothing to convert in it: %s; it stays as "
-                   "written", f->name, f->pragma->scope == CP_SCOPE_ACCUMULATORS
-                   ? "scope(accumulators) finds no accumulator and no paired buffer in it"
-                   : "it computes with no float or double value (int, __half and the like are "
-                     "left alone)");
+                   "'%s' is annotated, but there is nothing to convert in it: it computes with "
+                   "no float or double value (int, __half and the like are left alone); it "
+                   "stays as written", f->name);
     if (twin)
       emit_twin(run, f, twin);
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
