@@ -18,7 +18,9 @@ for t in scope_accumulators_self struct_member_accum struct_by_value_update host
          host_address_array; do
   echo "== $t"
   timeout 300 python3 tests/semantics/check_semantics.py --nvcc "$NVCC" --tool none \
-    --runtime-include runtime/include --work "$WORK" "tests/golden/$t.cu" || status=1
+    --runtime-include runtime/include --work "$WORK" "tests/golden/$t.cu"
+  rc=$?
+  [ $rc = 0 ] || [ $rc = 77 ] || status=1 # 77: no GPU, skipped
 done
 echo "== scope_accumulators_self as the previous version converted it"
 python3 - "$WORK/self_old.cu" <<'EOF'
