@@ -178,6 +178,22 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
   return NULL;
 }
 
+const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field) {
+  def_ctx d = {cp_usr(run, fn), run, clang_getNullCursor()};
+  for (unsigned u = 0; u < run->n_inputs && clang_Cursor_isNull(d.found); u++) {
+    cp_unit *unit = run->units[u];
+    if (!unit->parsed)
+      continue;
+    clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), find_def, &d);
+    if (clang_Cursor_isNull(d.found))
+      continue;
+    cp_node *tree = cp_tree_build(run->r->arena, d.found, &unit->macros);
+    const cp_node **w = NULL;
+    return cp_find_writes(run->r->arena, unit->opt.input_text, tree, field, 1, &w) ? w[0] : NULL;
+  }
+  return NULL;
+}
+
 /* ---- calls that may be evaluated twice ----------------------------------------------
  * A paired buffer's element is written as two accesses with one index (x[i] and
  * x_err[i]), so its index is evaluated twice: a call there is accepted when it has no

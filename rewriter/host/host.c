@@ -480,9 +480,32 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
  * (prefetch, attributes), which do not compute with the values (its other copies,
  * cudaMemcpy2D and the like, do warn: they copy values without their errors), and for
  * kernels left unconverted on purpose (a neighbour-list build reads positions in float). */
+/* A struct handed to a function that is not converted (by value or through a pointer),
+ * whose paired pointer field that function writes (`wrap<<<g, b>>>(s, L)` storing into
+ * s.x[i]): the companion is left stale there, silently before. */
+static void struct_field_writes(host *h, cp_node *call, const char *name, const cp_node *arg) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(arg->cur));
+  if (t.kind == CXType_Pointer)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
+  CXCursor fields[64];
+  unsigned n = t.kind == CXType_Record ? cp_record_fields(t, fields, 64) : 0;
+  for (unsigned k = 0; k < n; k++) {
+    cp_var *f = cp_field_var(h->run, fields[k]);
+    if (is_paired(f) && cp_field_write(h->run, cp_callee(call->cur), fields[k])) {
+      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
+                 "'%s' is not converted and writes the paired field '%s' of the struct passed "
+                 "to it: the field's error term is not updated there, so its companion goes "
+                 "stale; convert '%s' too (annotate it), or zero %s" CP_ERR_SUFFIX " after it [%s]",
+                 name, f->name, name, f->name, cp_rule_name(CP_RULE_HOST_PAIR));
+      return;
+    }
+  }
+}
+
 static void on_other_call(host *h, cp_node *call, const char *name) {
   int nargs = cp_num_args(call->cur);
   for (int i = 0; i < nargs; i++) {
+    struct_field_writes(h, call, name, cp_call_arg(call, nargs, i));
     cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
     if (!is_paired(v))
       continue;
