@@ -210,6 +210,8 @@ typedef struct cp_var_s {
   int external;   /* named with --pair: its companion exists elsewhere, trust the user */
   int allocated;  /* host: an allocation of it was seen */
   int is_symbol;  /* a __device__/__constant__ float symbol (run->structs): NAME_err beside it */
+  int is_record;  /* a struct local with float members (members.c): paired, it gets a
+                     companion local NAME_err of its type holding the members' error halves */
 } cp_var;
 
 /* Every runtime name the rewriter emits, for one base type: cp_float for kernels written
@@ -473,6 +475,11 @@ void cp_find_host_functions(cp_run *run, cp_unit *u);
 
 /* accum.c: scope(accumulators): which float locals of `f` turn composite. */
 void cp_find_accumulators(cp_run *run, cp_func *f);
+/* accum.c: scope(accumulators), with the pairing groups as they stand: the float locals
+ * of `f` that copy a paired element as it is (xi = x[i], a __shared__ tile of it) turn
+ * composite, so that every read of one element within the function gives one value;
+ * whether any did (a store of one may pair another buffer). */
+int cp_read_pairs_once(cp_run *run, cp_func *f);
 /* accum.c: --suggest: the places of `f` (result->funcs[index]) where float loses most,
  * added to result->hotspots. */
 void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
@@ -481,6 +488,9 @@ void cp_find_hotspots(cp_run *run, cp_func *f, size_t index);
 void cp_mark_carried(cp_run *run, cp_func *f);
 /* variables.c: whether a clause's names (keep, pair, nopair) hold `name`. */
 int cp_names_contain(const cp_clause_name *names, unsigned n, const char *name);
+/* variables.c: whether f's nopair() names the buffer v: a parameter by its name, a struct
+ * field by its path from a parameter (nopair(p.epot)). */
+int cp_nopair_named(cp_run *run, cp_func *f, const cp_var *v);
 /* analyse.c: the role of every variable and parameter of every converted function. */
 void cp_analyse(cp_run *run);
 /* analyse.c: whether a converted function (not a kernel, not host code, in scope(all))
@@ -493,6 +503,9 @@ int cp_signature_changes(const cp_func *f);
  * s->pos, &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By
  * cursors alone, so that it works inside macro arguments. */
 cp_var *cp_host_buffer(cp_run *run, cp_func *f, const cp_node *n);
+/* analyse.c: whether `call` swaps two pointers (std::swap(d_in, d_out)): a copy each way,
+ * which joins their pairing groups; host.c swaps the companions too. */
+int cp_pointer_swap(const cp_node *call);
 /* analyse.c: the representative of pairing group g (groups joined by launches and calls). */
 int cp_group_root(cp_run *run, int g);
 
@@ -514,6 +527,10 @@ unsigned cp_find_writes(cp_arena *a, const char *text, const cp_node *body, CXCu
  * is looked up (by USR) in the run's inputs; `*visible` says whether it was found there.
  * NULL when it only reads or is not visible. */
 const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible);
+/* writes.c: the first place where the function `fn` (its definition in one of the run's
+ * inputs) writes through the pointer field `field` of any struct; NULL if none or not
+ * visible. */
+const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field);
 /* writes.c: whether the call has no effect but its result (a library function of
  * rules.def's CP_MATH or CP_PURE rows, or a function of the user's code that stores only
  * into its own locals and calls only such functions), so that evaluating it twice equals

@@ -75,6 +75,9 @@ typedef struct {
 
 void cp_edit_add(cp_arena *a, cp_edit_list *list, size_t offset, size_t length,
                  const char *text, cp_rule rule);
+/* Whether the edits from index `from` on change `text` (the input they edit): some rewrite
+ * an expression with the text it had. */
+int cp_edits_change(const cp_edit_list *list, size_t from, const char *text);
 
 /* The edits in the order cp_edit_apply applies them (by offset; at one offset insertions
  * first, in the order they were added). */

@@ -25,7 +25,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "analyse.h"
 
 typedef struct {
   cp_run *run;
@@ -48,18 +48,41 @@ static int references(acc_ctx *a, const cp_node *n, const cp_var *only, int comp
     if (v && (only ? v == only : composite_only && v->role == CP_VAR_COMPOSITE))
       return 1;
   }
+  if (n->kind == CXCursor_MemberRefExpr && only && only->is_field &&
+      cp_struct_var(a->run, clang_getCursorReferenced(n->cur)) == only)
+    return 1; /* p.pos, a struct's pointer field */
   for (unsigned i = 0; i < n->nkids; i++)
     if (references(a, n->kids[i], only, composite_only))
       return 1;
   return 0;
 }
 
+/* accumulate(fixed|kahan|double) carries scalar float accumulators only: a float4 one or
+ * a struct's member stays a composite pair, said once (a reduction tree's array too, as
+ * documented, without a note). */
+static void not_carried(acc_ctx *a, cp_var *v) {
+  static const char *const names[] = {"composite", "fixed", "kahan", "double"};
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(v->decl), NULL, NULL, NULL, &off);
+  cp_rule_diag(a->run, a->f->unit, CP_NOTE, off, CP_RULE_ACCUMULATE,
+               "'%s' is summed into, but accumulate(%s) carries scalar float accumulators "
+               "only: '%s' (%s) is a composite pair instead", v->name,
+               a->f->pragma->accum <= CP_ACC_DOUBLE ? names[a->f->pragma->accum] : "?", v->name,
+               v->is_record ? "a struct" : "a vector");
+}
+
 static void make_composite(acc_ctx *a, cp_var *v, int *kept) {
   if (a->carriers) {
-    if (v && v->role == CP_VAR_COMPOSITE && !kept[v - a->f->vars] && v->width == 1 &&
+    if (!v || kept[v - a->f->vars] || (v->role != CP_VAR_COMPOSITE && !v->is_record))
+      return;
+    if (v->width == 1 && !v->is_record &&
         clang_getCanonicalType(clang_getCursorType(v->decl)).kind == CXType_Float) {
       v->role = CP_VAR_ACCUM;
       v->accum = a->f->pragma->accum;
+    } else if (v->is_record || (v->width > 1 && clang_getCanonicalType(clang_getCursorType(
+                                                     v->decl)).kind == CXType_Record)) {
+      not_carried(a, v);
+      kept[v - a->f->vars] = 1; /* said once */
     }
     return;
   }
@@ -164,6 +187,15 @@ static cp_var *stored_back(acc_ctx *a, const cp_node *rhs, const cp_var *buf) {
              : NULL;
 }
 
+/* The buffer an element store `lhs` (rooted at `root`) writes: a buffer parameter, or a
+ * pointer field of a struct (p.pos[i] = q, with p passed by value); NULL if neither. */
+static cp_var *update_target(acc_ctx *a, const cp_node *lhs, const cp_node *root) {
+  cp_var *buf = cp_var_of(a->f, clang_getCursorReferenced(root->cur));
+  if (!buf && cp_node_strip(lhs)->kind == CXCursor_ArraySubscriptExpr)
+    buf = cp_field_buffer(a->run, lhs);
+  return buf && (buf->is_param || buf->is_field) && buf->group >= 0 && !buf->dbl ? buf : NULL;
+}
+
 /* scope(accumulators): a buffer element updated in place through a copy is an accumulator
  * across launches (an integrator's velocities: v = vel[i]; v += a * dt; vel[i] = v), so
  * the copy turns composite and the store pairs the buffer, as vel[i] += a * dt does. */
@@ -172,9 +204,7 @@ static void find_updates(acc_ctx *a, const cp_node *n, int *kept) {
   const cp_node *lhs, *rhs, *root;
   cp_var *buf;
   if (cp_node_assignment(a->f->unit->opt.input_text, n, &lhs, &rhs, op) && strcmp(op, "=") == 0 &&
-      (root = cp_node_root(lhs, 0)) &&
-      (buf = cp_var_of(a->f, clang_getCursorReferenced(root->cur))) && buf->is_param &&
-      buf->group >= 0 && !buf->dbl)
+      (root = cp_node_root(lhs, 0)) && (buf = update_target(a, lhs, root)))
     make_composite(a, stored_back(a, rhs, buf), kept);
   for (unsigned i = 0; i < n->nkids; i++)
     find_updates(a, n->kids[i], kept);
@@ -204,6 +234,134 @@ void cp_mark_carried(cp_run *run, cp_func *f) {
   memset(kept, 0, (f->n_vars + 1) * sizeof *kept);
   acc_ctx a = {run, f, 0, 1};
   find_sums(&a, f->body, NULL, kept);
+}
+
+/* ---- one value per paired element -------------------------------------------------- */
+
+/* The buffer whose element `n` reads, when that buffer is paired: x[i], pos[i].x,
+ * p.pos[i], s->x[i], a paired __device__ symbol's element; NULL for anything else. */
+static const cp_var *paired_element(acc_ctx *a, const cp_node *n) {
+  n = cp_node_strip(n);
+  if (n->kind == CXCursor_MemberRefExpr && n->nkids == 1 &&
+      cp_node_strip(n->kids[0])->kind == CXCursor_ArraySubscriptExpr)
+    n = cp_node_strip(n->kids[0]); /* pos[i].x */
+  if (n->kind != CXCursor_ArraySubscriptExpr)
+    return NULL;
+  const cp_var *v = cp_field_buffer(a->run, n);
+  if (!v) {
+    const cp_node *root = cp_node_root(n, 0);
+    CXCursor decl = root ? clang_getCursorReferenced(root->cur) : clang_getNullCursor();
+    if (!(v = cp_var_of(a->f, decl)) && root)
+      v = cp_symbol_of(a->run, decl);
+  }
+  if (!v || v->dbl || v->group < 0 || v->role == CP_VAR_UNPAIRED ||
+      (!v->is_field && cp_nopair_named(a->run, a->f, v)))
+    return NULL;
+  int g = v->group;
+  while (a->run->group_parent[g] != g)
+    g = a->run->group_parent[g];
+  return a->run->group_paired[g] ? v : NULL;
+}
+
+/* Whether `n` is the value of paired elements as read, nothing computed from it: an
+ * element (or its member), a composite local, or make_floatN of such values and
+ * constants with at least one element in it. */
+static int pair_copy(acc_ctx *a, const cp_node *n, int *element) {
+  n = cp_node_strip(n);
+  if (n->kind == CXCursor_CallExpr && n->nkids == 1 &&
+      clang_getCursorKind(clang_getCursorReferenced(n->cur)) == CXCursor_Constructor)
+    n = cp_node_strip(n->kids[0]); /* float4 q = pos[i]: a copy construction */
+  if (paired_element(a, n))
+    return *element = 1;
+  if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) {
+    const cp_node *root = cp_node_root(n, 0);
+    const cp_var *v = root ? cp_var_of(a->f, clang_getCursorReferenced(root->cur)) : NULL;
+    return v && !v->is_param && v->group < 0 && v->role == CP_VAR_COMPOSITE;
+  }
+  if (n->kind == CXCursor_FloatingLiteral || n->kind == CXCursor_IntegerLiteral)
+    return 1;
+  CXString s = clang_getCursorSpelling(n->cur);
+  int make = n->kind == CXCursor_CallExpr &&
+             strncmp(clang_getCString(s), "make_float", 10) == 0;
+  clang_disposeString(s);
+  int ok = make, any = 0;
+  int nargs = make ? cp_num_args(n->cur) : 0;
+  for (int i = 0; ok && i < nargs; i++)
+    ok = pair_copy(a, cp_call_arg(n, nargs, i), &any);
+  if (ok && any)
+    *element = 1;
+  return ok;
+}
+
+/* Whether the address of `v` is taken in `n` (&v, &v.x): a float * or float & may expect
+ * the float, so v stays as it is. */
+static int address_taken(acc_ctx *a, const cp_node *n, const cp_var *v) {
+  char op[4];
+  if (n->kind == CXCursor_UnaryOperator && n->nkids == 1 &&
+      strcmp(cp_node_operator(a->f->unit->opt.input_text, n, op), "&") == 0 &&
+      references(a, n->kids[0], v, 0))
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (address_taken(a, n->kids[i], v))
+      return 1;
+  return 0;
+}
+
+/* A float local (or local array, a __shared__ tile) given the value of a paired element
+ * as it is: turns composite, so that it and every other read of that element give the
+ * same value. Rounded here and read whole elsewhere, x[i] - x[i] would be the error term
+ * instead of 0 (a force loop over all j, r2 > 0 skipping the atom itself). */
+static void copy_into(acc_ctx *a, cp_var *v, const cp_node *value) {
+  int element = 0;
+  if (!v || v->is_param || v->group >= 0 || v->role != CP_VAR_FLOAT || v->dbl || v->bound ||
+      (value && (!pair_copy(a, value, &element) || !element)) ||
+      (a->f->pragma && cp_names_contain(a->f->pragma->keep, a->f->pragma->n_keep, v->name)) ||
+      address_taken(a, a->f->body, v))
+    return;
+  v->role = CP_VAR_COMPOSITE;
+  a->changed = 1;
+}
+
+/* `float xi = x[i], qi = q[i];`: one declaration, one type; where one of its variables
+ * turned composite, the others do too (a float value enters a composite exactly). */
+static void same_declaration(acc_ctx *a, const cp_node *stmt) {
+  int composite = 0;
+  for (unsigned i = 0; i < stmt->nkids; i++) {
+    cp_var *v = cp_var_of(a->f, stmt->kids[i]->cur);
+    composite |= v && v->group < 0 && !v->is_record && v->role == CP_VAR_COMPOSITE;
+  }
+  for (unsigned i = 0; composite && i < stmt->nkids; i++)
+    copy_into(a, cp_var_of(a->f, stmt->kids[i]->cur), NULL);
+}
+
+static void find_copies(acc_ctx *a, const cp_node *n) {
+  char op[4];
+  const cp_node *lhs, *rhs;
+  if (n->kind == CXCursor_DeclStmt && n->nkids > 1) {
+    for (unsigned i = 0; i < n->nkids; i++)
+      find_copies(a, n->kids[i]);
+    same_declaration(a, n);
+    return;
+  }
+  if (n->kind == CXCursor_VarDecl && n->nkids &&
+      clang_isExpression(n->kids[n->nkids - 1]->kind))
+    copy_into(a, cp_var_of(a->f, n->cur), n->kids[n->nkids - 1]);
+  else if (cp_node_assignment(a->f->unit->opt.input_text, n, &lhs, &rhs, op) &&
+           strcmp(op, "=") == 0)
+    copy_into(a, local_of(a, lhs), rhs);
+  for (unsigned i = 0; i < n->nkids; i++)
+    find_copies(a, n->kids[i]);
+}
+
+int cp_read_pairs_once(cp_run *run, cp_func *f) {
+  acc_ctx a = {run, f, 1, 0};
+  int changed = 0;
+  while (a.changed) {
+    a.changed = 0;
+    find_copies(&a, f->body);
+    changed |= a.changed;
+  }
+  return changed;
 }
 
 /* ---- --suggest: where float loses most ------------------------------------------------ */
@@ -297,9 +455,11 @@ static void hot_assignment(hot_ctx *h, const cp_node *n, const cp_node *loop) {
       !(root = cp_node_root(lhs, 0)))
     return;
   cp_var *v = cp_var_of(h->a.f, clang_getCursorReferenced(root->cur));
+  if (!v && cp_node_strip(lhs)->kind != CXCursor_DeclRefExpr)
+    v = cp_field_buffer(h->a.run, lhs); /* p.pos[i], p.pos[i].x */
   if (!v || v->dbl)
     return;
-  int buffer = v->is_param && v->group >= 0;
+  int buffer = (v->is_param || v->is_field) && v->group >= 0;
   if (strcmp(op, "+=") != 0 && strcmp(op, "-=") != 0 &&
       !(strcmp(op, "=") == 0 && references(&h->a, rhs, v, 0))) {
     if (buffer && strcmp(op, "=") == 0 && stored_back(&h->a, rhs, v))

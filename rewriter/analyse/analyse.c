@@ -235,13 +235,33 @@ static void follow_init_list(cp_run *run, cp_func *f, const cp_node *list) {
 
 cp_var *cp_field_var(cp_run *run, CXCursor field) { return cp_struct_var(run, field); }
 
+int cp_pointer_swap(const cp_node *call) {
+  if (call->kind != CXCursor_CallExpr || cp_num_args(call->cur) != 2)
+    return 0;
+  CXString s = clang_getCursorSpelling(call->cur);
+  int swap = strcmp(clang_getCString(s), "swap") == 0;
+  clang_disposeString(s);
+  for (int i = 0; swap && i < 2; i++)
+    swap = clang_getCanonicalType(clang_getCursorType(cp_call_arg(call, 2, i)->cur)).kind ==
+           CXType_Pointer;
+  return swap;
+}
+
 /* Pass 2b: pointer copies in host code (tmp = d_a; float *p = s->pos; a struct's
- * initializer list) put both pointers in one group: they designate the same buffers. */
+ * initializer list; std::swap(d_in, d_out)) put both pointers in one group: they
+ * designate the same buffers. */
 static void follow_copies(cp_run *run, cp_func *f, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     follow_copies(run, f, n->kids[i]);
   if (n->kind == CXCursor_InitListExpr) {
     follow_init_list(run, f, n);
+    return;
+  }
+  if (cp_pointer_swap(n)) {
+    cp_var *a = cp_host_buffer(run, f, cp_call_arg(n, 2, 0)),
+           *b = cp_host_buffer(run, f, cp_call_arg(n, 2, 1));
+    if (a && b && a->group >= 0 && b->group >= 0)
+      join_groups(run, a->group, b->group);
     return;
   }
   const cp_node *lhs = NULL, *rhs = NULL;
@@ -307,8 +327,7 @@ static void ref_to_element(cp_run *run, cp_func *f, const cp_node *decl) {
   cp_var *v = var_or_symbol(run, f, cp_node_root(init, 0));
   if (!v)
     v = cp_field_buffer(run, init);
-  if (!v || v->group < 0 || v->role == CP_VAR_UNPAIRED ||
-      (f->pragma && cp_names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name)))
+  if (!v || v->group < 0 || v->role == CP_VAR_UNPAIRED || cp_nopair_named(run, f, v))
     return;
   const char *name = cp_cursor_spelling(run->r->arena, decl->cur);
   cp_diag_at(run, f->unit, CP_ERROR, decl->begin,
@@ -378,7 +397,9 @@ static void note_write(cp_run *run, cp_func *f, const cp_node *target, const cp_
                  "write through local pointer '%s'; cpconvert cannot follow it to its buffer "
                  "(write through the buffer parameter instead) [%s]", v->name,
                  cp_rule_name(CP_RULE_UNSUPPORTED_POINTER));
-    else if (f->pragma && cp_names_contain(f->pragma->nopair, f->pragma->n_nopair, v->name))
+    else if (v->is_field && cp_nopair_named(run, f, v))
+      ; /* nopair(p.epot): this function's stores write the recombined value */
+    else if (cp_nopair_named(run, f, v))
       v->role = CP_VAR_UNPAIRED;
     else if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS && rhs &&
              strcmp(op, "=") == 0 && !through_pointer)
@@ -405,7 +426,7 @@ static void defer_store(cp_run *run, cp_func *f, int group, const cp_node *rhs) 
 static int reads_composite(cp_run *run, cp_func *f, const cp_node *n) {
   if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) {
     cp_var *v = var_of_node(f, n);
-    if (v && (v->role == CP_VAR_COMPOSITE ||
+    if (v && (v->role == CP_VAR_COMPOSITE || (v->is_record && v->role == CP_VAR_PAIRED) ||
               (v->group >= 0 && run->group_paired[find_group(run, v->group)])))
       return 1;
   }
@@ -432,6 +453,27 @@ static void settle_stores(cp_run *run) {
   }
 }
 
+/* Whether `v` is an argument of a call of a converted function in `n` (its buffer goes on
+ * to a parameter that may take the companion). */
+static int passed_on(cp_run *run, cp_func *f, const cp_node *n, const cp_var *v) {
+  if (n->kind == CXCursor_CallExpr && cp_func_of(run, cp_callee(n->cur))) {
+    int nargs = cp_num_args(n->cur);
+    for (int i = 0; i < nargs; i++) {
+      const cp_node *root = cp_node_root(cp_call_arg(n, nargs, i), 0);
+      if (root && var_of_node(f, root) == v)
+        return 1;
+    }
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (passed_on(run, f, n->kids[i], v))
+      return 1;
+  return 0;
+}
+
+/* nopair(p) where p's buffer is paired through another function: a function that only
+ * reads p reads the values alone (as an unconverted kernel would), and takes no companion;
+ * one that writes p, or passes it on to a converted function, cannot leave the companion
+ * stale: refused. */
 static void resolve_pairs(cp_run *run, cp_func *f) {
   const cp_pragma *pr = f->pragma;
   for (unsigned i = 0; i < f->n_vars; i++) {
@@ -439,13 +481,27 @@ static void resolve_pairs(cp_run *run, cp_func *f) {
     if (v->group < 0 || v->role == CP_VAR_OUTPTR)
       continue;
     int paired = run->group_paired[find_group(run, v->group)];
-    int nopair = pr && cp_names_contain(pr->nopair, pr->n_nopair, v->name);
-    if (paired && nopair)
+    int nopair = pr && !v->is_field && cp_names_contain(pr->nopair, pr->n_nopair, v->name);
+    if (paired && nopair && (v->role == CP_VAR_UNPAIRED || passed_on(run, f, f->body, v)))
       cp_diag_at(run, f->unit, CP_ERROR, pr->offset,
                  "'%s' is in nopair() but shares its buffer with a paired parameter of another "
-                 "converted function [%s]", v->name, cp_rule_name(CP_RULE_PAIR_PARAM));
-    else if (paired)
+                 "converted function, and '%s' %s it [%s]", v->name, f->name,
+                 v->role == CP_VAR_UNPAIRED ? "writes" : "passes on", cp_rule_name(CP_RULE_PAIR_PARAM));
+    else if (paired && !nopair)
       v->role = CP_VAR_PAIRED;
+  }
+}
+
+/* nopair(p.x) on a struct field that another function pairs: the struct holds the
+ * companion, so this function's stores write it too (they must, or it would go stale). */
+static void nopair_fields(cp_run *run, cp_func *f) {
+  for (unsigned i = 0; i < run->structs.n_vars; i++) {
+    cp_var *v = &run->structs.vars[i];
+    if (v->is_field && v->role == CP_VAR_PAIRED && f->pragma && cp_nopair_named(run, f, v))
+      cp_rule_diag(run, f->unit, CP_WARNING, f->pragma->offset, CP_RULE_PAIR_PARAM,
+                   "'%s' is in nopair() of '%s', but another converted function pairs the "
+                   "field: the struct holds its companion, so '%s' reads and writes it too",
+                   v->name, f->name, f->name);
   }
 }
 
@@ -494,18 +550,31 @@ void cp_analyse(cp_run *run) {
   cp_collect_variables(run);
   for (unsigned i = 0; i < run->n_funcs; i++) { /* before the calls: OUTPTR needs the roles */
     cp_func *f = &run->funcs[i];
+    cp_collect_records(run, f);
     if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS)
       cp_find_accumulators(run, f);
+    cp_settle_records(run, f);
   }
+  cp_agree_dynamic_shared(run);
   for (unsigned i = 0; i < run->n_funcs; i++)
     follow_calls(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++)
     agree_outptrs(run, &run->funcs[i], run->funcs[i].body);
   follow_pointers(run);
-  settle_stores(run);
+  for (int copied = 1; copied;) { /* copies of paired elements are composites, and store so */
+    settle_stores(run);
+    copied = 0;
+    for (unsigned i = 0; i < run->n_funcs; i++) {
+      cp_func *f = &run->funcs[i];
+      if (f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS && !f->dbl)
+        copied |= cp_read_pairs_once(run, f);
+    }
+  }
   for (unsigned i = 0; i < run->n_funcs; i++)
     resolve_pairs(run, &run->funcs[i]);
   resolve_pairs(run, &run->structs);
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    nopair_fields(run, &run->funcs[i]);
   for (unsigned i = 0; i < run->n_funcs; i++)
     refuse_kept_addresses(run, &run->funcs[i], run->funcs[i].body);
   for (unsigned i = 0; i < run->n_funcs; i++) {

@@ -14,4 +14,14 @@ void cp_collect_variables(cp_run *run);
  * USR); NULL if none. */
 cp_var *cp_struct_var(cp_run *run, CXCursor decl);
 
+/* members.c: the struct locals of `f` with float members, as variables (is_record). */
+void cp_collect_records(cp_run *run, cp_func *f);
+/* members.c: after the accumulators are known: which of them pair (CP_VAR_PAIRED), the
+ * others stay float, with a warning where a wanted one is used whole. */
+void cp_settle_records(cp_run *run, cp_func *f);
+
+/* dynshared.c: every converted declaration of one `extern __shared__ T name[]` of a file
+ * composite where one is; one in a function that is not converted is refused. */
+void cp_agree_dynamic_shared(cp_run *run);
+
 #endif

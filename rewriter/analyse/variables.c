@@ -158,13 +158,13 @@ static void apply_clauses(cp_run *run, cp_func *f) {
     unsigned n = k ? pr->n_nopair : pr->n_pair;
     for (unsigned i = 0; i < n; i++) {
       cp_var *v = find_named(f, names[i].name);
-      if (!k && !v && clause_field(run, f, names[i].name))
-        continue; /* pair(s.x): a struct field buffer reached through a parameter */
+      if (!v && clause_field(run, f, names[i].name))
+        continue; /* pair(s.x), nopair(s.x): a struct field buffer reached through a parameter */
       if (!v || v->group < 0 || !v->is_param)
         cp_diag_at(run, f->unit, CP_ERROR, names[i].offset,
                    "'%s' in %s() is not a float pointer parameter of '%s'%s%s [%s]",
                    names[i].name, k ? "nopair" : "pair", f->name,
-                   k ? "" : " (nor a float pointer field reached from one, as in s.x)",
+                   " (nor a float pointer field reached from one, as in s.x)",
                    near_name(run, f, names[i].name, 1), cp_rule_name(CP_RULE_PRAGMA));
     }
   }
@@ -173,6 +173,15 @@ static void apply_clauses(cp_run *run, cp_func *f) {
 int cp_names_contain(const cp_clause_name *names, unsigned n, const char *name) {
   for (unsigned i = 0; i < n; i++)
     if (strcmp(names[i].name, name) == 0)
+      return 1;
+  return 0;
+}
+
+int cp_nopair_named(cp_run *run, cp_func *f, const cp_var *v) {
+  const cp_pragma *pr = f->pragma;
+  for (unsigned i = 0; pr && i < pr->n_nopair; i++)
+    if (v->is_field ? clause_field(run, f, pr->nopair[i].name) == v
+                    : strcmp(pr->nopair[i].name, v->name) == 0)
       return 1;
   return 0;
 }

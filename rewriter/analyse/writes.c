@@ -159,23 +159,37 @@ static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientDat
   return CXChildVisit_Continue;
 }
 
-const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
+/* The tree of the definition of `fn` in one of the run's inputs (its unit in *unit);
+ * NULL where none is visible. */
+static cp_node *definition(cp_run *run, CXCursor fn, cp_unit **unit) {
   def_ctx d = {cp_usr(run, fn), run, clang_getNullCursor()};
-  *visible = 0;
-  for (unsigned u = 0; u < run->n_inputs && clang_Cursor_isNull(d.found); u++) {
-    cp_unit *unit = run->units[u];
-    if (!unit->parsed)
+  for (unsigned u = 0; u < run->n_inputs; u++) {
+    if (!run->units[u]->parsed)
       continue;
-    clang_visitChildren(clang_getTranslationUnitCursor(unit->p.tu), find_def, &d);
-    if (clang_Cursor_isNull(d.found) || i >= cp_num_args(d.found))
-      continue;
-    *visible = 1;
-    cp_node *tree = cp_tree_build(run->r->arena, d.found, &unit->macros);
-    const cp_node **w = NULL;
-    return cp_find_writes(run->r->arena, unit->opt.input_text, tree,
-                          cp_arg(d.found, i), 1, &w) ? w[0] : NULL;
+    clang_visitChildren(clang_getTranslationUnitCursor(run->units[u]->p.tu), find_def, &d);
+    if (!clang_Cursor_isNull(d.found)) {
+      *unit = run->units[u];
+      return cp_tree_build(run->r->arena, d.found, &run->units[u]->macros);
+    }
   }
   return NULL;
+}
+
+const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
+  cp_unit *unit;
+  cp_node *tree = definition(run, fn, &unit);
+  *visible = tree && i < cp_num_args(tree->cur);
+  const cp_node **w = NULL;
+  return *visible && cp_find_writes(run->r->arena, unit->opt.input_text, tree,
+                                    cp_arg(tree->cur, (unsigned)i), 1, &w) ? w[0] : NULL;
+}
+
+const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field) {
+  cp_unit *unit;
+  cp_node *tree = definition(run, fn, &unit);
+  const cp_node **w = NULL;
+  return tree && cp_find_writes(run->r->arena, unit->opt.input_text, tree, field, 1, &w) ? w[0]
+                                                                                        : NULL;
 }
 
 /* ---- calls that may be evaluated twice ----------------------------------------------

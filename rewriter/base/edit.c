@@ -27,6 +27,15 @@ void cp_edit_add(cp_arena *a, cp_edit_list *list, size_t offset, size_t length,
   list->per_rule[rule]++;
 }
 
+int cp_edits_change(const cp_edit_list *list, size_t from, const char *text) {
+  for (size_t i = from; i < list->count; i++) {
+    const cp_edit *x = &list->items[i];
+    if (strlen(x->text) != x->length || strncmp(text + x->offset, x->text, x->length) != 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* Orders by offset; at one offset, pure insertions come before a replacement, and
  * equal kinds keep insertion order (the list index breaks ties: qsort is not stable). */
 typedef struct {

@@ -132,7 +132,7 @@ static void each_symbol(cp_run *run, cp_func *f, const cp_node *n, seen_set *see
       seen->items[seen->n++] = d;
       if (paired) /* a paired struct field is a paired buffer: every write names s.x_err */
         check_param(run, f, field);
-      else
+      else if (!field || !cp_nopair_named(run, f, field)) /* nopair(p.x): as the user asked */
         check_symbol(run, f, d);
     }
   }

@@ -491,9 +491,11 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
                  name);
   }
   const char **over = overrides(c, n);
-  int any = 0;
+  int any = 0, float_arg = 0; /* __half2float(h), __int2float_rn(k): nothing recombined */
   for (int i = 0; i < nargs; i++) {
     cp_node *an = cp_call_arg(n, nargs, i);
+    CXType at = clang_getCanonicalType(clang_getCursorType(an->cur));
+    float_arg |= cp_type_width(at, 0) || cp_type_width(at, 1);
     const cp_node *root;
     cp_var *buf = root_var(c, an, &root);
     if (buf && buf->role == CP_VAR_PAIRED && cp_node_strip(an) == root) {
@@ -511,7 +513,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   int w = cp_node_width(c, n);
   CXCursor decl = cp_callee(n->cur);
   int system = clang_Location_isInSystemHeader(clang_getCursorLocation(decl));
-  if (w == 1 && (any || c->promote_all) && !texture && system) { /* texture: said above */
+  if (w == 1 && (any || (c->promote_all && float_arg)) && !texture && system) { /* texture: said above */
     cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
                  "'%s' has no composite version; it is evaluated in float on the recombined "
                  "value", name);

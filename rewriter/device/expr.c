@@ -616,9 +616,62 @@ static const char *macro_refused(cp_rw *c, const cp_node *n, const cp_val *v) {
  * with floats in an instantiation: an operator, a call or a conditional, or any such
  * expression with a float operand (a composite or paired value, a float or floatN child).
  * A comparison of operands whose types are known is not. */
+/* Whether `n`, of a type clang leaves dependent, is still never a float: a call of a
+ * function that is not a template and returns no float (assert's __assert_fail, given the
+ * template's __PRETTY_FUNCTION__), or a conditional whose branches are such calls or of
+ * types known not to be floats (`c ? void(0) : __assert_fail(...)`). */
+static int float_type(CXType t) {
+  t = clang_getCanonicalType(t);
+  return cp_type_width(t, 0) || cp_type_width(t, 1) || t.kind == CXType_Float ||
+         t.kind == CXType_Double;
+}
+
+/* Whether the leaf `n` is spelled __PRETTY_FUNCTION__, __FUNCTION__ or __func__ (dependent
+ * in a template; in assert's expansion, spelled in the header that defines assert). */
+static int function_name_leaf(const cp_node *n) {
+  CXFile file;
+  unsigned off;
+  CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(n->cur));
+  clang_getSpellingLocation(at, &file, NULL, NULL, &off);
+  size_t size = 0;
+  const char *t = file ? clang_getFileContents(clang_Cursor_getTranslationUnit(n->cur), file,
+                                               &size) : NULL;
+  static const char *const names[] = {"__PRETTY_FUNCTION__", "__FUNCTION__", "__func__"};
+  for (unsigned i = 0; t && i < 3; i++)
+    if (off + strlen(names[i]) <= size && strncmp(t + off, names[i], strlen(names[i])) == 0)
+      return 1;
+  return 0;
+}
+
+static int never_float(const char *text, const cp_node *n) {
+  n = cp_node_strip(n);
+  CXType t = clang_getCanonicalType(cp_node_type(text, n));
+  if (t.kind != CXType_Dependent)
+    return !float_type(t);
+  if (n->nkids == 0)
+    return function_name_leaf(n);
+  if (n->kind == CXCursor_UnaryOperator) /* __extension__ __PRETTY_FUNCTION__ */
+    return never_float(text, n->kids[0]);
+  if (n->kind == CXCursor_CallExpr) { /* every function it may call returns no float */
+    CXCursor set[8];
+    unsigned k = cp_callee_set(n->cur, set, 8);
+    int nargs = cp_num_args(n->cur);
+    for (unsigned i = 0; i < k; i++)
+      if (float_type(clang_getResultType(clang_getCursorType(set[i]))) ||
+          clang_getCursorKind(set[i]) != CXCursor_FunctionDecl)
+        return 0;
+    for (int i = 0; i < nargs; i++)
+      if (!never_float(text, cp_call_arg(n, nargs, i)))
+        return 0;
+    return k > 0;
+  }
+  return n->kind == CXCursor_ConditionalOperator && n->nkids == 3 &&
+         never_float(text, n->kids[1]) && never_float(text, n->kids[2]);
+}
+
 static int dependent_arith(const cp_rw *c, const cp_node *n) {
   const char *text = c->f->unit->opt.input_text;
-  if (cp_node_type(text, n).kind != CXType_Dependent)
+  if (cp_node_type(text, n).kind != CXType_Dependent || never_float(text, n))
     return 0;
   char op[4];
   if (n->kind == CXCursor_BinaryOperator && n->nkids == 2 && cp_node_operator(text, n, op)[0] &&

@@ -308,14 +308,42 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
   cp_edit_add(c->run->r->arena, cp_func_edits(c->f), n->begin, n->end - n->begin, text, rule);
 }
 
-/* An initializer list for composite elements: each element promoted. */
-static void init_list(cp_rw *c, cp_node *n) {
+/* An initializer list: for composite elements each element promoted (mode 1); for a
+ * struct's float members (`T t = {a, b};`, a paired struct's too) each demoted (-1). */
+static void init_list(cp_rw *c, cp_node *n, int mode) {
   for (unsigned i = 0; i < n->nkids; i++) {
     if (n->kids[i]->kind == CXCursor_InitListExpr)
-      init_list(c, n->kids[i]);
+      init_list(c, n->kids[i], mode);
     else if (clang_isExpression(n->kids[i]->kind))
-      full_expr(c, n->kids[i], 1);
+      full_expr(c, n->kids[i], mode);
   }
+}
+
+/* A paired struct local's initializer list (members.c): a float member given a composite
+ * (`Value t = {acc, 0.0f};`) starts as `{}` and takes the composite, both halves, by a
+ * store after its companion's declaration; the stores' text is returned. */
+static const char *record_init(cp_rw *c, cp_node *list, const cp_var *v) {
+  CXCursor fields[64];
+  unsigned nf = cp_record_fields(clang_getCursorType(list->cur), fields, 64);
+  const char *stores = "";
+  for (unsigned i = 0; i < nf; i++) {
+    cp_node *e = (cp_node *)cp_init_element(c->f->unit->opt.input_text, list, i);
+    int w = cp_type_width(clang_getCanonicalType(clang_getCursorType(fields[i])), 0);
+    if (!e || e->kind == CXCursor_InitListExpr || e->macro || !w ||
+        !cp_is_composite(cp_rewrite(c, e))) {
+      if (e)
+        e->kind == CXCursor_InitListExpr ? init_list(c, e, -1) : full_expr(c, e, -1);
+      continue;
+    }
+    const char *field = cp_cursor_spelling(c->run->r->arena, fields[i]);
+    cp_edit_add(c->run->r->arena, cp_func_edits(c->f), e->begin, e->end - e->begin, "{}",
+                CP_RULE_LOCAL_TYPE);
+    stores = cp_arena_printf(c->run->r->arena, "%s %s%s(&%s.%s, &%s" CP_ERR_SUFFIX ".%s, %s);",
+                             stores, w > 1 ? c->f->prec->store_vec : c->f->prec->store,
+                             cp_wsuffix(w), v->name, field, v->name, field,
+                             cp_promote(c, cp_rewrite(c, e)));
+  }
+  return stores;
 }
 
 static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
@@ -327,23 +355,26 @@ static void accum_init(cp_rw *c, cp_node *init, const cp_var *v) {
 }
 
 /* The initializer of a variable: the child libclang names as such (array sizes are
- * children too). */
-static void var_init(cp_rw *c, cp_node *decl, cp_var *v) {
+ * children too). What a paired struct local's needs after its declaration is returned. */
+static const char *var_init(cp_rw *c, cp_node *decl, cp_var *v) {
   CXCursor init = clang_Cursor_getVarDeclInitializer(decl->cur);
   if (clang_Cursor_isNull(init) ||
       (clang_getCursorKind(init) == CXCursor_CallExpr && cp_num_args(init) == 0))
-    return; /* none, or `float4 a;`: an implicit default construction with no text */
+    return ""; /* none, or `float4 a;`: an implicit default construction with no text */
   for (unsigned i = 0; i < decl->nkids; i++) {
     cp_node *k = decl->kids[i];
     if (!clang_equalCursors(k->cur, init))
       continue;
-    if (v && v->role == CP_VAR_COMPOSITE && k->kind == CXCursor_InitListExpr)
-      init_list(c, k);
-    else if (v && v->role == CP_VAR_ACCUM)
+    if (v && v->is_record && v->role == CP_VAR_PAIRED && k->kind == CXCursor_InitListExpr)
+      return record_init(c, k, v);
+    if (v && v->role == CP_VAR_ACCUM)
       accum_init(c, k, v);
+    else if (k->kind == CXCursor_InitListExpr)
+      init_list(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : -1);
     else
       full_expr(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : v && v->role == CP_VAR_FLOAT ? -1 : 0);
   }
+  return "";
 }
 
 /* A union local with a float member: its members keep their types. */
@@ -408,8 +439,13 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
   }
   for (unsigned i = 0; i < n->nkids; i++)
     if (n->kids[i]->kind == CXCursor_VarDecl) {
+      cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
       check_union(c, n->kids[i]);
-      var_init(c, n->kids[i], cp_var_of(c->f, n->kids[i]->cur));
+      const char *stores = var_init(c, n->kids[i], v);
+      if (v && v->is_record && v->role == CP_VAR_PAIRED) /* members.c */
+        cp_apply_edit(run, cp_func_edits(c->f), n->end, 0,
+                      cp_arena_printf(run->r->arena, " decltype(%s) %s" CP_ERR_SUFFIX "{};%s",
+                                      v->name, v->name, stores), CP_RULE_LOCAL_TYPE);
     }
 }
 
@@ -679,7 +715,18 @@ static void note_instance(cp_run *run, cp_func *f) {
              f->name, spelled, f->twin, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
 }
 
-static void note_helper(cp_run *run, cp_func *f) {
+/* `changed`: whether converting it edited it (in scope(accumulators) a helper whose
+ * floats are all per-term arithmetic stays as written, and the note says so). */
+static void note_helper(cp_run *run, cp_func *f, int changed) {
+  if (!changed) {
+    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
+               "'%s' is not annotated; converted code calls it, and converted with its "
+               "caller's scope(%s) it needs no change%s: it stays as written [%s]", f->name,
+               f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS ? "accumulators" : "all",
+               f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS
+                   ? " (no accumulator in it)" : "", cp_rule_name(CP_RULE_AUTO_CONVERT));
+    return;
+  }
   if (f->twin && strcmp(f->twin, f->name) == 0)
     cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
                "'%s' is not annotated; converted code calls it, so a converted copy that "
@@ -712,13 +759,22 @@ void cp_convert_functions(cp_run *run) {
     }
     if (f->instance)
       note_instance(run, f);
-    else if (f->auto_conv)
-      note_helper(run, f);
+    else if (f->auto_conv && f->twin)
+      note_helper(run, f, 1);
+    size_t edits = cp_func_edits(f)->count;
     signature(run, f);
     if (f->is_host)
       cp_convert_host(run, f);
     else if (!cp_convert_cas_atomic(run, f))
       walk(&c, f->body);
+    if (f->auto_conv && !f->twin && !f->instance)
+      note_helper(run, f, cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text));
+    else if (f->pragma && !f->twin && !f->is_host && !f->n_vars &&
+             !cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text))
+      cp_rule_diag(run, f->unit, CP_WARNING, name_offset(f->cursor), CP_RULE_PRAGMA,
+                   "'%s' is annotated, but there is nothing to convert in it: it computes with "
+                   "no float or double value (int, __half and the like are left alone); it "
+                   "stays as written", f->name);
     if (twin)
       emit_twin(run, f, twin);
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */

@@ -365,14 +365,46 @@ static cp_options *rerun_options(const cp_options *opts, int n, int device, int 
 
 /* A run in device mode converts what the device compilation sees; the branches only the
  * host compilation takes (the #else of `#ifdef __CUDA_ARCH__`) are converted by a run of
- * the same files in host mode, whose edits inside those branches join this run's. Both
+ * the same files in host mode, whose edits inside those branches join this run's, in the
+ * inputs and in the headers the run writes (a kernel defined in a header). Both
  * views of the result are verified (verify.c), so a disagreement is an error, never
  * silent; the host view of device code is compiled by nvcc's host pass but never run. */
+/* A helper the host view converts and the device view does not: converted code calls it
+ * only inside a branch the device compilation skips. Only that branch's edits are taken
+ * from the host view, so its calls would pass composites to the float original: refused,
+ * located, before the verify pass would find it. Annotated, both views convert it. */
+static int host_only_helpers(cp_run *run, const cp_result *h) {
+  int found = 0;
+  for (size_t i = 0; i < h->n_funcs; i++) {
+    const cp_func_stat *hf = &h->funcs[i];
+    size_t k = 0;
+    while (k < run->r->n_funcs &&
+           (strcmp(run->r->funcs[k].name, hf->name) != 0 || run->r->funcs[k].line != hf->line ||
+            strcmp(run->r->funcs[k].file, hf->file) != 0))
+      k++;
+    if (k < run->r->n_funcs || hf->kind != 0)
+      continue;
+    found = 1;
+    cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, hf->file), hf->line, hf->col,
+                NULL, "'%s' is called from converted code only inside a branch that CUDA's "
+                "device compilation skips (the #else of a __CUDA_ARCH__ test), so only the host "
+                "compilation's view would convert it; annotate it with '#pragma cp composite' "
+                "so that both views convert it [%s]", hf->name,
+                cp_rule_name(CP_RULE_AUTO_CONVERT));
+  }
+  return found;
+}
+
 static void add_host_view(cp_run *run, const cp_options *opts, int n) {
   cp_options *host = rerun_options(opts, n, 0, 1);
   if (!host)
     return;
   cp_result *h = cp_convert_files(host, n);
+  if (h->n_errors == 0 && host_only_helpers(run, h)) {
+    cp_result_free(h);
+    free(host);
+    return;
+  }
   for (size_t i = 0; i < h->n_diags; i++) /* its errors are the run's: nothing is merged */
     if (h->diags[i].severity == CP_ERROR)
       cp_diag_add(run->r, CP_ERROR,
@@ -381,8 +413,10 @@ static void add_host_view(cp_run *run, const cp_options *opts, int n) {
                   h->diags[i].line_text ? cp_arena_strdup(run->r->arena, h->diags[i].line_text)
                                         : NULL,
                   "%s (in the host compilation's view)", h->diags[i].message);
-  for (unsigned u = 0; h->n_errors == 0 && u < run->n_inputs; u++) {
+  for (unsigned u = 0; h->n_errors == 0 && u < run->n_units; u++) { /* headers too */
     cp_unit *unit = run->units[u];
+    if (!unit->p.tu || !unit->p.main_file)
+      continue;
     CXSourceRangeList *sk = clang_getSkippedRanges(unit->p.tu, unit->p.main_file);
     for (size_t k = 0; k < h->n_files; k++) {
       if (strcmp(unit->opt.input, h->files[k].path) != 0)

@@ -33,6 +33,20 @@ static void site_error(cp_run *run, const cp_site *site, const char *fmt, ...) {
                  cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
+/* Whether `field` is the first field of its struct that gains a companion (the note on
+ * the struct's new layout is said once). */
+static int first_paired_field(cp_run *run, CXCursor field) {
+  CXCursor fields[64];
+  unsigned n = cp_record_fields(clang_getCursorType(clang_getCursorSemanticParent(field)),
+                                fields, 64);
+  for (unsigned i = 0; i < n; i++) {
+    const cp_var *f = cp_field_var(run, fields[i]);
+    if (f && f->role == CP_VAR_PAIRED && !f->external)
+      return clang_equalCursors(fields[i], field);
+  }
+  return 0;
+}
+
 /* The companion declared at one site: the next line after the declaration, in its unit. */
 static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, const char *type,
                             const char *err) {
@@ -68,6 +82,13 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
     if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, decl) == 0)
       return;
   cp_apply_edit(run, &u->edits, at, 0, decl, CP_RULE_HOST_PAIR);
+  if (u->is_header && v->is_field && first_paired_field(run, site->decl))
+    cp_diag_cursor(run, CP_NOTE, site->unit->p.tu, site->decl,
+                   "the struct of field '%s' gains companion fields ('%s', ...) in the "
+                   "converted '%s': its sizeof and layout change, so every file that uses it, "
+                   "converted or not, must be built from the converted header (one built from "
+                   "the original would read the struct at other offsets) [%s]", v->name, err,
+                   u->opt.input, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
 /* Paired pointer fields and file-scope pointers get their companion at every declaration

@@ -432,7 +432,8 @@ typedef struct {
 
 /* MPI_Allreduce and its kin (mpi.c). */
 static void on_mpi(host *h, cp_node *call, const char *api, int nargs) {
-  cp_mpi_convert(h, call, api, nargs);
+  if (!cp_mpi_device_sendrecv(h, call, api))
+    cp_mpi_convert(h, call, api, nargs);
 }
 
 static const api_row api_table[] = {
@@ -479,9 +480,32 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
  * (prefetch, attributes), which do not compute with the values (its other copies,
  * cudaMemcpy2D and the like, do warn: they copy values without their errors), and for
  * kernels left unconverted on purpose (a neighbour-list build reads positions in float). */
+/* A struct handed to a function that is not converted (by value or through a pointer),
+ * whose paired pointer field that function writes (`wrap<<<g, b>>>(s, L)` storing into
+ * s.x[i]): the companion is left stale there, silently before. */
+static void struct_field_writes(host *h, cp_node *call, const char *name, const cp_node *arg) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(arg->cur));
+  if (t.kind == CXType_Pointer)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
+  CXCursor fields[64];
+  unsigned n = t.kind == CXType_Record ? cp_record_fields(t, fields, 64) : 0;
+  for (unsigned k = 0; k < n; k++) {
+    cp_var *f = cp_field_var(h->run, fields[k]);
+    if (is_paired(f) && cp_field_write(h->run, cp_callee(call->cur), fields[k])) {
+      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
+                 "'%s' is not converted and writes the paired field '%s' of the struct passed "
+                 "to it: the field's error term is not updated there, so its companion goes "
+                 "stale; convert '%s' too (annotate it), or zero %s" CP_ERR_SUFFIX " after it [%s]",
+                 name, f->name, name, f->name, cp_rule_name(CP_RULE_HOST_PAIR));
+      return;
+    }
+  }
+}
+
 static void on_other_call(host *h, cp_node *call, const char *name) {
   int nargs = cp_num_args(call->cur);
   for (int i = 0; i < nargs; i++) {
+    struct_field_writes(h, call, name, cp_call_arg(call, nargs, i));
     cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
     if (!is_paired(v))
       continue;
@@ -536,6 +560,23 @@ static void on_pointer_assignment(host *h, cp_node *n) {
   cp_host_insert_after(h, s, stmt, CP_RULE_HOST_PAIR);
 }
 
+/* std::swap(d_in, d_out) of paired pointers (double buffering): the companions are swapped
+ * too, by the same statement after it. */
+static void on_pointer_swap(host *h, cp_node *n) {
+  cp_var *a = root_of(h, cp_call_arg(n, 2, 0)), *b = root_of(h, cp_call_arg(n, 2, 1));
+  const cp_node *s = cp_host_statement_of(n);
+  if (!is_paired(a) && !is_paired(b))
+    return;
+  if (!s || !is_paired(a) || !is_paired(b) || a == b) {
+    cp_host_error(h, n, "paired pointer '%s' is swapped with a pointer cpconvert cannot follow "
+                        "to a buffer with a companion: swap its companion by hand too",
+                  is_paired(a) ? a->name : b->name);
+    return;
+  }
+  const char *stmt = to_companion(h, cp_host_statement_text(h, s), a->name);
+  cp_host_insert_after(h, s, to_companion(h, stmt, b->name), CP_RULE_HOST_PAIR);
+}
+
 /* A struct declared with pointers into paired device buffers, `Bodies d = {(float4 *)d_buf,
  * (float4 *)d_buf + n};`: its companion fields get the same pointers into the companions, in
  * a statement after the declaration (`d.pos_err = (float4 *)d_buf_err;` ...). */
@@ -587,6 +628,8 @@ static void walk(host *h, cp_node *n) {
     walk(h, n->kids[i]);
   on_pointer_assignment(h, n);
   on_init_list(h, n);
+  if (n->kind == CXCursor_VarDecl)
+    cp_host_address_call(h, n, "");
   on_function_reference(h, n);
   cp_mpi_host_free(h, n);
   if (n->kind != CXCursor_CallExpr)
@@ -597,8 +640,14 @@ static void walk(host *h, cp_node *n) {
     on_call(h, n, g);
     return;
   }
+  if (cp_pointer_swap(n)) {
+    on_pointer_swap(h, n);
+    return;
+  }
   const char *name = spelling_of(h, ref);
   int nargs = cp_num_args(n->cur);
+  if (nargs > 0 && cp_host_address_call(h, n, name))
+    return;
   for (size_t i = 0; i < sizeof api_table / sizeof api_table[0]; i++)
     if (strcmp(name, api_table[i].name) == 0) {
       if (nargs > 0)

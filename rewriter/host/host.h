@@ -104,6 +104,13 @@ const cp_node *cp_host_statement_for(host *h, const cp_node *call, const char *a
 /* The declaration statement of a local variable. */
 const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var);
 
+/* ---- arrays of the addresses of device pointers (addresses.c) ---------------------- */
+
+/* `float **fields[3] = {&p.px, ...}` (a VarDecl `n`): the companion array after it; a call
+ * `name` through such an array: cudaMalloc and cudaFree followed by the same for the
+ * companion, anything else refused. Whether the call was one (handled). */
+int cp_host_address_call(host *h, cp_node *n, const char *name);
+
 /* ---- MPI calls on host copies of paired buffers (mpi.c) ---------------------------- */
 
 /* The float variable an argument names (`&x`, `x`, `&x[0]`, `p + k`), else a null cursor. */
@@ -119,6 +126,9 @@ const mpi_use *cp_mpi_received_pairs(host *h, CXCursor v, unsigned at);
 void cp_mpi_convert(host *h, cp_node *call, const char *api, int nargs);
 /* An MPI call cpconvert does not convert: only the warnings. */
 void cp_mpi_other(host *h, cp_node *call);
+/* mpi.c: MPI_Sendrecv between two paired device buffers (CUDA-aware MPI): the same exchange
+ * of the companions after it; whether it was one. */
+int cp_mpi_device_sendrecv(host *h, cp_node *call, const char *name);
 /* free(p) or delete[] p of a host variable with a companion: the same for the companion. */
 void cp_mpi_host_free(host *h, cp_node *n);
 

@@ -202,9 +202,9 @@ static int reassigned(host *h, const cp_node *n, CXCursor var) {
 
 /* Why host variable `name` gets no companion (host_companion said no), for a warning. */
 static const char *no_companion(host *h, const char *name) {
-  return cp_arena_printf(arena(h), "'%s' cannot have a companion: it is not a local float, array "
-                                   "or pointer allocated with malloc, calloc or new[] in a "
-                                   "declaration of its own and never reassigned", name);
+  return cp_arena_printf(arena(h), "'%s' cannot have a companion: it is not a local float or "
+                                   "array, or a pointer allocated with malloc, calloc or new[] "
+                                   "in a declaration of its own, never reassigned", name);
 }
 
 /* Declares NAME_err beside host variable `v` (once): `decltype(v) v_err{};` for a float or
@@ -215,12 +215,15 @@ static int host_companion(host *h, CXCursor v) {
     if (clang_equalCursors(h->comp[i], v))
       return 1;
   const cp_node *d = cp_host_decl_of(h->f->body, v);
-  if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro || d->nkids != 1 ||
-      h->n_comp == MAX_COMPANIONS || reassigned(h, h->f->body, v))
+  int pointer = clang_getCanonicalType(clang_getCursorType(v)).kind == CXType_Pointer;
+  /* `float e_local = 0.0f, e_total = 0.0f;`: decltype names each, so a float or array may
+   * share its declaration; a pointer's companion repeats the declaration's allocation */
+  if (!d || !d->parent || d->parent->kind != CXCursor_CompoundStmt || d->macro ||
+      (pointer && d->nkids != 1) || h->n_comp == MAX_COMPANIONS || reassigned(h, h->f->body, v))
     return 0;
   const char *name = spelling_of(h, v), *err = err_of(h, name);
   const char *decl;
-  if (clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer) {
+  if (!pointer) {
     decl = cp_arena_printf(arena(h), "decltype(%s) %s{};", name, err);
   } else {
     const cp_node *a = host_allocation(h, d->kids[0]);
@@ -404,6 +407,29 @@ void cp_mpi_other(host *h, cp_node *call) {
   for (int i = 0; i < h->n_mpi; i++)
     if (h->mpi[i].call == call && h->mpi[i].dropped && !h->mpi[i].kept)
       warn_dropped(h, &h->mpi[i]);
+}
+
+/* CUDA-aware MPI: an MPI_Sendrecv of floats between two paired device buffers (a ghost
+ * exchange, `MPI_Sendrecv(d_x + a, m, MPI_FLOAT, up, 0, d_x + b, m, MPI_FLOAT, down, 0, ...)`)
+ * is followed by the same exchange of the companions, with the same peers, tag and
+ * communicator: every rank runs the statement, and MPI keeps messages between two ranks on
+ * one tag in order, so each companion arrives where its values did. Whether it did so. */
+int cp_mpi_device_sendrecv(host *h, cp_node *call, const char *name) {
+  int nargs = cp_num_args(call->cur);
+  if (strcmp(name, "MPI_Sendrecv") != 0 || nargs != 12)
+    return 0;
+  const cp_var *snd = root_of(h, cp_call_arg(call, nargs, 0));
+  const cp_var *rcv = root_of(h, cp_call_arg(call, nargs, 5));
+  const cp_node *s = cp_host_statement_of(call);
+  if (!is_paired(snd) || !is_paired(rcv) || !s || s->macro ||
+      !mpi_constant(h, cp_call_arg(call, nargs, 2), "MPI_FLOAT") ||
+      !mpi_constant(h, cp_call_arg(call, nargs, 7), "MPI_FLOAT"))
+    return 0;
+  const char *text = to_companion(h, cp_host_statement_text(h, s), snd->name);
+  if (rcv != snd)
+    text = to_companion(h, text, rcv->name);
+  cp_host_insert_after(h, s, text, CP_RULE_MPI);
+  return 1;
 }
 
 /* free(p) or delete[] p of a host variable with a companion: the same for the companion. */

@@ -458,7 +458,7 @@ def quiet_levels(c):
     # output is the same.
     c.write("k.cu", b"__device__ float plain_scale(float x) { return 0.5f * x; }\n"
             b"#pragma cp composite\n__global__ void k(const float *x, float *y) {\n"
-            b"  int i = threadIdx.x;\n  y[i] = plain_scale(__ldg(&x[i]));\n}\n")
+            b"  int i = threadIdx.x;\n  y[i] = plain_scale(expf(x[i]));\n}\n")
     outs = {}
     for flag in (None, "-q", "-w"):
         r = c.run("k.cu", "-o", "out.cu", *([flag] if flag else []))

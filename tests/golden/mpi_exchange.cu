@@ -2,9 +2,10 @@
 // residuals in a companion of the host buffer (allocated zeroed like it, freed with it), the
 // send and the receive move pairs, and the copy of the received values into a paired buffer
 // moves their errors too. A datatype named through a macro is followed; MPI_Isend, which
-// cpconvert does not convert, a buffer reallocated after its declaration (its companion
-// could not follow) and a receive buffer declared with another variable get a warning
-// where the error terms are dropped.
+// cpconvert does not convert, and a buffer reallocated after its declaration (its companion
+// could not follow) get a warning where the error terms are dropped; a receive buffer
+// declared with another variable (`float spare[m], count[1];`) gets its companion by
+// decltype after that declaration.
 #include <mpi.h>
 #include <cstdio>
 #include <cstdlib>

@@ -6,9 +6,10 @@
 // residuals in a companion of the host buffer (allocated zeroed like it, freed with it), the
 // send and the receive move pairs, and the copy of the received values into a paired buffer
 // moves their errors too. A datatype named through a macro is followed; MPI_Isend, which
-// cpconvert does not convert, a buffer reallocated after its declaration (its companion
-// could not follow) and a receive buffer declared with another variable get a warning
-// where the error terms are dropped.
+// cpconvert does not convert, and a buffer reallocated after its declaration (its companion
+// could not follow) get a warning where the error terms are dropped; a receive buffer
+// declared with another variable (`float spare[m], count[1];`) gets its companion by
+// decltype after that declaration.
 #include <mpi.h>
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +74,8 @@ int main(int argc, char **argv) {
   cp_mpi_sendrecv_pairs(h_send, h_send_err, m / 2, next, 1, h_recv, h_recv_err, m, prev, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   cp_mpi_sendrecv_pairs(h_send + m / 2, h_send_err + m / 2, m / 2, prev, 2, h_recv + m / 2, h_recv_err + m / 2, m / 2, next, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   float spare[m], count[1];
-  cp_mpi_sendrecv_pairs(h_send, h_send_err, m, rank, 6, spare, NULL, m, rank, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  decltype(spare) spare_err{};
+  cp_mpi_sendrecv_pairs(h_send, h_send_err, m, rank, 6, spare, spare_err, m, rank, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   count[0] = spare[0];
   cudaMemcpy(d_recv, h_recv, m * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(d_recv_err, h_recv_err, m * sizeof(float), cudaMemcpyHostToDevice);

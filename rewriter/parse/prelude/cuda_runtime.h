@@ -124,6 +124,11 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data);
 __device__ int printf(const char *fmt, ...); /* the host one comes from <stdio.h> */
 __device__ unsigned __isGlobal(const void *p);
 }
+/* assert() in device code: CUDA's runtime headers include <assert.h> and declare its
+ * __assert_fail for the device too (here, as clang's own CUDA wrapper does, a __device__
+ * overload of the host one). */
+#include <assert.h>
+static __device__ void __assert_fail(const char *, const char *, unsigned int, const char *);
 
 /* Templates, as the CUDA runtime's C++ API declares them, so that scalar symbols pass. */
 template <class T>
