@@ -100,6 +100,16 @@ const char *cp_runtime_prologue(cp_arena *a, const cp_options *opt, const char *
                          define_line(a, "CP_BACKEND", backend_macro(opt->backend), nl), nl);
 }
 
+/* -fopenmp (-fopenmp=LIB) is parsed as -D_OPENMP=202011, the value clang gives it: in the
+ * AST of an OpenMP parse, the statements inside a directive (`#pragma omp parallel { ... }`)
+ * are a captured region that libclang's cursors do not reach, so host code there (the
+ * launches, cudaMalloc of a paired buffer) could not be converted. Without the flag the
+ * directive is an unknown pragma and the block a plain statement; with _OPENMP defined, the
+ * `#ifdef _OPENMP` branches are still the ones read. The output keeps every pragma. */
+static const char *openmp_flag(const char *arg) {
+  return strcmp(arg, "-fopenmp") == 0 || strncmp(arg, "-fopenmp=", 9) == 0 ? "-D_OPENMP=202011" : arg;
+}
+
 /* The clang command line: CUDA set-up first, then the user's -I/-D/extra flags, so
  * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
 static const char **build_args(cp_arena *a, const cp_options *opt, const char *pch,
@@ -139,7 +149,7 @@ static const char **build_args(cp_arena *a, const cp_options *opt, const char *p
     args[k++] = prelude_path;
   }
   for (int i = 0; i < opt->n_clang_args; i++)
-    args[k++] = opt->clang_args[i];
+    args[k++] = openmp_flag(opt->clang_args[i]);
   if (runtime) { /* last, so that a user's own -I to another runtime does not win */
     args[k++] = "-isystem";
     args[k++] = runtime_dir;

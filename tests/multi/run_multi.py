@@ -2,8 +2,9 @@
 """One multi-file golden test: every .cu of tests/multi/NAME converts in one run with
 --o-dir; the output tree must equal NAME/expected/ file for file (nothing more, nothing less),
 --check must find them current, and nvcc (when given) must build the converted program.
-An optional NAME/warnings file is the whole expected standard error of the conversion."""
-import argparse, os, shutil, subprocess, sys
+An optional NAME/warnings file is the whole expected standard error of the conversion, an
+optional NAME/flags file more arguments for both runs."""
+import argparse, shlex, os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from testlib import fail, nvcc_build, show_diff  # noqa: E402
@@ -25,7 +26,9 @@ def main():
     inputs = sorted(f for f in os.listdir(a.dir) if f.endswith(".cu"))
     out = os.path.abspath(os.path.join(a.work, os.path.basename(a.dir)))
     shutil.rmtree(out, ignore_errors=True)
-    p = subprocess.run([a.tool] + inputs + ["--o-dir", out], cwd=a.dir, capture_output=True)
+    flags_file = os.path.join(a.dir, "flags")  # optional: more arguments, split as a shell does
+    flags = shlex.split(open(flags_file).read()) if os.path.exists(flags_file) else []
+    p = subprocess.run([a.tool] + inputs + ["--o-dir", out] + flags, cwd=a.dir, capture_output=True)
     if p.returncode != 0:
         sys.stdout.write(p.stderr.decode())
         fail("cpconvert exited with %d" % p.returncode)
@@ -44,7 +47,7 @@ def main():
         if e != g:
             show_diff(e, g, "expected/" + name, name)
             fail(name + " differs from expected/" + name)
-    p = subprocess.run([a.tool] + inputs + ["--o-dir", out, "--check"], cwd=a.dir,
+    p = subprocess.run([a.tool] + inputs + ["--o-dir", out, "--check"] + flags, cwd=a.dir,
                        capture_output=True)
     if p.returncode != 0:
         fail("--check finds the outputs stale: " + p.stderr.decode())
