@@ -530,6 +530,20 @@ static void on_other_call(host *h, cp_node *call, const char *name) {
   }
 }
 
+/* ptrs[k] = a + off with `a` a paired buffer: copies, launches and frees through the array
+ * element (halo exchanges by cudaMemcpyPeer through tables of pointers) are not followed, so
+ * they would move values without their error terms, silently before: a warning. */
+static void alias_in_array(host *h, const cp_node *n, const cp_node *rhs) {
+  cp_var *r = root_of(h, rhs);
+  if (is_paired(r))
+    cp_diag_at(h->run, h->u, CP_WARNING, n->begin,
+               "a pointer into paired buffer '%s' is stored in an array element, which has no "
+               "companion: copies, launches and frees through it work on the values without "
+               "their error terms; use '%s' itself there, or keep a table of pointers into "
+               "'%s" CP_ERR_SUFFIX "' beside it and copy both [%s]",
+               r->name, r->name, r->name, cp_rule_name(CP_RULE_HOST_PAIR));
+}
+
 /* p = q between paired pointers (a swap of double buffers), or p = nullptr: the same for
  * the companions. Any other value for a paired pointer cannot be followed. */
 static void on_pointer_assignment(host *h, cp_node *n) {
@@ -539,6 +553,10 @@ static void on_pointer_assignment(host *h, cp_node *n) {
       !cp_node_assignment(text(h), n, &lhs, &rhs, op) || strcmp(op, "=") != 0)
     return;
   const cp_node *target = cp_node_strip(lhs);
+  if (target->kind == CXCursor_ArraySubscriptExpr) {
+    alias_in_array(h, n, rhs);
+    return;
+  }
   if (target->kind != CXCursor_DeclRefExpr && target->kind != CXCursor_MemberRefExpr)
     return;
   cp_var *l = root_of(h, lhs);
