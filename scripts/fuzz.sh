@@ -9,8 +9,17 @@
 #   scripts/fuzz.sh --cache [SECONDS]   damages a real cached PCH (bit flips, truncations,
 #                                       overwritten runs) and its record at random and
 #                                       checks every run against --no-cache
+#   scripts/fuzz.sh --cli [SECONDS]     fuzzes the tool's own inputs and files with
+#                                       fuzz/fuzz_cli.c: response files and the command
+#                                       line, compile_commands.json, the PCH cache (a
+#                                       fresh cache directory per input), writing outputs
 set -euo pipefail
 cd "$(dirname "$0")/.."
+target=fuzz_convert
+if [ "${1:-}" = "--cli" ]; then
+  target=fuzz_cli
+  shift
+fi
 if [ "${1:-}" = "--cache" ]; then
   scripts/setup.sh
   cmake -S . -B build >/dev/null
@@ -37,7 +46,22 @@ fi
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCPCONVERT_FUZZ=ON -DCPCONVERT_SANITIZE=ON \
   -DCPCONVERT_CPU_TESTS=OFF -DCPCONVERT_GPU_TESTS=OFF -DCMAKE_CUDA_COMPILER= >/dev/null
-nice cmake --build build-fuzz -j2 --target fuzz_convert
+nice cmake --build build-fuzz -j2 --target $target
+
+if [ $target = fuzz_cli ]; then
+  # Each input runs in a directory of its own under TMPDIR, made the working directory
+  # meanwhile: hence the absolute artifact prefix.
+  root=$PWD
+  mkdir -p build-fuzz/cli-corpus build-fuzz/artifacts build-fuzz/cli-tmp
+  cp fuzz/cli-seeds/* build-fuzz/cli-corpus/
+  for f in fuzz/cli-regressions/*; do
+    [ -f "$f" ] && cp "$f" build-fuzz/cli-corpus/regression-"$(basename "$f")"
+  done
+  TMPDIR=$root/build-fuzz/cli-tmp exec nice -n 19 build-fuzz/fuzz/fuzz_cli \
+    -max_total_time="$secs" -timeout=60 -fork=1 -ignore_timeouts=1 -ignore_crashes=0 \
+    -ignore_ooms=0 -rss_limit_mb=4096 -max_len=16384 -print_final_stats=1 \
+    -dict=fuzz/cli.dict -artifact_prefix="$root"/build-fuzz/artifacts/ build-fuzz/cli-corpus
+fi
 
 mkdir -p build-fuzz/corpus build-fuzz/artifacts
 for f in tests/golden/*.cu examples/*/*.cu fuzz/regressions/*; do

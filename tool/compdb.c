@@ -282,8 +282,10 @@ static void resolve_includes(strings *out, int first, const char *dir) {
           found = NULL;
         }
       }
+    if (!found) /* before `name` goes with the string it points into */
+      found = concat(dir, "/", name);
     free(out->s[i]);
-    out->s[i] = found ? found : concat(dir, "/", name);
+    out->s[i] = found;
   }
 }
 
