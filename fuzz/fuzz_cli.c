@@ -137,9 +137,7 @@ static void fuzz_options(char **part, size_t *len, unsigned flags) {
           broken("a NULL database flag");
       free(f);
     }
-    free(c.clang_args);
-    free(c.pair_names);
-    free(c.inputs);
+    cp_cli_free(&c);
   }
   for (int i = 0; i < n; i++)
     free(args[i]);

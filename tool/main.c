@@ -588,9 +588,7 @@ int main(int argc, char **argv) {
   if (status < 0 && (status = cp_check_usage(&c)) < 0)
     status = run(&c);
   cp_finish_diags(status);
-  free(c.clang_args);
-  free(c.pair_names);
-  free(c.inputs);
+  cp_cli_free(&c);
   for (int i = 0; i < n; i++)
     free(args[i]);
   free(args);

@@ -406,6 +406,12 @@ int cp_expand_args(int argc, char **argv, int *n_out, char ***out) {
   return status;
 }
 
+void cp_cli_free(cli *c) {
+  free(c->clang_args);
+  free(c->pair_names);
+  free(c->inputs);
+}
+
 int cp_parse_args(int argc, char **argv, cli *c) {
   c->clang_args = calloc(2 * (size_t)argc + 1, sizeof *c->clang_args);
   c->pair_names = calloc((size_t)argc + 1, sizeof *c->pair_names);

@@ -48,6 +48,8 @@ int cp_expand_args(int argc, char **argv, int *n_out, char ***out);
 /* Fills `c` from argv. Returns -1 to go on, or the exit status (--help, --version, a
  * usage error, which it has printed). */
 int cp_parse_args(int argc, char **argv, cli *c);
+/* Frees what cp_parse_args allocated in c. */
+void cp_cli_free(cli *c);
 /* The combinations of inputs and outputs that make sense: -1 if this one does, else
  * the exit status after a message. */
 int cp_check_usage(const cli *c);
