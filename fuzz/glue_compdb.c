@@ -8,10 +8,9 @@ void fuzz_reset_compdb(void) {
   for (unsigned i = 0; i < loaded.n; i++)
     free(loaded.by_file[i].real);
   free(loaded.by_file);
-  if (loaded.cmds)
-    clang_CompileCommands_dispose(loaded.cmds);
-  if (loaded.db)
-    clang_CompilationDatabase_dispose(loaded.db);
+  for (unsigned i = 0; i < loaded.n_cmds; i++)
+    free_command(&loaded.cmds[i]);
+  free(loaded.cmds);
   free(loaded.build_dir);
   memset(&loaded, 0, sizeof loaded);
 }

@@ -45,6 +45,9 @@
 
 #include "tool.h"
 
+/* The longest a PCH build may take (a cold build of the CUDA headers takes 5-30 s). */
+#define CP_PCH_BUILD_SECONDS 900
+
 /* FNV-1a, 64 bits: a cache key, not a defence against crafted collisions (the cache is
  * the user's own directory). */
 static uint64_t hash_text(uint64_t h, const char *s, size_t n) {
@@ -629,10 +632,25 @@ static int build_apart(const cp_options *opt, const char *path) {
     setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
     _exit(build_into(opt, path) == 0 ? 0 : 1);
   }
-  int status = 0;
-  while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+  /* A bounded wait: a child forked from a process with other threads alive can stop for
+   * good on a lock one of them held (seen once, stuck in a thread join); past the bound it
+   * is killed and the run goes on without the PCH. */
+  int status = 0, waited = 0;
+  struct timespec tick = {0, 10 * 1000 * 1000};
+  for (long ms = 0; pid > 0 && !waited; ms += 10) {
+    pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR))
+      waited = got == pid ? 1 : -1;
+    else if (ms >= CP_PCH_BUILD_SECONDS * 1000L) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      waited = -1;
+    } else {
+      nanosleep(&tick, NULL);
+    }
+  }
+  if (waited == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
     return 0;
   sweep(path);
   return -1;

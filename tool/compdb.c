@@ -1,6 +1,6 @@
 /*
  * compdb.c: -p BUILD_DIR, the parser flags of each input from the compilation database
- * (compile_commands.json, as CMake or bear write it), read through libclang.
+ * (compile_commands.json, as CMake or bear write it), read here (read_database).
  *
  * The compile commands are nvcc's, clang's or a host compiler's. Only what changes how
  * the source parses is kept: -I, -D, -U, -isystem, -iquote, -idirafter, -include and
@@ -21,7 +21,6 @@
  * beside H instead of parsing H.
  */
 #define _XOPEN_SOURCE 700
-#include <clang-c/CXCompilationDatabase.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -153,19 +152,22 @@ static int keep_flag(strings *out, const char *dir, const char *a, const char *n
   return 0;
 }
 
+/* One compile command of the database: its directory, the file it compiles, and its
+ * arguments (args[0] the compiler). */
+typedef struct {
+  char *dir, *file;
+  strings args;
+} command;
+
 /* The arguments of a compile command with clang's `-Xclang X` wrappers taken off (CMake
  * writes `-Xclang -include-pch -Xclang F -Xclang -include -Xclang H` for clang): X is a
  * flag of clang's, read as one. The caller frees the array and its strings. */
-static char **command_args(CXCompileCommand cmd, unsigned *count) {
-  unsigned n = clang_CompileCommand_getNumArgs(cmd), k = 0;
+static char **command_args(const command *cmd, unsigned *count) {
+  unsigned n = (unsigned)cmd->args.n, k = 0;
   char **args = calloc(n + 1, sizeof *args);
-  for (unsigned i = 0; i < n; i++) {
-    CXString s = clang_CompileCommand_getArg(cmd, i);
-    const char *a = clang_getCString(s);
-    if (!(strcmp(a, "-Xclang") == 0 && i + 1 < n))
-      args[k++] = strdup(a);
-    clang_disposeString(s);
-  }
+  for (unsigned i = 0; i < n; i++)
+    if (!(strcmp(cmd->args.s[i], "-Xclang") == 0 && i + 1 < n))
+      args[k++] = strdup(cmd->args.s[i]);
   *count = k;
   return args;
 }
@@ -190,18 +192,10 @@ static unsigned drop_include_pch(char **args, unsigned n, unsigned i, const char
   return used;
 }
 
-/* The arguments in response file `path` (relative to `dir`): separated by white space,
- * quoted with '...' or "...", a backslash escaping the next character, as gcc, clang
- * and nvcc read them. Returns -1 if it cannot be read. */
-static int read_response_file(strings *args, const char *dir, const char *path) {
-  char *full = path[0] == '/' ? strdup(path) : concat(dir, "/", path);
-  size_t len = 0;
-  char *text = cp_read_file(full, CP_MAX_ARGS_FILE, &len);
-  if (text)
-    cp_note_read("the response file", full);
-  free(full);
-  if (!text)
-    return -1;
+/* Splits `text` into arguments as gcc, clang and nvcc split a response file and as
+ * clang splits a database's "command": separated by white space, quoted with '...' or
+ * "...", a backslash escaping the next character (not within '...'). */
+static void split_words(strings *args, const char *text, size_t len) {
   for (size_t i = 0; i < len;) {
     while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
       i++;
@@ -221,8 +215,22 @@ static int read_response_file(strings *args, const char *dir, const char *path) 
         word[w++] = text[i];
     }
     word[w] = '\0';
-    push(args, word);
+    push(args, realloc(word, w + 1));
   }
+}
+
+/* The arguments in response file `path` (relative to `dir`), split as split_words does.
+ * Returns -1 if it cannot be read. */
+static int read_response_file(strings *args, const char *dir, const char *path) {
+  char *full = path[0] == '/' ? strdup(path) : concat(dir, "/", path);
+  size_t len = 0;
+  char *text = cp_read_file(full, CP_MAX_ARGS_FILE, &len);
+  if (text)
+    cp_note_read("the response file", full);
+  free(full);
+  if (!text)
+    return -1;
+  split_words(args, text, len);
   free(text);
   return 0;
 }
@@ -290,32 +298,306 @@ static void resolve_includes(strings *out, int first, const char *dir) {
 }
 
 /* Sorts the arguments of one compile command into `out` (args[0] is the compiler). */
-static void filter_command(strings *out, CXCompileCommand cmd, const char *input) {
-  CXString dir_s = clang_CompileCommand_getDirectory(cmd);
-  char *dir = strdup(clang_getCString(dir_s));
-  clang_disposeString(dir_s);
+static void filter_command(strings *out, const command *cmd, const char *input) {
   unsigned n = 0;
   char **args = command_args(cmd, &n);
   int first = out->n;
-  filter_args(out, dir, args, (int)n, 1, input, 0);
-  resolve_includes(out, first, dir);
+  filter_args(out, cmd->dir, args, (int)n, 1, input, 0);
+  resolve_includes(out, first, cmd->dir);
   for (unsigned i = 0; i < n; i++)
     free(args[i]);
   free(args);
-  free(dir);
 }
 
 /* The real path of the file compile command `cmd` compiles, or NULL. */
-static char *compiled_file(CXCompileCommand cmd) {
-  CXString dir = clang_CompileCommand_getDirectory(cmd);
-  CXString file = clang_CompileCommand_getFilename(cmd);
-  const char *f = clang_getCString(file);
-  char *path = f[0] == '/' ? strdup(f) : concat(clang_getCString(dir), "/", f);
+static char *compiled_file(const command *cmd) {
+  char *path = cmd->file[0] == '/' ? strdup(cmd->file) : concat(cmd->dir, "/", cmd->file);
   char *real = realpath(path, NULL);
   free(path);
-  clang_disposeString(dir);
-  clang_disposeString(file);
   return real;
+}
+
+/* compile_commands.json is read here, not through libclang's loader: that one expands
+ * every @FILE of every command as it loads, without a bound (a command naming @/dev/zero
+ * read until memory ran out; a FIFO would block), and guesses commands for files the
+ * database does not hold. The format is clang's (JSONCompilationDatabase): an array of
+ * objects, each with "directory", "file", and "arguments" (an array of strings) or
+ * "command" (one string, split by split_words); other members ("output") are skipped.
+ * A recursive descent over RFC 8259 JSON, nesting at most CP_JSON_DEPTH deep. */
+#define CP_JSON_DEPTH 64
+
+typedef struct {
+  const char *s, *end, *start;
+  const char *error; /* what was expected at `at` */
+  const char *at;
+} json;
+
+static int failed(json *j, const char *what) {
+  if (!j->error)
+    j->error = what, j->at = j->s;
+  return 0;
+}
+
+static void skip_space(json *j) {
+  while (j->s < j->end && (*j->s == ' ' || *j->s == '\t' || *j->s == '\n' || *j->s == '\r'))
+    j->s++;
+}
+
+static int take(json *j, char c) {
+  skip_space(j);
+  if (j->s < j->end && *j->s == c) {
+    j->s++;
+    return 1;
+  }
+  return 0;
+}
+
+static int hex4(const char *p, const char *end, unsigned *v) {
+  *v = 0;
+  for (int k = 0; k < 4; k++, p++) {
+    if (p >= end)
+      return 0;
+    int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+            : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+    if (d < 0)
+      return 0;
+    *v = *v * 16 + (unsigned)d;
+  }
+  return 1;
+}
+
+/* A string, decoded (escapes, \uXXXX and surrogate pairs to UTF-8), or NULL after
+ * failed(): no string holds a control character or U+0000, which no argument can hold. */
+static char *json_string(json *j) {
+  skip_space(j);
+  if (j->s >= j->end || *j->s != '"')
+    return failed(j, "a string"), NULL;
+  const char *p = ++j->s, *close = p;
+  while (close < j->end && *close != '"')
+    close += *close == '\\' ? 2 : 1;
+  if (close >= j->end)
+    return failed(j, "the end of the string"), NULL;
+  char *out = malloc((size_t)(close - p) + 1), *o = out;
+  while (p < close) {
+    unsigned char c = (unsigned char)*p;
+    if (c < 0x20) {
+      j->s = p;
+      free(out);
+      return failed(j, "no control character in a string"), NULL;
+    }
+    if (c != '\\') {
+      *o++ = *p++;
+      continue;
+    }
+    const char *esc = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t", *k = strchr(esc, p[1]);
+    if (p[1] && k) {
+      *o++ = to[k - esc];
+      p += 2;
+      continue;
+    }
+    unsigned u, lo;
+    if (p[1] != 'u' || !hex4(p + 2, close, &u) || u == 0) {
+      j->s = p;
+      free(out);
+      return failed(j, "an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX (not \\u0000)"),
+             NULL;
+    }
+    p += 6;
+    if (u >= 0xD800 && u < 0xDC00 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, close, &lo) &&
+        lo >= 0xDC00 && lo < 0xE000) {
+      u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+      p += 6;
+    } else if (u >= 0xD800 && u < 0xE000) {
+      u = 0xFFFD; /* a lone surrogate */
+    }
+    if (u < 0x80) {
+      *o++ = (char)u;
+    } else if (u < 0x800) {
+      *o++ = (char)(0xC0 | u >> 6);
+      *o++ = (char)(0x80 | (u & 0x3F));
+    } else if (u < 0x10000) {
+      *o++ = (char)(0xE0 | u >> 12);
+      *o++ = (char)(0x80 | (u >> 6 & 0x3F));
+      *o++ = (char)(0x80 | (u & 0x3F));
+    } else {
+      *o++ = (char)(0xF0 | u >> 18);
+      *o++ = (char)(0x80 | (u >> 12 & 0x3F));
+      *o++ = (char)(0x80 | (u >> 6 & 0x3F));
+      *o++ = (char)(0x80 | (u & 0x3F));
+    }
+  }
+  *o = '\0';
+  j->s = close + 1;
+  return out;
+}
+
+/* Any value, skipped; 0 after failed(). */
+static int skip_value(json *j, int depth) {
+  skip_space(j);
+  if (depth > CP_JSON_DEPTH)
+    return failed(j, "less deeply nested values");
+  if (j->s >= j->end)
+    return failed(j, "a value");
+  char c = *j->s;
+  if (c == '"') {
+    char *s = json_string(j);
+    free(s);
+    return s != NULL;
+  }
+  if (c == '[' || c == '{') {
+    char close = c == '[' ? ']' : '}';
+    j->s++;
+    if (take(j, close))
+      return 1;
+    do {
+      if (c == '{') {
+        char *key = json_string(j);
+        free(key);
+        if (!key || !take(j, ':'))
+          return failed(j, "':'");
+      }
+      if (!skip_value(j, depth + 1))
+        return 0;
+    } while (take(j, ','));
+    return take(j, close) || failed(j, close == ']' ? "',' or ']'" : "',' or '}'");
+  }
+  static const char *const words[] = {"true", "false", "null"};
+  for (int k = 0; k < 3; k++)
+    if ((size_t)(j->end - j->s) >= strlen(words[k]) &&
+        strncmp(j->s, words[k], strlen(words[k])) == 0) {
+      j->s += strlen(words[k]);
+      return 1;
+    }
+  const char *start = j->s;
+  while (j->s < j->end && strchr("+-0123456789.eE", *j->s) && *j->s)
+    j->s++;
+  return j->s > start || failed(j, "a value");
+}
+
+static void free_command(command *c) {
+  free(c->dir);
+  free(c->file);
+  for (int i = 0; i < c->args.n; i++)
+    free(c->args.s[i]);
+  free(c->args.s);
+  memset(c, 0, sizeof *c);
+}
+
+/* One object of the array into `c`; 0 after failed(). */
+static int json_command(json *j, command *c) {
+  const char *start = j->s;
+  char *line = NULL;
+  int have_args = 0;
+  if (!take(j, '{'))
+    return failed(j, "'{' (each entry is an object)");
+  if (!take(j, '}'))
+    do {
+      char *key = json_string(j), **slot = NULL;
+      if (!key || !take(j, ':')) {
+        free(key);
+        free(line);
+        return failed(j, "':'");
+      }
+      if (strcmp(key, "directory") == 0 || strcmp(key, "file") == 0 ||
+          strcmp(key, "command") == 0)
+        slot = key[0] == 'd' ? &c->dir : key[0] == 'f' ? &c->file : &line;
+      int is_args = strcmp(key, "arguments") == 0;
+      free(key);
+      if (slot) {
+        char *v = json_string(j);
+        if (!v) {
+          free(line);
+          return 0;
+        }
+        free(*slot);
+        *slot = v;
+      } else if (is_args) {
+        if (!take(j, '[')) {
+          free(line);
+          return failed(j, "'[' (\"arguments\" is an array of strings)");
+        }
+        for (int i = 0; i < c->args.n; i++)
+          free(c->args.s[i]);
+        c->args.n = 0;
+        have_args = 1;
+        if (!take(j, ']')) {
+          do {
+            char *v = json_string(j);
+            if (!v) {
+              free(line);
+              return 0;
+            }
+            push(&c->args, v);
+          } while (take(j, ','));
+          if (!take(j, ']')) {
+            free(line);
+            return failed(j, "',' or ']'");
+          }
+        }
+      } else if (!skip_value(j, 2)) {
+        free(line);
+        return 0;
+      }
+    } while (take(j, ','));
+  if (!take(j, '}')) {
+    free(line);
+    return failed(j, "',' or '}'");
+  }
+  if (line && !have_args) /* "arguments" wins over "command", as in clang */
+    split_words(&c->args, line, strlen(line));
+  free(line);
+  if (!c->dir || !c->file || (!have_args && !c->args.n)) {
+    j->s = start;
+    return failed(j, !c->dir    ? "an entry with a \"directory\""
+                     : !c->file ? "an entry with a \"file\""
+                                : "an entry with \"arguments\" or a \"command\"");
+  }
+  return 1;
+}
+
+/* The commands of database text `text` (`len` bytes), or -1 after a message naming the
+ * line and column where it stops being one. */
+static int read_database(const char *build_dir, const char *text, size_t len, command **cmds,
+                         unsigned *n) {
+  json j = {text, text + len, text, NULL, NULL};
+  *cmds = NULL;
+  *n = 0;
+  size_t cap = 0;
+  skip_space(&j);
+  if (j.s + 3 <= j.end && memcmp(j.s, "\xEF\xBB\xBF", 3) == 0)
+    j.s += 3; /* a byte order mark */
+  int ok = take(&j, '[') || failed(&j, "'[' (the database is an array of entries)");
+  if (ok && !take(&j, ']')) {
+    do {
+      if (*n == cap) {
+        cap = cap ? 2 * cap : 64;
+        *cmds = realloc(*cmds, cap * sizeof **cmds);
+      }
+      memset(&(*cmds)[*n], 0, sizeof **cmds);
+      ok = json_command(&j, &(*cmds)[*n]);
+      if (!ok)
+        free_command(&(*cmds)[*n]);
+      else
+        ++*n;
+    } while (ok && take(&j, ','));
+    ok = ok && (take(&j, ']') || failed(&j, "',' or ']'"));
+  }
+  skip_space(&j);
+  if (ok && j.s != j.end)
+    ok = failed(&j, "nothing after the array");
+  if (ok)
+    return 0;
+  unsigned line = 1, col = 1;
+  for (const char *p = text; p < j.at; p++)
+    line += *p == '\n', col = *p == '\n' ? 1 : col + 1;
+  cp_tool_error("-p '%s': '%s/compile_commands.json' line %u, column %u: expected %s", build_dir,
+                build_dir, line, col, j.error);
+  for (unsigned i = 0; i < *n; i++)
+    free_command(&(*cmds)[i]);
+  free(*cmds);
+  *cmds = NULL;
+  *n = 0;
+  return -1;
 }
 
 /* The database of -p, read once per run (every input looks itself up in it): its
@@ -327,8 +609,9 @@ typedef struct {
 
 static struct {
   char *build_dir;
-  CXCompilationDatabase db;
-  CXCompileCommands cmds;
+  int ok;
+  command *cmds;
+  unsigned n_cmds;
   entry *by_file;
   unsigned n;
 } loaded;
@@ -339,43 +622,32 @@ static int by_file(const void *a, const void *b) {
   return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* compile_commands.json is given to libclang, which reads whatever the path names: only a
- * regular file of a sane size (a FIFO would block the run, /dev/zero never end). */
-static const char *unreadable_json(const char *json) {
-  struct stat st;
-  if (stat(json, &st) != 0 || access(json, R_OK) != 0)
-    return strerror(errno);
-  if (!S_ISREG(st.st_mode))
-    return cp_strerror(CP_ENOTREG);
-  return (uint64_t)st.st_size > CP_MAX_ARGS_FILE * 4 ? "larger than 256 MiB" : NULL;
-}
-
-/* Loads the database of `build_dir` (once): 0, or -1 after a message. */
+/* Loads the database of `build_dir` (once): 0, or -1 after a message. Only a regular
+ * file of a sane size is read (a FIFO would block the run, /dev/zero never end). */
 static int load(const char *build_dir) {
   if (loaded.build_dir && strcmp(loaded.build_dir, build_dir) == 0)
-    return loaded.db ? 0 : -1;
-  char *json = concat(build_dir, "/compile_commands.json", "");
-  const char *why = unreadable_json(json);
-  free(json);
+    return loaded.ok ? 0 : -1;
   loaded.build_dir = strdup(build_dir);
-  if (why) {
+  char *path = concat(build_dir, "/compile_commands.json", "");
+  size_t len = 0;
+  errno = 0;
+  char *text = cp_read_file(path, CP_MAX_ARGS_FILE * 4, &len);
+  int err = errno;
+  free(path);
+  if (!text) {
     cp_tool_error("-p '%s': no readable '%s/compile_commands.json' (%s; CMake writes it with "
                   "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, bear with 'bear -- make')", build_dir,
-                  build_dir, why);
+                  build_dir, cp_strerror(err));
     return -1;
   }
-  CXCompilationDatabase_Error err;
-  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &err);
-  if (err != CXCompilationDatabase_NoError || !db) {
-    cp_tool_error("-p '%s': cannot load '%s/compile_commands.json'", build_dir, build_dir);
+  int rc = read_database(build_dir, text, len, &loaded.cmds, &loaded.n_cmds);
+  free(text);
+  if (rc != 0)
     return -1;
-  }
-  loaded.db = db;
-  loaded.cmds = clang_CompilationDatabase_getAllCompileCommands(db);
-  unsigned n = loaded.cmds ? clang_CompileCommands_getSize(loaded.cmds) : 0;
-  loaded.by_file = calloc((size_t)n + 1, sizeof *loaded.by_file);
-  for (unsigned i = 0; i < n; i++) {
-    char *real = compiled_file(clang_CompileCommands_getCommand(loaded.cmds, i));
+  loaded.ok = 1;
+  loaded.by_file = calloc((size_t)loaded.n_cmds + 1, sizeof *loaded.by_file);
+  for (unsigned i = 0; i < loaded.n_cmds; i++) {
+    char *real = compiled_file(&loaded.cmds[i]);
     if (real)
       loaded.by_file[loaded.n++] = (entry){real, i};
   }
@@ -406,8 +678,7 @@ static int database_flags(strings *out, const char *build_dir, const char *input
                   build_dir);
     return -1;
   }
-  filter_command(out, clang_CompileCommands_getCommand(loaded.cmds, loaded.by_file[lo].index),
-                 input);
+  filter_command(out, &loaded.cmds[loaded.by_file[lo].index], input);
   return 0;
 }
 

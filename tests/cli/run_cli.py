@@ -403,6 +403,32 @@ def compdb_errors(c):
     r = c.run("k.cu", "-o", "out.cu", "-p")
     expect_exit(r, 2)
     expect("-p needs a build directory" in r[2], r[2])
+    # a database that is not one: where it stops being one, nothing written
+    for text, where in ((b'[{"directory": "/", "file": "k.cu"\n  "command": "nvcc"}]',
+                         "line 2, column 3: expected ',' or '}'"),
+                        (b'{"directory": "/"}', "line 1, column 1: expected '['"),
+                        (b'[{"file": "k.cu", "command": "nvcc"}]',
+                         'line 1, column 2: expected an entry with a "directory"'),
+                        (b'[{"directory": "/", "file": "k\\q.cu", "command": "nvcc"}]',
+                         "line 1, column 31: expected an escape"),
+                        (b'[{"directory": "/", "file": "k.cu", "arguments": ["nvcc"]}] x',
+                         "line 1, column 61: expected nothing after the array"),
+                        (b'[' * 100000, "line 1, column 2: expected '{'"), (b'[{"x": ' + b'[' * 100000,
+                                                           "expected less deeply nested values")):
+        c.write("build/compile_commands.json", text)
+        r = c.run("-p", "build", "k.cu", "-o", "out.cu")
+        expect_exit(r, 1)
+        expect("-p 'build': 'build/compile_commands.json' " + where in r[2] or
+               (where.startswith("expected") and where in r[2]), r[2])
+        expect(not os.path.exists(os.path.join(c.d, "out.cu")), "output written")
+    # JSON escapes are decoded (json.dumps writes \u00e9 and \"): a file name, a quoted -D
+    c.write("k\u00e9.cu", b'static_assert(sizeof(MSG) == 3, "MSG is \\"hi\\"");\n' + KERNEL)
+    write_compdb(c, [{"directory": c.d, "file": "k\u00e9.cu",
+                      "command": 'nvcc "-DMSG=\\"hi\\"" -c k\u00e9.cu'}])
+    expect(b"\\u00e9" in c.read("build/compile_commands.json"), "not escaped")
+    r = c.run("-p", "build", "k\u00e9.cu", "-o", "out.cu", "-nocudainc")
+    expect_exit(r, 0)
+    expect(b'-DMSG="hi"' in c.read("out.cu").split(b"\n")[0], c.read("out.cu")[:200])
 
 
 @case
