@@ -35,6 +35,8 @@ typedef struct {
  * makes no translation unit; else the caller disposes of it. */
 CXTranslationUnit cp_parse_output(CXIndex index, const cp_options *opt, cp_arena *a,
                                   const cp_source *files, unsigned n, int *pch_refused);
+/* Whether the last parse (either of the above) failed because memory ran out. */
+int cp_parse_out_of_memory(void);
 /* What an output's code starts with: CP_CONVERTED (defined only in converted code, so
  * that the annotated source can tell the builds apart), the runtime's configuration
  * (CP_ALGO, CP_BACKEND, as opt says) and its include, lines ending in `nl`. */

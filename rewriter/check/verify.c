@@ -114,9 +114,16 @@ static void verify_unit(cp_run *run, CXIndex index, unsigned i, const cp_options
   verify_ctx v = {run, NULL, src, unit, n, r->n_diags};
   v.tu = cp_parse_output(index, opt, r->arena, src, n, &r->output_pch_refused);
   if (!v.tu) {
-    cp_diag_add(r, CP_ERROR, r->files[i].path, 0, 0, NULL,
-                "internal error: libclang could not parse the converted code again [%s]",
-                cp_rule_name(CP_RULE_VERIFY));
+    if (cp_parse_out_of_memory())
+      cp_diag_add(r, CP_ERROR, r->files[i].path, 0, 0, NULL,
+                  "out of memory while libclang parsed the converted code again (the check "
+                  "of the output); allow the run more memory (ulimit -v), convert fewer files "
+                  "in one run, or skip the check with --no-verify [%s]",
+                  cp_rule_name(CP_RULE_VERIFY));
+    else
+      cp_diag_add(r, CP_ERROR, r->files[i].path, 0, 0, NULL,
+                  "internal error: libclang could not parse the converted code again [%s]",
+                  cp_rule_name(CP_RULE_VERIFY));
     return;
   }
   unsigned nd = clang_getNumDiagnostics(v.tu);

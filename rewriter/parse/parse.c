@@ -36,9 +36,13 @@
  * parse that used one, means the file is parsed again without it, so what the rewriter
  * sees and reports never depends on the cache.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include "parse.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "prelude_cooperative_groups.inc"
 #include "prelude_cuda_runtime.inc"
@@ -186,6 +190,47 @@ static void record_clang_diag(cp_parse *p, CXDiagnostic d, cp_result *r) {
   clang_disposeString(msg);
 }
 
+/* Whether the last parse stopped because memory ran out (cp_parse_out_of_memory). */
+static int out_of_memory;
+
+int cp_parse_out_of_memory(void) { return out_of_memory; }
+
+/* clang_parseTranslationUnit2 with what libclang itself prints held back: when memory
+ * runs out, LLVM prints "LLVM ERROR: out of memory" and stops, libclang's crash recovery
+ * catches that and prints a crash dump meant for a bug report. stderr goes to a memory
+ * file meanwhile; after the parse its text is printed as it came, unless it tells of
+ * memory running out, which the caller reports in its own words. */
+static enum CXErrorCode quiet_parse(CXIndex index, const char *main, const char *const *args,
+                                    int nargs, struct CXUnsavedFile *files, unsigned n,
+                                    unsigned flags, CXTranslationUnit *tu) {
+  fflush(stderr);
+  int held = memfd_create("cpconvert-libclang-stderr", MFD_CLOEXEC);
+  int saved = held >= 0 ? dup(2) : -1;
+  if (saved >= 0 && dup2(held, 2) < 0) {
+    close(saved);
+    saved = -1;
+  }
+  enum CXErrorCode ec = clang_parseTranslationUnit2(index, main, args, nargs, files, n, flags, tu);
+  out_of_memory = 0;
+  if (saved >= 0) {
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char text[65536];
+    ssize_t got = pread(held, text, sizeof text - 1, 0);
+    if (got > 0) {
+      text[got] = '\0';
+      out_of_memory = strstr(text, "out of memory") || strstr(text, "Allocation failed") ||
+                      strstr(text, "bad_alloc");
+      if (!out_of_memory || ec == CXError_Success)
+        fwrite(text, 1, (size_t)got, stderr);
+    }
+  }
+  if (held >= 0)
+    close(held);
+  return ec;
+}
+
 /* One libclang parse of `main` (bytes `text`) with the input's command line, plus
  * -include-pch `pch` when not NULL. `extra` files stand in for the files at their paths
  * (converted headers); with `runtime`, the embedded runtime headers are found as <cp/...>. */
@@ -218,7 +263,7 @@ static enum CXErrorCode parse_tu(CXIndex index, const cp_options *opt, cp_arena 
   if (!runtime)
     flags |= CXTranslationUnit_DetailedPreprocessingRecord;
   flags |= CXTranslationUnit_KeepGoing;
-  return clang_parseTranslationUnit2(index, main, args, nargs, files, n, flags, tu);
+  return quiet_parse(index, main, args, nargs, files, n, flags, tu);
 }
 
 static unsigned count_errors(CXTranslationUnit tu) {
@@ -361,10 +406,19 @@ int cp_parse_open(cp_parse *p, const cp_options *opt, cp_result *r) {
   ec = parse_tu(p->index, opt, r->arena, opt->input, opt->input_text, opt->input_len, NULL, 0,
                 NULL, 0, 0, &p->tu);
   if (ec != CXError_Success || !p->tu) {
-    cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL,
-                "libclang could not parse the file (error code %d); check the compiler "
-                "flags given after `--`",
-                (int)ec);
+    if (out_of_memory)
+      cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL,
+                  "out of memory while libclang parsed the file; allow the run more memory "
+                  "(ulimit -v), or convert fewer files in one run");
+    else if (ec == CXError_Crashed)
+      cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL,
+                  "libclang crashed while parsing the file (its report is above); please "
+                  "report it with the file and the command line");
+    else
+      cp_diag_add(r, CP_ERROR, opt->input, 0, 0, NULL,
+                  "libclang could not parse the file (error code %d); check the compiler "
+                  "flags given after `--`",
+                  (int)ec);
     return -1;
   }
   p->main_file = clang_getFile(p->tu, opt->input);

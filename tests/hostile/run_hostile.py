@@ -598,6 +598,44 @@ def reads_never_block(c):
         shutil.rmtree(c.path("cache"))
 
 
+@case
+def out_of_memory(c):
+    # Memory running out inside libclang (an address-space limit, as `ulimit -v` sets):
+    # the first parse said "check the compiler flags", the check of the output "internal
+    # error", each after libclang's crash dump. Now: "out of memory", no dump, no output.
+    # Limits from where the program cannot even load to where a run passes, every 10 MB.
+    import resource
+    if b"__asan_init" in open(c.tool, "rb").read():
+        raise Skip("AddressSanitizer reserves more address space than any limit tried")
+    if not has_cuda():
+        raise Skip("no CUDA headers: the parse is too small to run out")
+    c.write("k.cu", KERNEL)
+    seen = {"loaded": 0, "oom": 0, "passed": 0}
+    for mb in range(250, 800, 10):
+        limit = mb << 20
+        res = run_env(c, ["k.cu", "-o", "out.cu", "--no-cache"], dict(os.environ),
+                      preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+        if res[0] == 127 or "error while loading shared libraries" in res[2]:
+            expect(not seen["loaded"], "%d MB: the program did not load after it had" % mb)
+            continue  # the loader's failure, before cpconvert runs
+        seen["loaded"] += 1
+        if res[0] == 0:
+            seen["passed"] += 1
+            expect(c.exists("out.cu"), "%d MB: exit 0 and no output" % mb)
+            os.remove(c.path("out.cu"))
+            if seen["passed"] == 3:
+                break
+            continue
+        expect(res[0] == 1, "%d MB: exit %d\n%s" % (mb, res[0], res[2][-2000:]))
+        expect("out of memory" in res[2], "%d MB: no 'out of memory' in:\n%s" % (mb, res[2][-2000:]))
+        for bad in ("internal error", "crash detected", "check the compiler flags", "please report"):
+            expect(bad not in res[2], "%d MB: '%s' in:\n%s" % (mb, bad, res[2][-2000:]))
+        expect(not c.exists("out.cu"), "%d MB: an output was written" % mb)
+        seen["oom"] += 1
+    expect(seen["oom"] and seen["passed"], "limits not spanned: %s" % seen)
+    print("%(loaded)d limits ran: %(oom)d out of memory, %(passed)d converted" % seen)
+
+
 def o_dir_inputs(c, n, tag=b""):
     os.makedirs(c.path("src"), exist_ok=True)
     names = []
