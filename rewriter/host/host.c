@@ -567,6 +567,22 @@ static void on_pointer_assignment(host *h, cp_node *n) {
   int null = value->kind == CXCursor_CXXNullPtrLiteralExpr || value->kind == CXCursor_IntegerLiteral ||
              value->kind == CXCursor_GNUNullExpr;
   const cp_node *s = cp_host_statement_of(n);
+  const cp_node *elem = value;
+  while ((elem->kind == CXCursor_CStyleCastExpr || elem->kind == CXCursor_UnaryOperator) && elem->nkids)
+    elem = cp_node_strip(elem->kids[elem->nkids - 1]);
+  CXCursor arr = elem->kind == CXCursor_ArraySubscriptExpr && elem->nkids == 2 &&
+                         cp_node_strip(elem->kids[0])->kind == CXCursor_DeclRefExpr
+                     ? clang_getCursorReferenced(cp_node_strip(elem->kids[0])->cur)
+                     : clang_getNullCursor();
+  if (s && !is_paired(r) && cp_host_paired_pointer_array(h, arr)) { /* p->x = bufs[0] */
+    const char *a = spelling_of(h, arr);
+    l->allocated = 1;
+    cp_host_insert_after(h, s,
+                         cp_host_replace_word(h, to_companion(h, cp_host_statement_text(h, s), l->name),
+                                              a, err_of(h, a)),
+                         CP_RULE_HOST_PAIR);
+    return;
+  }
   if (!s || (!is_paired(r) && !null)) {
     cp_host_error(h, n, "paired pointer '%s' is assigned a value cpconvert cannot follow to a buffer "
                         "with a companion: assign '%s" CP_ERR_SUFFIX "' by hand too", l->name, l->name);
