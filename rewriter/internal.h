@@ -528,9 +528,10 @@ unsigned cp_find_writes(cp_arena *a, const char *text, const cp_node *body, CXCu
  * NULL when it only reads or is not visible. */
 const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible);
 /* writes.c: the first place where the function `fn` (its definition in one of the run's
- * inputs) writes through the pointer field `field` of any struct; NULL if none or not
- * visible. */
-const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field);
+ * inputs) writes through the pointer field `field` of any struct (param < 0), or of its
+ * struct parameter number `param` (a store through another base it cannot tell apart
+ * counts too); NULL if none or not visible. */
+const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field, int param);
 /* writes.c: whether the call has no effect but its result (a library function of
  * rules.def's CP_MATH or CP_PURE rows, or a function of the user's code that stores only
  * into its own locals and calls only such functions), so that evaluating it twice equals

@@ -184,12 +184,24 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
                                     cp_arg(tree->cur, (unsigned)i), 1, &w) ? w[0] : NULL;
 }
 
-const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field) {
+const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field, int param) {
   cp_unit *unit;
   cp_node *tree = definition(run, fn, &unit);
   const cp_node **w = NULL;
-  return tree && cp_find_writes(run->r->arena, unit->opt.input_text, tree, field, 1, &w) ? w[0]
-                                                                                        : NULL;
+  unsigned n = tree ? cp_find_writes(run->r->arena, unit->opt.input_text, tree, field,
+                                     param < 0, &w) : 0;
+  if (param < 0 || !tree || param >= cp_num_args(tree->cur))
+    return n ? w[0] : NULL;
+  CXCursor p = cp_arg(tree->cur, (unsigned)param);
+  for (unsigned k = 0; k < n; k++) { /* only stores through that parameter: p.x[i], p->x[i] */
+    const cp_node *rhs, *target = cp_store_target(unit->opt.input_text, w[k], &rhs, (char[4]){0});
+    const cp_node *m = cp_field_root(target ? target : w[k]);
+    const cp_node *base = m && m->nkids ? cp_node_strip(m->kids[0]) : NULL;
+    if (!base || base->kind != CXCursor_DeclRefExpr ||
+        clang_equalCursors(clang_getCursorReferenced(base->cur), p))
+      return w[k]; /* through the parameter, or through something cpconvert cannot tell */
+  }
+  return NULL;
 }
 
 /* ---- calls that may be evaluated twice ----------------------------------------------

@@ -483,7 +483,15 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
 /* A struct handed to a function that is not converted (by value or through a pointer),
  * whose paired pointer field that function writes (`wrap<<<g, b>>>(s, L)` storing into
  * s.x[i]): the companion is left stale there, silently before. */
-static void struct_field_writes(host *h, cp_node *call, const char *name, const cp_node *arg) {
+static void struct_field_writes(host *h, cp_node *call, const char *name, int i,
+                                const cp_node *arg) {
+  const cp_node *a = cp_node_strip(arg);
+  while (a->kind == CXCursor_CallExpr && a->nkids &&
+         clang_getCursorKind(clang_getCursorReferenced(a->cur)) == CXCursor_Constructor)
+    a = cp_node_strip(a->kids[a->nkids - 1]); /* the copy a by-value argument makes */
+  if (a->kind == CXCursor_DeclRefExpr &&
+      cp_host_unpaired_instance(h, clang_getCursorReferenced(a->cur)))
+    return; /* no companions to go stale */
   CXType t = clang_getCanonicalType(clang_getCursorType(arg->cur));
   if (t.kind == CXType_Pointer)
     t = clang_getCanonicalType(clang_getPointeeType(t));
@@ -491,7 +499,8 @@ static void struct_field_writes(host *h, cp_node *call, const char *name, const 
   unsigned n = t.kind == CXType_Record ? cp_record_fields(t, fields, 64) : 0;
   for (unsigned k = 0; k < n; k++) {
     cp_var *f = cp_field_var(h->run, fields[k]);
-    if (is_paired(f) && cp_field_write(h->run, cp_callee(call->cur), fields[k])) {
+    if (is_paired(f) && cp_field_write(h->run, cp_callee(call->cur), fields[k],
+                                       t.kind == CXType_Record ? i : -1)) {
       cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                  "'%s' is not converted and writes the paired field '%s' of the struct passed "
                  "to it: the field's error term is not updated there, so its companion goes "
@@ -505,7 +514,7 @@ static void struct_field_writes(host *h, cp_node *call, const char *name, const 
 static void on_other_call(host *h, cp_node *call, const char *name) {
   int nargs = cp_num_args(call->cur);
   for (int i = 0; i < nargs; i++) {
-    struct_field_writes(h, call, name, cp_call_arg(call, nargs, i));
+    struct_field_writes(h, call, name, i, cp_call_arg(call, nargs, i));
     cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
     if (!is_paired(v))
       continue;

@@ -25,6 +25,13 @@ typedef struct {
 } mpi_use;
 
 #define MAX_COMPANIONS 64
+#define MAX_INSTANCES 64
+
+/* A local struct variable and whether it is an unpaired instance (instances.c). */
+typedef struct {
+  CXCursor var;
+  int yes;
+} instance;
 
 /* The pass over one host function (host.c), or over a declaration site (fields.c). */
 typedef struct {
@@ -35,6 +42,8 @@ typedef struct {
   int n_mpi, cap_mpi;
   CXCursor comp[MAX_COMPANIONS]; /* host variables given a NAME_err for MPI */
   int n_comp;
+  instance unpaired[MAX_INSTANCES]; /* local struct variables asked about (instances.c) */
+  int n_unpaired;
 } host;
 
 static inline cp_arena *arena(host *h) { return h->run->r->arena; }
@@ -48,7 +57,13 @@ static inline const char *err_of(host *h, const char *name) {
   return cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name);
 }
 
-static inline cp_var *root_of(host *h, const cp_node *n) { return cp_host_buffer(h->run, h->f, n); }
+/* instances.c: the buffer `n` is rooted at (cp_host_buffer), except a paired field of a
+ * local struct variable that no converted function sees (an unpaired instance): NULL. */
+cp_var *cp_host_root(host *h, const cp_node *n);
+/* instances.c: whether local struct variable `var` is an unpaired instance. */
+int cp_host_unpaired_instance(host *h, CXCursor var);
+
+static inline cp_var *root_of(host *h, const cp_node *n) { return cp_host_root(h, n); }
 
 static inline int is_paired(const cp_var *v) { return v && v->role == CP_VAR_PAIRED; }
 
