@@ -409,25 +409,82 @@ void cp_mpi_other(host *h, cp_node *call) {
       warn_dropped(h, &h->mpi[i]);
 }
 
-/* CUDA-aware MPI: an MPI_Sendrecv of floats between two paired device buffers (a ghost
- * exchange, `MPI_Sendrecv(d_x + a, m, MPI_FLOAT, up, 0, d_x + b, m, MPI_FLOAT, down, 0, ...)`)
- * is followed by the same exchange of the companions, with the same peers, tag and
- * communicator: every rank runs the statement, and MPI keeps messages between two ranks on
- * one tag in order, so each companion arrives where its values did. Whether it did so. */
-int cp_mpi_device_sendrecv(host *h, cp_node *call, const char *name) {
+/* CUDA-aware MPI: a message of floats between paired device buffers, handed to MPI
+ * directly (a ghost exchange: `MPI_Sendrecv(d_x + a, m, MPI_FLOAT, up, 0, d_x + b, m,
+ * MPI_FLOAT, down, 0, ...)`, or MPI_Send / MPI_Ssend on one rank and MPI_Recv on the
+ * other), is followed by the same call on the companions, with the same peers, tag and
+ * communicator: the statement runs wherever its values' does, and MPI keeps the messages
+ * between two ranks on one tag in order, so each companion arrives where its values did.
+ * A send is mirrored only where the same function also receives that buffer and every such
+ * receive is mirrored: a companion sent to a receive that is not mirrored would be taken by
+ * the next receive of values. A receive is not mirrored from MPI_ANY_SOURCE or with
+ * MPI_ANY_TAG (the companion's receive could match another message), nor is a message
+ * between a paired and an unpaired buffer, not of MPI_FLOAT, or written by a macro; there a
+ * warning says that the error terms are dropped (before: Send and Recv dropped them
+ * silently). */
+
+typedef struct {
+  const cp_var *a, *b; /* the send and receive buffers (one of them for Send and Recv) */
+  int send, recv;      /* whether it sends, receives */
+  int ok;              /* the call itself can be mirrored */
+} device_message;
+
+/* The CUDA-aware message `call` (an MPI call named `name`) of paired buffers, or 0. */
+static int device_message_of(host *h, const cp_node *call, const char *name, device_message *m) {
   int nargs = cp_num_args(call->cur);
-  if (strcmp(name, "MPI_Sendrecv") != 0 || nargs != 12)
+  int sendrecv = strcmp(name, "MPI_Sendrecv") == 0 && nargs == 12;
+  int send = (strcmp(name, "MPI_Send") == 0 || strcmp(name, "MPI_Ssend") == 0) && nargs == 6;
+  int recv = strcmp(name, "MPI_Recv") == 0 && nargs == 7;
+  if (!sendrecv && !send && !recv)
     return 0;
-  const cp_var *snd = root_of(h, cp_call_arg(call, nargs, 0));
-  const cp_var *rcv = root_of(h, cp_call_arg(call, nargs, 5));
+  m->a = root_of(h, cp_call_arg(call, nargs, 0));
+  m->b = sendrecv ? root_of(h, cp_call_arg(call, nargs, 5)) : m->a;
+  if (!is_paired(m->a) && !is_paired(m->b))
+    return 0;
+  m->send = !recv;
+  m->recv = !send;
   const cp_node *s = cp_host_statement_of(call);
-  if (!is_paired(snd) || !is_paired(rcv) || !s || s->macro ||
-      !mpi_constant(h, cp_call_arg(call, nargs, 2), "MPI_FLOAT") ||
-      !mpi_constant(h, cp_call_arg(call, nargs, 7), "MPI_FLOAT"))
+  int from = sendrecv ? 8 : 3; /* the source and tag of the receive */
+  m->ok = is_paired(m->a) && is_paired(m->b) && s && !s->macro &&
+          mpi_constant(h, cp_call_arg(call, nargs, 2), "MPI_FLOAT") &&
+          (!sendrecv || mpi_constant(h, cp_call_arg(call, nargs, 7), "MPI_FLOAT")) &&
+          (send || (!mpi_constant(h, cp_call_arg(call, nargs, from), "MPI_ANY_SOURCE") &&
+                    !mpi_constant(h, cp_call_arg(call, nargs, from + 1), "MPI_ANY_TAG")));
+  return 1;
+}
+
+/* The receives of buffer `v` in `n`: how many can be mirrored (*ok) and how many not. */
+static int receives_of(host *h, const cp_node *n, const cp_var *v, int *ok) {
+  int not_ok = 0;
+  device_message m;
+  if (n->kind == CXCursor_CallExpr &&
+      device_message_of(h, n, spelling_of(h, clang_getCursorReferenced(n->cur)), &m) && m.recv &&
+      m.b == v)
+    *ok += m.ok, not_ok += !m.ok;
+  for (unsigned i = 0; i < n->nkids; i++)
+    not_ok += receives_of(h, n->kids[i], v, ok);
+  return not_ok;
+}
+
+int cp_mpi_device_sendrecv(host *h, cp_node *call, const char *name) {
+  device_message m;
+  if (!device_message_of(h, call, name, &m))
     return 0;
-  const char *text = to_companion(h, cp_host_statement_text(h, s), snd->name);
-  if (rcv != snd)
-    text = to_companion(h, text, rcv->name);
+  int ok = 0, not_ok = m.ok ? receives_of(h, h->f->body, m.recv ? m.b : m.a, &ok) : 1;
+  if (!m.ok || not_ok || (!m.recv && !ok)) {
+    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
+               "paired buffer '%s' is handed to '%s' directly: the message moves its values "
+               "without their error terms, which are dropped there; cpconvert sends the "
+               "companion too only between two paired buffers of MPI_FLOAT, with a known "
+               "source and tag (not MPI_ANY_SOURCE or MPI_ANY_TAG), in a statement of its "
+               "own, where every receive of the buffer in the function is one such [%s]",
+               is_paired(m.a) ? m.a->name : m.b->name, name, cp_rule_name(CP_RULE_MPI));
+    return 1;
+  }
+  const cp_node *s = cp_host_statement_of(call);
+  const char *text = to_companion(h, cp_host_statement_text(h, s), m.a->name);
+  if (m.b != m.a)
+    text = to_companion(h, text, m.b->name);
   cp_host_insert_after(h, s, text, CP_RULE_MPI);
   return 1;
 }
