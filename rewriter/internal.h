@@ -367,6 +367,12 @@ const char *cp_src(cp_rw *c, const cp_node *n);
 const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed);
 cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width);
 /* A node whose own form is unchanged (spliced text, kind by type) / changed by `rule`. */
+/* expr.c: the suffix of comparison operator `op` (lt, le, gt, ge, eq, ne), or NULL. */
+const char *cp_compare_name(const char *op);
+/* double.c: `a && b` or `a || b` of two comparisons, one of them composite, whose operands
+ * are variables, fields of struct values and constants: both evaluated (`&`, `|`), so
+ * that no branch separates them; NULL where that does not hold. */
+cp_val *cp_joined_compare(cp_rw *c, cp_node *n);
 cp_val *cp_pass(cp_rw *c, const cp_node *n);
 cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule rule);
 /* cp_NAME(a, b), using the one-float-operand forms for plain operands. */

@@ -163,6 +163,80 @@ cp_val *cp_compare_of(cp_rw *c, const char *cmp, const cp_val *a, const cp_val *
                  CP_V_OTHER, 0, CP_RULE_COMPARE);
 }
 
+/* An operand that is safe to evaluate whatever the other side of && or || said: a
+ * variable, a field of a struct value (not through a pointer), a constant, their casts,
+ * signs and float arithmetic. Not an element (its index may be what the other side checks),
+ * a dereference, a call or integer arithmetic (which may overflow). */
+static int plain_operand(cp_rw *c, const cp_node *n) {
+  char op[4];
+  n = cp_node_strip(n);
+  switch (n->kind) {
+  case CXCursor_DeclRefExpr:
+  case CXCursor_IntegerLiteral:
+  case CXCursor_FloatingLiteral:
+    return 1;
+  case CXCursor_CStyleCastExpr:
+    return n->nkids && plain_operand(c, n->kids[n->nkids - 1]);
+  case CXCursor_UnaryOperator:
+    cp_node_operator(c->f->unit->opt.input_text, n, op);
+    return n->nkids == 1 && (strcmp(op, "-") == 0 || strcmp(op, "+") == 0) &&
+           plain_operand(c, n->kids[0]);
+  case CXCursor_BinaryOperator: /* float arithmetic has no undefined case */
+    cp_node_operator(c->f->unit->opt.input_text, n, op);
+    return n->nkids == 2 && strchr("+-*/", op[0]) && !op[1] &&
+           (clang_getCanonicalType(clang_getCursorType(n->cur)).kind == CXType_Float ||
+            clang_getCanonicalType(clang_getCursorType(n->cur)).kind == CXType_Double) &&
+           plain_operand(c, n->kids[0]) && plain_operand(c, n->kids[1]);
+  case CXCursor_MemberRefExpr:
+    return n->nkids == 1 &&
+           clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur)).kind != CXType_Pointer &&
+           plain_operand(c, n->kids[0]);
+  default:
+    return 0;
+  }
+}
+
+/* Whether `n` is a comparison of plain operands; *composite: converted to a composite one. */
+static int plain_comparison(cp_rw *c, const cp_node *n, int *composite) {
+  char op[4];
+  n = cp_node_strip(n);
+  if (n->kind != CXCursor_BinaryOperator || n->nkids != 2 || n->macro ||
+      !cp_compare_name(cp_node_operator(c->f->unit->opt.input_text, n, op)) ||
+      !plain_operand(c, n->kids[0]) || !plain_operand(c, n->kids[1]))
+    return 0;
+  *composite |= n->val && n->val->changed && n->val->rule == CP_RULE_COMPARE;
+  return 1;
+}
+
+/* One side of the joined comparison: a composite one is a call; a float or integer one is
+ * put in parentheses (`cp_ge_cf(v, hi) & (hi != 0.0f)`), as compilers ask of a comparison
+ * beside `&`. */
+static const char *side(cp_rw *c, const cp_node *n) {
+  const char *t = n->val ? n->val->text : cp_src(c, n);
+  int call = n->val && n->val->changed && n->val->rule == CP_RULE_COMPARE;
+  return call || n->kind == CXCursor_ParenExpr ? t : cp_arena_printf(c->run->r->arena, "(%s)", t);
+}
+
+/* The operators bind tighter than `&` and `|`, and && and || looser than all three, so `a <
+ * b && c < d` becomes `a < b & c < d` with the same grouping wherever it stands. */
+cp_val *cp_joined_compare(cp_rw *c, cp_node *n) {
+  const cp_node *l = n->kids[0], *r = n->kids[1];
+  int composite = 0;
+  if (n->macro || l->macro || r->macro || l->begin != n->begin || r->end != n->end ||
+      !plain_comparison(c, l, &composite) || !plain_comparison(c, r, &composite) || !composite)
+    return NULL;
+  const char *src = c->f->unit->opt.input_text;
+  const char *between = cp_arena_strndup(c->run->r->arena, src + l->end, r->begin - l->end);
+  char *op = strstr(between, "&&");
+  if (!op)
+    op = strstr(between, "||");
+  if (!op)
+    return NULL;
+  memmove(op + 1, op + 2, strlen(op + 2) + 1); /* && -> &, || -> | */
+  return cp_made(c, cp_arena_printf(c->run->r->arena, "%s%s%s", side(c, l), between, side(c, r)),
+                 CP_V_OTHER, 0, CP_RULE_COMPARE);
+}
+
 /* A comparison with a double operand: on the composites; left as written where both sides
  * are floats or constants a float holds (the compiler compares those in float). */
 cp_val *cp_double_compare(cp_rw *c, cp_node *n, const char *cmp) {

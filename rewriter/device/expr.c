@@ -45,7 +45,7 @@ static const char *op_name(const char *op) {
   return NULL;
 }
 
-static const char *compare_name(const char *op) {
+const char *cp_compare_name(const char *op) {
   static const char *const ops[][2] = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
                                        {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
   for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++)
@@ -291,7 +291,10 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
   cp_node_operator(c->f->unit->opt.input_text, n, op);
   if (strcmp(op, "=") == 0 || n->kind == CXCursor_CompoundAssignOperator)
     return cp_assignment(c, n, n->kids[0], n->kids[1], op);
-  const char *cmp = compare_name(op);
+  const char *cmp = cp_compare_name(op);
+  cp_val *joined = (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0) ? cp_joined_compare(c, n) : NULL;
+  if (joined)
+    return joined;
   if (op_name(op) && !op[1] && cp_double_rule(c, n))
     return cp_double_arith(c, n, op_name(op));
   if (cmp && (cp_double_rule(c, n->kids[0]) || cp_double_rule(c, n->kids[1])))

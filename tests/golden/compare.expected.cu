@@ -8,7 +8,7 @@
 __global__ void clamp(const float *x, float *y, float *y_err, float lo, float hi) {
   cp_float v = cp_mul_ff(x[threadIdx.x], 3.0f);
   if (cp_lt_cf(v, lo)) v = cp_from_float(lo);
-  if (cp_ge_cf(v, hi) && hi != 0.0f) v = cp_from_float(hi);
+  if (cp_ge_cf(v, hi) & (hi != 0.0f)) v = cp_from_float(hi);
   cp_float w = cp_gt_cf(v, 0.0f) ? v : cp_neg(v);
   if (!cp_to_float(w) || cp_eq(v, w))
     w = cp_mul_pow2(w, 0.5f);
