@@ -166,12 +166,13 @@ cp_val *cp_compare_of(cp_rw *c, const char *cmp, const cp_val *a, const cp_val *
 /* An operand that is safe to evaluate whatever the other side of && or || said: a
  * variable, a field of a struct value (not through a pointer), a constant, their casts,
  * signs and float arithmetic. Not an element (its index may be what the other side checks),
- * a dereference, a call or integer arithmetic (which may overflow). */
+ * a dereference, a call, a volatile variable or integer arithmetic (which may overflow). */
 static int plain_operand(cp_rw *c, const cp_node *n) {
   char op[4];
   n = cp_node_strip(n);
   switch (n->kind) {
-  case CXCursor_DeclRefExpr:
+  case CXCursor_DeclRefExpr: /* a volatile read would happen where it did not */
+    return !clang_isVolatileQualifiedType(clang_getCursorType(n->cur));
   case CXCursor_IntegerLiteral:
   case CXCursor_FloatingLiteral:
     return 1;
