@@ -9,12 +9,12 @@
  * kernel, copied and sent in float) needs none, and giving it one only adds allocations,
  * companion copies, MPI messages and warnings about the unconverted kernel that writes it.
  * Such a variable is an unpaired instance: a local struct (not a pointer, not a reference)
- * whose every use, whole or one field at a time (`halo`, `halo.x`, `&halo.x`), is an
- * argument of a call that is not converted (cudaMalloc, cudaMemcpy, MPI, an unconverted
- * kernel), the left side of an assignment whose value is not a paired buffer (`halo.x =
- * pos.x` aliases one: that instance stays paired), or a host-side element access. Anything
- * else (a field or the struct passed to a converted function, copied, its address taken,
- * returned) keeps the instance paired, as before.
+ * whose every use goes where no converted function sees it (goes_nowhere_converted: its
+ * fields to calls that are not converted, such as cudaMalloc, cudaMemcpy, MPI or an
+ * unconverted kernel, or assigned values that are not paired buffers; the whole struct by
+ * value to such calls). Anything else (a field or the struct passed to a converted
+ * function, `halo.x = pos.x`, the struct copied, its address taken, returned) keeps the
+ * instance paired, as before.
  */
 #include <string.h>
 
@@ -29,16 +29,18 @@ static const cp_node *instance_of(const cp_node *member) {
   return base->kind == CXCursor_DeclRefExpr ? base : NULL;
 }
 
-/* Whether the value at `n` (a field of the instance, or the whole instance) goes only where
- * no converted function sees it: an argument of a call that is not converted (cudaMalloc,
- * cudaMemcpy, an unconverted kernel), or the left side of an assignment whose value is not
- * a paired buffer. */
-static int goes_nowhere_converted(host *h, const cp_node *n) {
+/* Whether the value at `n` goes only where no converted function sees it. A field of the
+ * instance (`halo.x`, `&halo.x`): an argument of a call that is not converted (cudaMalloc,
+ * cudaMemcpy, MPI, an unconverted kernel), a host-side element access, or the left side of an
+ * assignment whose value is not a paired buffer. The whole instance (`whole`): only a
+ * by-value argument of a call that is not converted (its address or a copy of it could
+ * carry its pointers anywhere; `halo = pos` would alias pos's buffers). */
+static int goes_nowhere_converted(host *h, const cp_node *n, int whole) {
   char op[4];
   while (n->parent && (n->parent->kind == CXCursor_UnexposedExpr ||
                        n->parent->kind == CXCursor_ParenExpr ||
                        n->parent->kind == CXCursor_CStyleCastExpr ||
-                       (n->parent->kind == CXCursor_UnaryOperator &&
+                       (!whole && n->parent->kind == CXCursor_UnaryOperator &&
                         strcmp(cp_node_operator(text(h), n->parent, op), "&") == 0) ||
                        (n->parent->kind == CXCursor_CallExpr &&
                         clang_getCursorKind(clang_getCursorReferenced(n->parent->cur)) ==
@@ -49,8 +51,13 @@ static int goes_nowhere_converted(host *h, const cp_node *n) {
     return 0;
   if (p->kind == CXCursor_CallExpr) { /* an argument (a struct or field is never the callee) */
     CXCursor callee = clang_getCursorReferenced(p->cur);
-    return !clang_Cursor_isNull(callee) && !cp_func_of(h->run, callee) && !cp_pointer_swap(p);
+    enum CXCursorKind k = clang_getCursorKind(callee);
+    return (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && /* not `a = b` */
+           strncmp(spelling_of(h, callee), "operator", 8) != 0 && !cp_func_of(h->run, callee) &&
+           !cp_pointer_swap(p);
   }
+  if (whole)
+    return 0;
   if (p->kind == CXCursor_ArraySubscriptExpr)
     return 1;
   return cp_node_assignment(text(h), p, &lhs, &rhs, op) && lhs == n && strcmp(op, "=") == 0 &&
@@ -63,8 +70,8 @@ static int harmless_use(host *h, const cp_node *ref) {
   while (n->parent && (n->parent->kind == CXCursor_UnexposedExpr || n->parent->kind == CXCursor_ParenExpr))
     n = n->parent;
   if (n->parent && n->parent->kind == CXCursor_MemberRefExpr && instance_of(n->parent) == ref)
-    return goes_nowhere_converted(h, n->parent);
-  return goes_nowhere_converted(h, ref);
+    return goes_nowhere_converted(h, n->parent, 0);
+  return goes_nowhere_converted(h, ref, 1);
 }
 
 static int all_uses_harmless(host *h, const cp_node *n, CXCursor var) {

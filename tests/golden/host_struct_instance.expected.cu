@@ -7,8 +7,9 @@
 // back, gets none: no companion allocation, no recombine on its copy back, and no warning
 // that `pack` writes a paired field (it writes halo's, not pos's). Before: every vec_t was
 // paired, halo's companions allocated and zeroed, and `pack` warned about. A second view
-// whose field aliases a paired buffer (`view.x = pos.x`) stays paired: the unconverted
-// kernel that writes through it is warned about (host_struct_instance.warn).
+// whose field aliases a paired buffer (`view.x = pos.x`), or a copy of the state (`copy =
+// pos`), stays paired: the unconverted kernel that writes through it is warned about
+// (host_struct_instance.warn).
 #include <cstdio>
 
 struct vec_t {
@@ -82,6 +83,9 @@ int main()
   for (int s = 0; s < 2000; s++)
     step<<<1, n>>>(pos, vel, 0.001f, n);
   shift<<<1, n>>>(view, n);
+  vec_t copy;
+  copy = pos;
+  shift<<<1, n>>>(copy, n);
   pack<<<1, n>>>(pos, halo, n);
   cudaMemcpy(h, halo.x, sizeof h, cudaMemcpyDeviceToHost);
   double sum = 0;
