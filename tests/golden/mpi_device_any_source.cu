@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
   cudaMalloc(&v, (n + 2 * ghost) * sizeof(float));
   cudaMemset(x, 0, (n + 2 * ghost) * sizeof(float));
   cudaMemset(v, 0, (n + 2 * ghost) * sizeof(float));
-  int up = (rank + 1) % size, down = (rank + size - 1) % size;
+  int up = (rank + 1) % size;
   for (int s = 0; s < 10; s++) {
     drift<<<(n + 2 * ghost + 255) / 256, 256>>>(x, v, 1e-3f, n + 2 * ghost);
     cudaDeviceSynchronize();
