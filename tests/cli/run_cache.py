@@ -290,10 +290,14 @@ def background_build(c):
     same("cold", c.run(cache, args, c.d, out, sync=False), plain)
     # only while it still runs, so: if found. The builder leads a session of its own; the
     # child it forks to write the PCH (build_apart) stays in that session.
+    # During a parse, standard error is a private memory file that holds what libclang
+    # prints (parse.c, quiet_parse), then /dev/null again.
     found = builders(cache)
     leaders = {pid for pid, sid, _ in found if sid == pid}
+    held = "/memfd:cpconvert-libclang-stderr (deleted)"
     for pid, sid, stdio in found:
-        if sid not in leaders or sid == os.getsid(0) or stdio != ["/dev/null"] * 3:
+        if sid not in leaders or sid == os.getsid(0) or stdio[:2] != ["/dev/null"] * 2 or \
+                stdio[2] not in ("/dev/null", held):
             fail("builder %d: session %d, stdio %s" % (pid, sid, stdio))
     pch = wait_for_pch(c, cache, "the background build")
     before = stamp(pch)
