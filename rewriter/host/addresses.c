@@ -75,16 +75,20 @@ static void declare(host *h, const cp_node *decl) {
                        CP_RULE_HOST_PAIR);
 }
 
-/* The array of addresses an argument reaches through (`fields[f]`, `(void **)fields[f]`,
- * `*fields[f]`), with a paired element; its declaration's list in *list. */
-static CXCursor array_of(host *h, const cp_node *arg, const cp_node **list, cp_var **el) {
-  const cp_node *n = cp_node_strip(arg);
+CXCursor cp_host_element_array(const cp_node *n) {
+  n = cp_node_strip(n);
   while ((n->kind == CXCursor_CStyleCastExpr || n->kind == CXCursor_UnaryOperator) && n->nkids)
     n = cp_node_strip(n->kids[n->nkids - 1]);
   const cp_node *base = n->kind == CXCursor_ArraySubscriptExpr && n->nkids == 2
                             ? cp_node_strip(n->kids[0]) : NULL;
-  CXCursor arr = base && base->kind == CXCursor_DeclRefExpr
-                     ? clang_getCursorReferenced(base->cur) : clang_getNullCursor();
+  return base && base->kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(base->cur)
+                                                    : clang_getNullCursor();
+}
+
+/* The array of addresses an argument reaches through (`fields[f]`, `(void **)fields[f]`,
+ * `*fields[f]`), with a paired element; its declaration's list in *list. */
+static CXCursor array_of(host *h, const cp_node *arg, const cp_node **list, cp_var **el) {
+  CXCursor arr = cp_host_element_array(arg);
   const cp_node *decl = clang_Cursor_isNull(arr) ? NULL : cp_host_decl_of(h->f->body, arr);
   for (unsigned i = 0; decl && i < decl->nkids; i++)
     if (clang_equalCursors(decl->kids[i]->cur, arr) &&
@@ -106,29 +110,18 @@ static int is_pointer_array(CXCursor var) {
          clang_getCanonicalType(clang_getPointeeType(e)).kind != CXType_Pointer;
 }
 
-/* The array `arr[k]` (through casts and `&`) names, or a null cursor. */
-static CXCursor element_base(const cp_node *n) {
-  n = cp_node_strip(n);
-  while ((n->kind == CXCursor_CStyleCastExpr || n->kind == CXCursor_UnaryOperator) && n->nkids)
-    n = cp_node_strip(n->kids[n->nkids - 1]);
-  const cp_node *base = n->kind == CXCursor_ArraySubscriptExpr && n->nkids == 2
-                            ? cp_node_strip(n->kids[0]) : NULL;
-  return base && base->kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(base->cur)
-                                                    : clang_getNullCursor();
-}
-
 /* Whether `n` holds `p = arr[k]` with p paired (feeds), or a cudaMalloc of an element of
  * `arr` (!feeds). */
 static int find_use(host *h, const cp_node *n, CXCursor arr, int feeds) {
   const cp_node *lhs, *rhs;
   char op[4];
   if (feeds && n->kind != CXCursor_CallExpr && cp_node_assignment(text(h), n, &lhs, &rhs, op) &&
-      strcmp(op, "=") == 0 && clang_equalCursors(element_base(rhs), arr) &&
+      strcmp(op, "=") == 0 && clang_equalCursors(cp_host_element_array(rhs), arr) &&
       is_paired(root_of(h, lhs)))
     return 1;
   if (!feeds && n->kind == CXCursor_CallExpr && cp_num_args(n->cur) >= 2 &&
       strcmp(spelling_of(h, clang_getCursorReferenced(n->cur)), "cudaMalloc") == 0 &&
-      clang_equalCursors(element_base(cp_call_arg(n, cp_num_args(n->cur), 0)), arr))
+      clang_equalCursors(cp_host_element_array(cp_call_arg(n, cp_num_args(n->cur), 0)), arr))
     return 1;
   for (unsigned i = 0; i < n->nkids; i++)
     if (find_use(h, n->kids[i], arr, feeds))
@@ -162,7 +155,7 @@ static void declare_pointer_array(host *h, const cp_node *decl) {
 /* cudaMalloc or cudaFree of an element of such an array: the same for its companion. */
 static int pointer_array_call(host *h, cp_node *call, const char *name) {
   int nargs = cp_num_args(call->cur);
-  CXCursor arr = element_base(cp_call_arg(call, nargs, 0));
+  CXCursor arr = cp_host_element_array(cp_call_arg(call, nargs, 0));
   if (!cp_host_paired_pointer_array(h, arr))
     return 0;
   const char *a = spelling_of(h, arr), *err = err_of(h, a);

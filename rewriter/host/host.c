@@ -576,13 +576,7 @@ static void on_pointer_assignment(host *h, cp_node *n) {
   int null = value->kind == CXCursor_CXXNullPtrLiteralExpr || value->kind == CXCursor_IntegerLiteral ||
              value->kind == CXCursor_GNUNullExpr;
   const cp_node *s = cp_host_statement_of(n);
-  const cp_node *elem = value;
-  while ((elem->kind == CXCursor_CStyleCastExpr || elem->kind == CXCursor_UnaryOperator) && elem->nkids)
-    elem = cp_node_strip(elem->kids[elem->nkids - 1]);
-  CXCursor arr = elem->kind == CXCursor_ArraySubscriptExpr && elem->nkids == 2 &&
-                         cp_node_strip(elem->kids[0])->kind == CXCursor_DeclRefExpr
-                     ? clang_getCursorReferenced(cp_node_strip(elem->kids[0])->cur)
-                     : clang_getNullCursor();
+  CXCursor arr = cp_host_element_array(rhs);
   if (s && !is_paired(r) && cp_host_paired_pointer_array(h, arr)) { /* p->x = bufs[0] */
     const char *a = spelling_of(h, arr);
     l->allocated = 1;

@@ -125,6 +125,9 @@ const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var);
  * `name` through such an array: cudaMalloc and cudaFree followed by the same for the
  * companion, anything else refused. Whether the call was one (handled). */
 int cp_host_address_call(host *h, cp_node *n, const char *name);
+/* The array variable that `arr[k]` names, through casts, `&` and `*` (addresses.c); a null
+ * cursor for anything else. */
+CXCursor cp_host_element_array(const cp_node *n);
 /* Whether `arr` is a local array of device pointers whose elements this function
  * allocates with cudaMalloc and hands to paired pointers (addresses.c). */
 int cp_host_paired_pointer_array(host *h, CXCursor arr);
