@@ -441,104 +441,6 @@ static const api_row api_table[] = {
 #include "rules.def"
 };
 
-/* Whether parameter i of the function `call` calls is a pointer to const: the callee can
- * only read through it, so the companion needs no care. */
-static int reads_only(cp_node *call, int i) {
-  CXCursor fn = cp_callee(call->cur);
-  if (clang_Cursor_isNull(fn) || i >= cp_num_args(fn))
-    return 0;
-  CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(fn, i)));
-  return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
-}
-
-/* A paired buffer passed to a function that is not converted, through a pointer that is
- * not to const: quiet if the function's body is in the run's inputs and never writes
- * through that parameter; a warning if it writes (its error term is not updated) or if
- * its body is not visible. */
-static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_var *v, int i) {
-  int visible;
-  const cp_node *w = cp_param_write(h->run, cp_callee(call->cur), i, &visible);
-  if (visible && !w)
-    return;
-  if (visible)
-    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
-               "paired buffer '%s' is passed to '%s', which writes it but is not converted: "
-               "its error term is not updated; zero %s" CP_ERR_SUFFIX " after it, or convert '%s' [%s]",
-               v->name, name, v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
-  else
-    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
-               "paired buffer '%s' is passed to '%s', which cpconvert does not convert: it "
-               "works on the values without their error terms (recombine them first if it "
-               "computes with them), and if it writes the buffer, zero %s" CP_ERR_SUFFIX " after it [%s]",
-               v->name, name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
-}
-
-/* Calls that take a paired buffer and are none of the above (a host helper, a library
- * template such as thrust::device_ptr or thrust::reduce, a method): cpconvert cannot know
- * what they do with it. One that only reads (a pointer to const) still reads values
- * without their error terms: a warning too, except for the CUDA runtime's own calls
- * (prefetch, attributes), which do not compute with the values (its other copies,
- * cudaMemcpy2D and the like, do warn: they copy values without their errors), and for
- * kernels left unconverted on purpose (a neighbour-list build reads positions in float). */
-/* A struct handed to a function that is not converted (by value or through a pointer),
- * whose paired pointer field that function writes (`wrap<<<g, b>>>(s, L)` storing into
- * s.x[i]): the companion is left stale there, silently before. */
-static void struct_field_writes(host *h, cp_node *call, const char *name, int i,
-                                const cp_node *arg) {
-  const cp_node *a = cp_node_strip(arg);
-  while (a->kind == CXCursor_CallExpr && a->nkids &&
-         clang_getCursorKind(clang_getCursorReferenced(a->cur)) == CXCursor_Constructor)
-    a = cp_node_strip(a->kids[a->nkids - 1]); /* the copy a by-value argument makes */
-  if (a->kind == CXCursor_DeclRefExpr &&
-      cp_host_unpaired_instance(h, clang_getCursorReferenced(a->cur)))
-    return; /* no companions to go stale */
-  CXType t = clang_getCanonicalType(clang_getCursorType(arg->cur));
-  if (t.kind == CXType_Pointer)
-    t = clang_getCanonicalType(clang_getPointeeType(t));
-  CXCursor fields[64];
-  unsigned n = t.kind == CXType_Record ? cp_record_fields(t, fields, 64) : 0;
-  for (unsigned k = 0; k < n; k++) {
-    cp_var *f = cp_field_var(h->run, fields[k]);
-    if (is_paired(f) && cp_field_write(h->run, cp_callee(call->cur), fields[k],
-                                       t.kind == CXType_Record ? i : -1)) {
-      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
-                 "'%s' is not converted and writes the paired field '%s' of the struct passed "
-                 "to it: the field's error term is not updated there, so its companion goes "
-                 "stale; convert '%s' too (annotate it), or zero %s" CP_ERR_SUFFIX " after it [%s]",
-                 name, f->name, name, f->name, cp_rule_name(CP_RULE_HOST_PAIR));
-      return;
-    }
-  }
-}
-
-static void on_other_call(host *h, cp_node *call, const char *name) {
-  int nargs = cp_num_args(call->cur);
-  for (int i = 0; i < nargs; i++) {
-    struct_field_writes(h, call, name, i, cp_call_arg(call, nargs, i));
-    cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
-    if (!is_paired(v))
-      continue;
-    if (strncmp(name, "MPI_", 4) == 0 || strncmp(name, "nccl", 4) == 0)
-      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
-                 "paired buffer '%s' is handed to '%s' directly: the message or reduction "
-                 "moves its values without their error terms, which are dropped there; copy "
-                 "it to a host buffer first (cpconvert keeps the errors through MPI_Send, "
-                 "MPI_Recv, MPI_Sendrecv, MPI_Allreduce and MPI_Reduce of that buffer), or "
-                 "for NCCL reduce recombined values as ncclDouble [%s]",
-                 v->name, name, cp_rule_name(CP_RULE_MPI));
-    else if (!reads_only(call, i))
-      unfollowed_call(h, call, name, v, i);
-    else if ((strncmp(name, "cuda", 4) != 0 || strncmp(name, "cudaMemcpy", 10) == 0) &&
-             cp_cuda_kind(clang_getCursorReferenced(call->cur)) != 2) /* a kernel that reads:
-                                                                       its own precision */
-      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
-                 "paired buffer '%s' is read by '%s', which cpconvert does not convert: it "
-                 "reads the values without their error terms, which are dropped there "
-                 "(recombine into a buffer of its own first, e.g. with cp_recombine) [%s]",
-                 v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
-  }
-}
-
 /* ptrs[k] = a + off with `a` a paired buffer: copies, launches and frees through the array
  * element (halo exchanges by cudaMemcpyPeer through tables of pointers) are not followed, so
  * they would move values without their error terms, silently before: a warning. */
@@ -694,7 +596,7 @@ static void walk(host *h, cp_node *n) {
   if (strncmp(name, "MPI_", 4) == 0)
     cp_mpi_other(h, n);
   if (nargs > 0)
-    on_other_call(h, n, *name ? name : "a call cpconvert cannot resolve");
+    cp_host_other_call(h, n, *name ? name : "a call cpconvert cannot resolve");
 }
 
 

@@ -75,6 +75,10 @@ static inline const char *spelling_of(host *h, CXCursor c) {
   return cp_cursor_spelling(arena(h), c);
 }
 
+/* unconverted.c: the call `call` of `name`, a function cpconvert does not convert, with
+ * paired buffers among its arguments: the warnings where their errors are lost. */
+void cp_host_other_call(host *h, cp_node *call, const char *name);
+
 /* ---- statements and calls as text (statement.c) ------------------------------------ */
 
 typedef struct {

@@ -25,7 +25,7 @@
  * zeroed the same way and freed with it). Otherwise, and for the MPI calls cpconvert does
  * not convert (MPI_Isend, MPI_Bcast, ...), a warning says where the error terms are
  * dropped. Device pointers handed to MPI directly get the warning of any call that is not
- * converted (on_other_call in host.c).
+ * converted (cp_host_other_call in unconverted.c).
  */
 
 #include <string.h>
