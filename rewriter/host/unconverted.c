@@ -18,10 +18,23 @@ typedef struct {
   CXCursor found;
 } shared_ctx;
 
+/* An integer type, or a struct of integers (int3): a discrete result, such as a cell. */
+static int discrete(CXType t) {
+  t = clang_getCanonicalType(t);
+  if (t.kind >= CXType_Char_U && t.kind <= CXType_Int128 && t.kind != CXType_Bool)
+    return 1;
+  CXCursor fields[8];
+  unsigned n = t.kind == CXType_Record ? cp_record_fields(t, fields, 8) : 0;
+  for (unsigned i = 0; i < n; i++)
+    if (!discrete(clang_getCursorType(fields[i])))
+      return 0;
+  return n > 0;
+}
+
 static enum CXChildVisitResult find_shared(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   shared_ctx *s = data;
-  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+  if (clang_getCursorKind(c) == CXCursor_CallExpr && discrete(clang_getCursorType(c))) {
     CXCursor ref = clang_getCursorReferenced(c);
     if (!clang_Cursor_isNull(ref) && cp_func_of(s->run, ref)) {
       s->found = ref;
@@ -31,9 +44,11 @@ static enum CXChildVisitResult find_shared(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Recurse;
 }
 
-/* A function that converted code calls too (converted, or given a converted copy) and
- * that the unconverted `fn` calls directly: both compute it, `fn` from float values and
- * converted code from pairs. Null if none, or if fn's body is not visible. */
+/* A function returning a discrete result (an integer, an int3) that converted code calls
+ * too (converted, or given a converted copy) and that the unconverted `fn` calls directly:
+ * both derive it, `fn` from float values and converted code from pairs, and may disagree.
+ * A helper of a continuous result (a minimum-image shift of a distance in a neighbour-list
+ * build) is only less precise there. Null if none, or if fn's body is not visible. */
 static CXCursor shared_helper(cp_run *run, CXCursor fn) {
   shared_ctx s = {run, clang_getNullCursor()};
   CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
