@@ -131,15 +131,21 @@ inline void bench_stencil(const bench_opts &o)
     CK(cudaMemcpy(b.hi, h.data(), n * 4, cudaMemcpyHostToDevice));
   };
   auto get = [&](std::vector<float> &hi, std::vector<float> &lo) { hi = a.get_hi(); lo = a.get_lo(); };
-  measure(
-    "fpmp_mid_split", load,
-    [&] {
-      for (int s = 0; s < sweeps; s += 2) {
-        a_stencil_split<fx::fp32mp2><<<grd, blk>>>(a.hi, a.lo, b.hi, b.lo, nx, ny, c0, c1);
-        a_stencil_split<fx::fp32mp2><<<grd, blk>>>(b.hi, b.lo, a.hi, a.lo, nx, ny, c0, c1);
-      }
-    },
-    get);
+  auto split = [&](const char *name, auto zero) {
+    using T = decltype(zero);
+    measure(
+      name, load,
+      [&] {
+        for (int s = 0; s < sweeps; s += 2) {
+          a_stencil_split<T><<<grd, blk>>>(a.hi, a.lo, b.hi, b.lo, nx, ny, c0, c1);
+          a_stencil_split<T><<<grd, blk>>>(b.hi, b.lo, a.hi, a.lo, nx, ny, c0, c1);
+        }
+      },
+      get);
+  };
+  split("fpmp_low_split", fx::fp32mp2_low(0.0f));
+  split("fpmp_mid_split", fx::fp32mp2(0.0f));
+  split("fpmp_high_split", fx::fp32mp2_high(0.0f));
   measure("cp_ff_high", load, [&] { stencil_run(a.hi, a.lo, b.hi, b.lo, nx, ny, c0, c1, sweeps); }, get);
   measure("cp_ff_mid", load, [&] { stencil_run_mid(a.hi, a.lo, b.hi, b.lo, nx, ny, c0, c1, sweeps); }, get);
   measure("cp_ff_low", load, [&] { stencil_run_low(a.hi, a.lo, b.hi, b.lo, nx, ny, c0, c1, sweeps); }, get);
