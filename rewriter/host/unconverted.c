@@ -86,26 +86,28 @@ static int reads_only(cp_node *call, int i) {
 
 /* A paired buffer passed to a function that is not converted, through a pointer that is
  * not to const: quiet if the function's body is in the run's inputs and never writes
- * through that parameter; a warning if it writes (its error term is not updated) or if
- * its body is not visible. */
+ * through that parameter; a warning if it writes (its error term is not updated), if it
+ * shares a helper of a discrete result with converted code (shared_warning) or if its body
+ * is not visible (to annotate it, for a kernel; to recombine first, for anything else). */
 static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_var *v, int i) {
-  if (shared_warning(h, call, name, v))
-    return;
   int visible;
   const cp_node *w = cp_param_write(h->run, cp_callee(call->cur), i, &visible);
-  if (visible && !w)
-    return;
-  if (visible)
+  if (visible && w) {
     cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                "paired buffer '%s' is passed to '%s', which writes it but is not converted: "
                "its error term is not updated; zero %s" CP_ERR_SUFFIX " after it, or convert '%s' [%s]",
                v->name, name, v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
-  else
-    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
-               "paired buffer '%s' is passed to '%s', which cpconvert does not convert: it "
-               "works on the values without their error terms (recombine them first if it "
-               "computes with them), and if it writes the buffer, zero %s" CP_ERR_SUFFIX " after it [%s]",
-               v->name, name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+    return;
+  }
+  if (shared_warning(h, call, name, v) || visible)
+    return;
+  int kernel = cp_cuda_kind(clang_getCursorReferenced(call->cur)) == 2;
+  cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
+             "paired buffer '%s' is passed to '%s', which cpconvert does not convert: it "
+             "works on the values without their error terms (%s if it computes with them), "
+             "and if it writes the buffer, zero %s" CP_ERR_SUFFIX " after it [%s]",
+             v->name, name, kernel ? "annotate it" : "recombine them first", v->name,
+             cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
 /* A struct handed to a function that is not converted (by value or through a pointer),
