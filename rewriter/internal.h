@@ -95,7 +95,8 @@ const cp_node *cp_node_strip(const cp_node *n);
 /* The spelling of a unary, binary or compound-assignment operator, read from the text
  * between its operands (libclang 16 has no call for an operator's kind, 17 on do: the
  * text serves both releases supported); inside a macro expansion, where the text says
- * nothing, from the AST (libclang 17 on); "" if none. */
+ * nothing, or with `text` NULL (a node of a header whose text the caller does not have),
+ * from the AST (libclang 17 on); "" if none. */
 const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]);
 /* Whether this libclang tells operators apart in the AST (17 on), so that expressions
  * written by macros can be printed (macro.c). */

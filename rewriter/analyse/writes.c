@@ -143,11 +143,13 @@ typedef struct {
   CXCursor found;
 } def_ctx;
 
+/* A definition in the unit's file or in a header of the user's (kernels kept in a header
+ * beside the file that launches them), not in a system header. */
 static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   def_ctx *d = data;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
     return CXChildVisit_Recurse;
@@ -159,9 +161,10 @@ static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientDat
   return CXChildVisit_Continue;
 }
 
-/* The tree of the definition of `fn` in one of the run's inputs (its unit in *unit);
- * NULL where none is visible. */
-static cp_node *definition(cp_run *run, CXCursor fn, cp_unit **unit) {
+/* The tree of the definition of `fn` in one of the run's inputs or their headers (its unit
+ * in *unit, and in *text the text its offsets are in: the unit's, or NULL for a header,
+ * whose operators are then read from the AST); NULL where none is visible. */
+static cp_node *definition(cp_run *run, CXCursor fn, cp_unit **unit, const char **text) {
   def_ctx d = {cp_usr(run, fn), run, clang_getNullCursor()};
   for (unsigned u = 0; u < run->n_inputs; u++) {
     if (!run->units[u]->parsed)
@@ -169,6 +172,7 @@ static cp_node *definition(cp_run *run, CXCursor fn, cp_unit **unit) {
     clang_visitChildren(clang_getTranslationUnitCursor(run->units[u]->p.tu), find_def, &d);
     if (!clang_Cursor_isNull(d.found)) {
       *unit = run->units[u];
+      *text = clang_Location_isFromMainFile(clang_getCursorLocation(d.found)) ? (*unit)->opt.input_text : NULL;
       return cp_tree_build(run->r->arena, d.found, &run->units[u]->macros);
     }
   }
@@ -177,24 +181,25 @@ static cp_node *definition(cp_run *run, CXCursor fn, cp_unit **unit) {
 
 const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
   cp_unit *unit;
-  cp_node *tree = definition(run, fn, &unit);
+  const char *text;
+  cp_node *tree = definition(run, fn, &unit, &text);
   *visible = tree && i < cp_num_args(tree->cur);
   const cp_node **w = NULL;
-  return *visible && cp_find_writes(run->r->arena, unit->opt.input_text, tree,
-                                    cp_arg(tree->cur, (unsigned)i), 1, &w) ? w[0] : NULL;
+  return *visible && cp_find_writes(run->r->arena, text, tree, cp_arg(tree->cur, (unsigned)i), 1, &w)
+             ? w[0] : NULL;
 }
 
 const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field, int param) {
   cp_unit *unit;
-  cp_node *tree = definition(run, fn, &unit);
+  const char *text;
+  cp_node *tree = definition(run, fn, &unit, &text);
   const cp_node **w = NULL;
-  unsigned n = tree ? cp_find_writes(run->r->arena, unit->opt.input_text, tree, field,
-                                     param < 0, &w) : 0;
+  unsigned n = tree ? cp_find_writes(run->r->arena, text, tree, field, param < 0, &w) : 0;
   if (param < 0 || !tree || param >= cp_num_args(tree->cur))
     return n ? w[0] : NULL;
   CXCursor p = cp_arg(tree->cur, (unsigned)param);
   for (unsigned k = 0; k < n; k++) { /* only stores through that parameter: p.x[i], p->x[i] */
-    const cp_node *rhs, *target = cp_store_target(unit->opt.input_text, w[k], &rhs, (char[4]){0});
+    const cp_node *rhs, *target = cp_store_target(text, w[k], &rhs, (char[4]){0});
     const cp_node *m = cp_field_root(target ? target : w[k]);
     const cp_node *base = m && m->nkids ? cp_node_strip(m->kids[0]) : NULL;
     if (!base || base->kind != CXCursor_DeclRefExpr ||

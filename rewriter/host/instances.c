@@ -12,9 +12,12 @@
  * whose every use goes where no converted function sees it (goes_nowhere_converted: its
  * fields to calls that are not converted, such as cudaMalloc, cudaMemcpy, MPI or an
  * unconverted kernel, or assigned values that are not paired buffers; the whole struct by
- * value to such calls). Anything else (a field or the struct passed to a converted
- * function, `halo.x = pos.x`, the struct copied, its address taken, returned) keeps the
- * instance paired, as before.
+ * value to such calls, or to a host function whose parameter is used that way there, such
+ * as a helper that launches the unconverted kernel). A field's value may also flow into a
+ * field of itself or of another unpaired instance, with pointer arithmetic on the way (a
+ * message buffer carved into fields, `r.y = r.x + n; p.x = r.z + n;`). Anything else (a
+ * field or the struct passed to a converted function, `halo.x = pos.x`, the struct copied,
+ * its address taken, returned) keeps the instance paired, as before.
  */
 #include <string.h>
 
@@ -29,19 +32,61 @@ static const cp_node *instance_of(const cp_node *member) {
   return base->kind == CXCursor_DeclRefExpr ? base : NULL;
 }
 
+static int unpaired_in(host *h, CXCursor var, CXCursor self);
+static int all_uses_harmless(host *h, const cp_node *n, CXCursor var);
+
+/* The local struct variable a pointer expression is a field of (`r.x`, `r.x + n`, `(T *)r.x`),
+ * or a null cursor. */
+static CXCursor instance_root(const cp_node *n) {
+  const cp_node *m = cp_node_root(n, 1);
+  const cp_node *ref = m ? instance_of(m) : NULL;
+  return ref ? clang_getCursorReferenced(ref->cur) : clang_getNullCursor();
+}
+
+/* Whether the pointer expression `n` is a field of `self` or of another unpaired instance. */
+static int of_unpaired(host *h, const cp_node *n, CXCursor self) {
+  CXCursor v = instance_root(n);
+  return !clang_Cursor_isNull(v) && (clang_equalCursors(v, self) || unpaired_in(h, v, self));
+}
+
+/* Whether argument `n` of `call` lands in a by-value struct parameter of a host function
+ * whose every use there goes where no converted function sees it (a helper that hands the
+ * struct to an unconverted kernel). */
+static int harmless_param(host *h, const cp_node *call, const cp_node *n) {
+  CXCursor callee = clang_getCursorReferenced(call->cur);
+  cp_func *g = cp_func_of(h->run, callee);
+  int nargs = cp_num_args(call->cur);
+  if (!g || !g->is_host || !g->body || g == h->f || clang_getCanonicalType(clang_getCursorType(n->cur)).kind != CXType_Record)
+    return 0;
+  for (int i = 0; i < nargs; i++)
+    if (cp_call_arg(call, nargs, i) == n && i < cp_num_args(g->cursor)) {
+      host in = *h; /* the callee's pass, for reading its body */
+      in.f = g;
+      in.u = g->unit;
+      in.n_unpaired = 0;
+      return all_uses_harmless(&in, g->body, cp_arg(g->cursor, (unsigned)i));
+    }
+  return 0;
+}
+
 /* Whether the value at `n` goes only where no converted function sees it. A field of the
- * instance (`halo.x`, `&halo.x`): an argument of a call that is not converted (cudaMalloc,
- * cudaMemcpy, MPI, an unconverted kernel), a host-side element access, or the left side of an
- * assignment whose value is not a paired buffer. The whole instance (`whole`): only a
- * by-value argument of a call that is not converted (its address or a copy of it could
- * carry its pointers anywhere; `halo = pos` would alias pos's buffers). */
-static int goes_nowhere_converted(host *h, const cp_node *n, int whole) {
+ * instance `self` (`halo.x`, `&halo.x`, `halo.x + k`): an argument of a call that is not
+ * converted (cudaMalloc, cudaMemcpy, MPI, an unconverted kernel), a host-side element access,
+ * the left side of an assignment whose value is not a paired buffer (or is a field of an
+ * unpaired instance), or the value assigned to a field of an unpaired instance. The whole
+ * instance (`whole`): only a by-value argument of a call that is not converted, or of a host
+ * function that uses its parameter that way (its address or a copy of it could carry its
+ * pointers anywhere; `halo = pos` would alias pos's buffers). */
+static int goes_nowhere_converted(host *h, const cp_node *n, int whole, CXCursor self) {
   char op[4];
   while (n->parent && (n->parent->kind == CXCursor_UnexposedExpr ||
                        n->parent->kind == CXCursor_ParenExpr ||
                        n->parent->kind == CXCursor_CStyleCastExpr ||
                        (!whole && n->parent->kind == CXCursor_UnaryOperator &&
                         strcmp(cp_node_operator(text(h), n->parent, op), "&") == 0) ||
+                       (!whole && n->parent->kind == CXCursor_BinaryOperator && /* r.x + n */
+                        clang_getCanonicalType(clang_getCursorType(n->parent->cur)).kind == CXType_Pointer &&
+                        strchr("+-", cp_node_operator(text(h), n->parent, op)[0]) && !op[1]) ||
                        (n->parent->kind == CXCursor_CallExpr &&
                         clang_getCursorKind(clang_getCursorReferenced(n->parent->cur)) ==
                             CXCursor_Constructor))) /* the copy a by-value argument makes */
@@ -52,36 +97,48 @@ static int goes_nowhere_converted(host *h, const cp_node *n, int whole) {
   if (p->kind == CXCursor_CallExpr) { /* an argument (a struct or field is never the callee) */
     CXCursor callee = clang_getCursorReferenced(p->cur);
     enum CXCursorKind k = clang_getCursorKind(callee);
-    return (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && /* not `a = b` */
-           strncmp(spelling_of(h, callee), "operator", 8) != 0 && !cp_func_of(h->run, callee) &&
-           !cp_pointer_swap(p);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) /* not `a = b` */
+      return 0;
+    if (strncmp(spelling_of(h, callee), "operator", 8) == 0 || cp_pointer_swap(p))
+      return 0;
+    return !cp_func_of(h->run, callee) || (whole && harmless_param(h, p, n));
   }
   if (whole)
     return 0;
   if (p->kind == CXCursor_ArraySubscriptExpr)
     return 1;
-  return cp_node_assignment(text(h), p, &lhs, &rhs, op) && lhs == n && strcmp(op, "=") == 0 &&
-         !is_paired(cp_host_buffer(h->run, h->f, rhs)); /* halo.x = pos.x: an alias */
+  if (!cp_node_assignment(text(h), p, &lhs, &rhs, op) || strcmp(op, "=") != 0)
+    return 0;
+  if (lhs == n) /* halo.x = pos.x would alias a paired buffer */
+    return !is_paired(cp_host_buffer(h->run, h->f, rhs)) || of_unpaired(h, rhs, self);
+  return rhs == n && of_unpaired(h, lhs, self); /* p.x = r.z + k */
 }
 
-/* Whether the use `ref` of the instance keeps it unpaired. */
-static int harmless_use(host *h, const cp_node *ref) {
+/* Whether the use `ref` of the instance `var` keeps it unpaired. */
+static int harmless_use(host *h, const cp_node *ref, CXCursor var) {
   const cp_node *n = ref;
   while (n->parent && (n->parent->kind == CXCursor_UnexposedExpr || n->parent->kind == CXCursor_ParenExpr))
     n = n->parent;
   if (n->parent && n->parent->kind == CXCursor_MemberRefExpr && instance_of(n->parent) == ref)
-    return goes_nowhere_converted(h, n->parent, 0);
-  return goes_nowhere_converted(h, ref, 1);
+    return goes_nowhere_converted(h, n->parent, 0, var);
+  return goes_nowhere_converted(h, ref, 1, var);
 }
 
 static int all_uses_harmless(host *h, const cp_node *n, CXCursor var) {
   if (n->kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(n->cur), var) &&
-      !harmless_use(h, n))
+      !harmless_use(h, n, var))
     return 0;
   for (unsigned i = 0; i < n->nkids; i++)
     if (!all_uses_harmless(h, n->kids[i], var))
       return 0;
   return 1;
+}
+
+/* cp_host_unpaired_instance, asked while deciding `self` (whose answer is then taken as
+ * yes): instances whose fields flow into each other decide together. */
+static int unpaired_in(host *h, CXCursor var, CXCursor self) {
+  (void)self;
+  return cp_host_unpaired_instance(h, var);
 }
 
 int cp_host_unpaired_instance(host *h, CXCursor var) {
@@ -92,9 +149,17 @@ int cp_host_unpaired_instance(host *h, CXCursor var) {
   for (int i = 0; i < h->n_unpaired; i++) /* asked for every field access: once each */
     if (clang_equalCursors(h->unpaired[i].var, var))
       return h->unpaired[i].yes;
+  if (h->n_unpaired >= MAX_INSTANCES)
+    return 0;
+  /* Taken as unpaired while its uses are read (a use may ask about an instance whose fields
+   * it flows into, and that one about this one); if it turns out paired, the answers given
+   * since then may rest on that and are asked again. */
+  int k = h->n_unpaired++;
+  h->unpaired[k] = (instance){var, 1};
   int yes = all_uses_harmless(h, h->f->body, var);
-  if (h->n_unpaired < MAX_INSTANCES)
-    h->unpaired[h->n_unpaired++] = (instance){var, yes};
+  if (!yes)
+    h->n_unpaired = k + 1;
+  h->unpaired[k].yes = yes;
   return yes;
 }
 

@@ -110,9 +110,34 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
              cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
+/* The first paired pointer field of the struct type `t`, or of a struct it holds by value
+ * (`atoms.r.x` of an AtomsGpu holding vec_t r), that `call`'s callee writes; NULL if none.
+ * *path: its name, with the type that declares it where that is a struct held inside
+ * (`x' of a 'vec_t`: which of the vec_t fields of `t` is written, cpconvert does not tell). */
+static cp_var *written_field(host *h, cp_node *call, CXType t, int param, int depth, const char **path) {
+  CXCursor fields[64];
+  unsigned n = t.kind == CXType_Record && depth < 4 ? cp_record_fields(t, fields, 64) : 0;
+  for (unsigned k = 0; k < n; k++) {
+    CXType ft = clang_getCanonicalType(clang_getCursorType(fields[k]));
+    const char *inner = NULL;
+    cp_var *f = ft.kind == CXType_Record ? written_field(h, call, ft, param, depth + 1, &inner)
+                                         : cp_field_var(h->run, fields[k]);
+    if (is_paired(f) && (ft.kind == CXType_Record ||
+                         cp_field_write(h->run, cp_callee(call->cur), fields[k], param))) {
+      *path = inner ? inner /* the field, named with the struct type that declares it */
+                    : depth ? cp_arena_printf(arena(h), "%s' of a '%s", f->name,
+                                              cp_cursor_spelling(arena(h), clang_getTypeDeclaration(t)))
+                            : f->name;
+      return f;
+    }
+  }
+  return NULL;
+}
+
 /* A struct handed to a function that is not converted (by value or through a pointer),
  * whose paired pointer field that function writes (`wrap<<<g, b>>>(s, L)` storing into
- * s.x[i]): the companion is left stale there, silently before. */
+ * s.x[i], or into s.r.x[i] through a struct field): the companion is left stale there,
+ * silently before. */
 static void struct_field_writes(host *h, cp_node *call, const char *name, int i,
                                 const cp_node *arg) {
   const cp_node *a = cp_node_strip(arg);
@@ -123,22 +148,17 @@ static void struct_field_writes(host *h, cp_node *call, const char *name, int i,
       cp_host_unpaired_instance(h, clang_getCursorReferenced(a->cur)))
     return; /* no companions to go stale */
   CXType t = clang_getCanonicalType(clang_getCursorType(arg->cur));
+  int param = t.kind == CXType_Record ? i : -1;
   if (t.kind == CXType_Pointer)
     t = clang_getCanonicalType(clang_getPointeeType(t));
-  CXCursor fields[64];
-  unsigned n = t.kind == CXType_Record ? cp_record_fields(t, fields, 64) : 0;
-  for (unsigned k = 0; k < n; k++) {
-    cp_var *f = cp_field_var(h->run, fields[k]);
-    if (is_paired(f) && cp_field_write(h->run, cp_callee(call->cur), fields[k],
-                                       t.kind == CXType_Record ? i : -1)) {
-      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
-                 "'%s' is not converted and writes the paired field '%s' of the struct passed "
-                 "to it: the field's error term is not updated there, so its companion goes "
-                 "stale; convert '%s' too (annotate it), or zero %s" CP_ERR_SUFFIX " after it [%s]",
-                 name, f->name, name, f->name, cp_rule_name(CP_RULE_HOST_PAIR));
-      return;
-    }
-  }
+  const char *path = NULL;
+  cp_var *f = written_field(h, call, t, param, 0, &path);
+  if (f)
+    cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
+               "'%s' is not converted and writes the paired field '%s' of the struct passed "
+               "to it: the field's error term is not updated there, so its companion goes "
+               "stale; convert '%s' too (annotate it), or zero %s" CP_ERR_SUFFIX " after it [%s]",
+               name, path, name, f->name, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
 /* Calls that take a paired buffer and are none of the above (a host helper, a library

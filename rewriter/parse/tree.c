@@ -303,9 +303,10 @@ static const char *ast_operator(const cp_node *n, char buf[4]) {
 static const char *text_operator(const char *text, const cp_node *n, char buf[4]);
 
 /* The text tells the operator where it is written between the operands; where a macro
- * wrote it (`NEG x`, or inside an expansion) the AST does. */
+ * wrote it (`NEG x`, or inside an expansion), or where no text is given (a node of a header
+ * the unit's text is not), the AST does. */
 const char *cp_node_operator(const char *text, const cp_node *n, char buf[4]) {
-  if (n->macro || !text_operator(text, n, buf)[0])
+  if (!text || n->macro || !text_operator(text, n, buf)[0])
     return ast_operator(n, buf);
   return buf;
 }

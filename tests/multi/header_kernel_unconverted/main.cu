@@ -22,6 +22,7 @@ int main()
   move<<<1, n>>>(pos, vel, 0.1f, n);
   hash<<<1, n>>>(cell, pos, n);
   spread<<<1, n>>>(out, pos, n);
+  clamp<<<1, n>>>(pos, n);
   density<<<1, n>>>(rho, cell, pos, n);
   float h[n];
   cudaMemcpy(h, rho, sizeof h, cudaMemcpyDeviceToHost);

@@ -6,8 +6,10 @@
 // bins the particles with `cell_of`, an integer result that the converted `density` computes
 // too, from the pairs: warned about by name, to annotate `hash` (the two could put one
 // particle in two cells). `spread` calls `norm1`, a float result that converted code also
-// computes: only less precise there, so the warning is the generic one, whose advice for a
-// kernel is to annotate it if it computes with the values.
+// computes: only less precise there, and it does not write `pos`: quiet, as a neighbour-list
+// build is (its body in a header is read like one in the converted file). `clamp` writes
+// `pos`: warned about as such (before, a kernel in a header was unreadable to cpconvert, and
+// the warning only said it might write; CoMD-CUDA keeps such kernels in headers).
 #include <cuda_runtime.h>
 
 __device__ int3 cell_of(float3 p)
@@ -49,6 +51,13 @@ __global__ void spread(float *out, float3 *pos, int n)
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = norm1(pos[i]);
+}
+
+__global__ void clamp(float3 *pos, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && pos[i].x > 3.5f)
+    pos[i].x = 3.5f;
 }
 
 #pragma cp composite

@@ -32,6 +32,7 @@ int main()
   move<<<1, n>>>(pos, pos_err, vel, 0.1f, n);
   hash<<<1, n>>>(cell, pos, n);
   spread<<<1, n>>>(out, pos, n);
+  clamp<<<1, n>>>(pos, n);
   density<<<1, n>>>(rho, rho_err, cell, pos, pos_err, n);
   float h[n];
   cudaMemcpy(h, rho, sizeof h, cudaMemcpyDeviceToHost);
