@@ -44,6 +44,7 @@ typedef struct {
   int n_comp;
   instance unpaired[MAX_INSTANCES]; /* local struct variables asked about (instances.c) */
   int n_unpaired;
+  int depth; /* instances.c: host functions entered to follow a struct parameter */
 } host;
 
 static inline cp_arena *arena(host *h) { return h->run->r->arena; }

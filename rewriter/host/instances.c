@@ -32,7 +32,6 @@ static const cp_node *instance_of(const cp_node *member) {
   return base->kind == CXCursor_DeclRefExpr ? base : NULL;
 }
 
-static int unpaired_in(host *h, CXCursor var, CXCursor self);
 static int all_uses_harmless(host *h, const cp_node *n, CXCursor var);
 
 /* The local struct variable a pointer expression is a field of (`r.x`, `r.x + n`, `(T *)r.x`),
@@ -46,7 +45,7 @@ static CXCursor instance_root(const cp_node *n) {
 /* Whether the pointer expression `n` is a field of `self` or of another unpaired instance. */
 static int of_unpaired(host *h, const cp_node *n, CXCursor self) {
   CXCursor v = instance_root(n);
-  return !clang_Cursor_isNull(v) && (clang_equalCursors(v, self) || unpaired_in(h, v, self));
+  return !clang_Cursor_isNull(v) && (clang_equalCursors(v, self) || cp_host_unpaired_instance(h, v));
 }
 
 /* Whether argument `n` of `call` lands in a by-value struct parameter of a host function
@@ -56,14 +55,16 @@ static int harmless_param(host *h, const cp_node *call, const cp_node *n) {
   CXCursor callee = clang_getCursorReferenced(call->cur);
   cp_func *g = cp_func_of(h->run, callee);
   int nargs = cp_num_args(call->cur);
-  if (!g || !g->is_host || !g->body || g == h->f || clang_getCanonicalType(clang_getCursorType(n->cur)).kind != CXType_Record)
-    return 0;
+  if (!g || !g->is_host || !g->body || g == h->f || h->depth >= 4 ||
+      clang_getCanonicalType(clang_getCursorType(n->cur)).kind != CXType_Record)
+    return 0; /* (helpers calling helpers: four deep at most, so recursion ends) */
   for (int i = 0; i < nargs; i++)
     if (cp_call_arg(call, nargs, i) == n && i < cp_num_args(g->cursor)) {
       host in = *h; /* the callee's pass, for reading its body */
       in.f = g;
       in.u = g->unit;
       in.n_unpaired = 0;
+      in.depth = h->depth + 1;
       return all_uses_harmless(&in, g->body, cp_arg(g->cursor, (unsigned)i));
     }
   return 0;
@@ -132,13 +133,6 @@ static int all_uses_harmless(host *h, const cp_node *n, CXCursor var) {
     if (!all_uses_harmless(h, n->kids[i], var))
       return 0;
   return 1;
-}
-
-/* cp_host_unpaired_instance, asked while deciding `self` (whose answer is then taken as
- * yes): instances whose fields flow into each other decide together. */
-static int unpaired_in(host *h, CXCursor var, CXCursor self) {
-  (void)self;
-  return cp_host_unpaired_instance(h, var);
 }
 
 int cp_host_unpaired_instance(host *h, CXCursor var) {
