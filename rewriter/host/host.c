@@ -441,12 +441,15 @@ static const api_row api_table[] = {
 #include "rules.def"
 };
 
-/* ptrs[k] = a + off with `a` a paired buffer (a pointer stored, not `h[k] = a[i]`, a value): copies, launches and frees through the array
- * element (halo exchanges by cudaMemcpyPeer through tables of pointers) are not followed, so
- * they would move values without their error terms, silently before: a warning. */
+/* ptrs[k] = a + off with `a` a paired buffer (a pointer stored; `h[k] = a[i]` stores a
+ * value): copies, launches and frees through the array element (halo exchanges by
+ * cudaMemcpyPeer through tables of pointers) are not followed, so they would move values
+ * without their error terms, silently before: a warning. */
 static void alias_in_array(host *h, const cp_node *n, const cp_node *rhs) {
+  if (clang_getCanonicalType(clang_getCursorType(n->cur)).kind != CXType_Pointer)
+    return;
   cp_var *r = root_of(h, rhs);
-  if (is_paired(r) && clang_getCanonicalType(clang_getCursorType(n->cur)).kind == CXType_Pointer)
+  if (is_paired(r))
     cp_diag_at(h->run, h->u, CP_WARNING, n->begin,
                "a pointer into paired buffer '%s' is stored in an array element, which has no "
                "companion: copies, launches and frees through it work on the values without "
