@@ -142,11 +142,11 @@ def convert(seed, opts):
     src, out = "dt_%d.cu" % seed, "dt_%d.cp.cu" % seed
     if prog.multi:  # every file of the program may be named in a refusal
         located = set(prog.file_names(False))
-        rc, text = sh([opts.tool] + prog.inputs() + ["--o-dir", CP_DIR], work)
+        rc, text = sh([opts.tool] + opts.tool_args + prog.inputs() + ["--o-dir", CP_DIR], work)
         wrote = any(files for _, _, files in os.walk(os.path.join(work, CP_DIR)))
     else:
         located = {src}
-        rc, text = sh([opts.tool, src, "-o", out], work)
+        rc, text = sh([opts.tool] + opts.tool_args + [src, "-o", out], work)
         wrote = os.path.exists(os.path.join(work, out))
     if rc is None or rc not in (0, 1) or "internal error" in text:
         return "crashed", "exit %s" % rc, text, prog
@@ -304,6 +304,9 @@ def parse_args():
     ap.add_argument("--gpu", action="store_true", help="also build, run and compare")
     ap.add_argument("--keep", action="store_true", help="keep the work folders of passes")
     ap.add_argument("--nvcc", default="nvcc")
+    ap.add_argument("--tool-arg", dest="tool_args", action="append", default=[],
+                    metavar="OPT", help="an option for every cpconvert run (repeatable), "
+                    "e.g. --tool-arg=--backend=ff --tool-arg=--accuracy=low")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--prepare", metavar="DIR", help="convert here, keep DIR for --from")
     mode.add_argument("--from", dest="source_dir", metavar="DIR",
@@ -339,7 +342,7 @@ def write_manifest(opts, seeds, classes):
                            "multi_tu": multi}
                for seed, (cls, reason, strict, cats, multi) in sorted(classes.items())}
     manifest = {"seed": seeds.start, "count": len(seeds), "no": sorted(opts.no),
-                "tool": opts.tool, "seeds": entries}
+                "tool": opts.tool, "tool_args": opts.tool_args, "seeds": entries}
     with open(os.path.join(opts.work, "manifest.json"), "w") as fh:
         json.dump(manifest, fh, indent=1)
 

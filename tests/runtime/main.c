@@ -1,7 +1,8 @@
 /* main.c - runner of the runtime unit tests (libcheck).
  *
  * Usage: cp_runtime_tests [SUITE]   runs one suite (ctest runs each as its own test), or all.
- * Suites: eft accurate paper fast double convert special accum dispatch pair.
+ * Suites: eft accurate paper fast double convert special accum dispatch pair boundary mid
+ * unnormalized.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,8 @@ int main(int argc, char **argv)
   Suite *(*makers[])(void) = { make_eft_suite,     make_accurate_suite, make_paper_suite,
                                make_fast_suite,    make_double_suite,   make_convert_suite,
                                make_special_suite, make_accum_suite,    make_dispatch_suite,
-                               make_pair_suite,    make_boundary_suite, make_mid_suite };
+                               make_pair_suite,    make_boundary_suite, make_mid_suite,
+                               make_unnormalized_suite };
   setvbuf(stdout, NULL, _IOLBF, 0); /* measured maxima reach the log even if a test fails */
   const char *only = argc > 1 ? argv[1] : NULL;
   SRunner *sr = srunner_create(NULL);

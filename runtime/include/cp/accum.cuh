@@ -77,7 +77,7 @@ CP_FUNC cp_ff cp_atomic_add_step(float old, cp_ff x, int ftz)
  * what its own cell held just before this thread's add; the two are not one snapshot. */
 CP_DEVICE_FUNC cp_float cp_atomic_add(float *v, float *e, cp_float x)
 {
-  x = cp_settle(x); /* a boundary: see convert.cuh */
+  x = CP_DETAIL_STORED(x); /* a boundary: see convert.cuh */
   float old = atomicAdd(v, x.v);
   cp_float st = cp_atomic_add_step(old, x, __isGlobal(v) ? 1 : 0);
   float olde = atomicAdd(e, st.e);

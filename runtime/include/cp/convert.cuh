@@ -92,6 +92,24 @@ CP_FUNC cp_float cp_normalize(cp_float x)
   return cp_make_float(v, x.e == 0.0f ? x.e : e);
 }
 
+/* What a pair goes through where it is stored into memory (cp_store, cp_add_to, the vector
+ * stores, the addend of the composite atomics): settled (cp_settle, below), and under the
+ * fast family (CP_ALGO 3) also normalized (cp_normalize: exact, a TwoSum and selects).
+ * The fast family never renormalizes, so without this a stored value half is float's own
+ * result, operation for operation, and the error half carries the whole distance between
+ * the float run and the composite one. Across the steps of a simulation that distance grows
+ * as the two runs diverge; the error half reaches the size of the value, where the family's
+ * first-order bounds no longer hold, and a reciprocal of a value half near zero whose pair
+ * is not gives inf - inf (NaN). Code that reads only the value half (an unconverted kernel,
+ * a host copy) would read float's result. Normalized at the store, every load starts from
+ * RN(v + e) and a bounded error half. The paper family stores the thesis' pairs as they are;
+ * the accurate and mid families keep pairs normalized. */
+#if defined(CP_ALGO) && CP_ALGO == 3
+#define CP_DETAIL_STORED(x) cp_normalize(x)
+#else
+#define CP_DETAIL_STORED(x) cp_settle(x)
+#endif
+
 /* What comparisons and fabs read (dw_common.inc). The accurate and mid families keep every
  * pair normalized (|e| <= ulp(v)/2), and a normalized pair compares lexicographically as it
  * is: only its error half is settled (a select). The paper and fast families leave pairs

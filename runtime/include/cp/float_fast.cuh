@@ -3,9 +3,15 @@
  * After Narumi et al. (2011), "fast quasi double precision": the rounding error of the value
  * half is captured exactly (TwoSum, FMA TwoProd, FMA remainder), the error halves are
  * propagated to first order, and the final Fast2Sum that would renormalize the pair is
- * dropped. Pairs are therefore not normalized (|e| can reach a few ulp(v)); every function
- * accepts such pairs. Bounds below are derived to first order in u = 2^-24 for normalized
- * inputs and asserted by tests/runtime; with unnormalized inputs they grow with |e|/|v|.
+ * dropped. Pairs are therefore not normalized (|e| can reach a few ulp(v), and a value half
+ * that cancelled to zero may carry a non-zero error half); every function accepts such
+ * pairs. Bounds below are derived to first order in u = 2^-24 for normalized inputs and
+ * asserted by tests/runtime; with unnormalized inputs they grow with |e|/|v|. So the pairs
+ * are normalized (cp_normalize, exact) where that growth has no limit: where they are
+ * stored into memory (convert.cuh, CP_DETAIL_STORED: across the steps of a simulation the
+ * float run and the composite run diverge), and before the divisor of div, the operand of
+ * rcp and of sqrt (where a value half near zero whose pair is not would give inf - inf).
+ * Comparisons, fabs and the roundings normalize their operands (convert.cuh, common.cuh).
  *
  * add is the same computation as the paper's add (TwoSum error + x.e + y.e, no Fast2Sum).
  */
@@ -74,10 +80,13 @@ CP_FUNC cp_float cp_fast_mul_cf(cp_float x, float f)
 /* Float * pair: the product and the FMA are symmetric, so this is cp_fast_mul_cf. */
 CP_FUNC cp_float cp_fast_mul_fc(float f, cp_float y) { return cp_fast_mul_cf(y, f); }
 
-/* q = x.v / y.v, r = x.v - q y.v exactly (FMA), e = (r + x.e - q y.e) / y.v.
- * |error| <= 11u^2 |x / y| + O(u^3). */
+/* q = x.v / y.v, r = x.v - q y.v exactly (FMA), e = (r + x.e - q y.e) / y.v, with the
+ * divisor normalized first (cp_normalize, exact): the family's pairs need not be, and a
+ * divisor whose value half cancelled to zero while its error half did not ({0, e}) would
+ * give inf - inf. |error| <= 11u^2 |x / y| + O(u^3). */
 CP_FUNC cp_float cp_fast_div(cp_float x, cp_float y)
 {
+  y = cp_normalize(y);
   float q = cp_fdiv_rn(x.v, y.v);
   float r = cp_fma_rn(-q, y.v, x.v);
   float n = cp_fma_rn(-q, y.e, cp_fadd_rn(r, x.e));
@@ -96,9 +105,11 @@ CP_FUNC cp_float cp_fast_div_cf(cp_float x, float f)
   return z;
 }
 
-/* Float / pair: e = (r - q y.e) / y.v. |error| <= 6u^2 |f / y| + O(u^3). */
+/* Float / pair: e = (r - q y.e) / y.v, the divisor normalized first (as in cp_fast_div).
+ * |error| <= 6u^2 |f / y| + O(u^3). */
 CP_FUNC cp_float cp_fast_div_fc(float f, cp_float y)
 {
+  y = cp_normalize(y);
   float q = cp_fdiv_rn(f, y.v);
   float r = cp_fma_rn(-q, y.v, f);
   cp_float z = cp_make_float(q, cp_fdiv_rn(cp_fma_rn(-q, y.e, r), y.v));
@@ -107,9 +118,12 @@ CP_FUNC cp_float cp_fast_div_fc(float f, cp_float y)
 }
 
 /* Accurate sqrt without its final Fast2Sum: the same represented value (Fast2Sum is exact),
- * so the same bound, 4.125u^2 + O(u^3). */
+ * so the same bound, 4.125u^2 + O(u^3), for the operand normalized first (cp_normalize,
+ * exact): sqrtf of an unnormalized value half reads the wrong number ({0, e} would give 0,
+ * {-tiny, e} with v + e > 0 NaN). */
 CP_FUNC cp_float cp_fast_sqrt(cp_float x)
 {
+  x = cp_normalize(x);
   float s = cp_fsqrt_rn(x.v);
   float r = cp_fadd_rn(cp_fma_rn(-s, s, x.v), x.e);
   cp_float z = cp_make_float(s, s != 0.0f ? cp_fdiv_rn(r, cp_fmul_rn(2.0f, s)) : 0.0f); /* sqrt(+-0) */
@@ -120,8 +134,9 @@ CP_FUNC cp_float cp_fast_sqrt(cp_float x)
 /* Reciprocal: cp_fast_div_fc(1, x) with its one quotient reused: q = RN(1/x.v), r = 1 - q x.v
  * exactly, e = RN((r - q x.e) q), a product where div_fc divides by x.v. With |x.e| <= a u|x.v|
  * the error is (1 + a)(3 + a)u^2 |1/x| + O(u^3) (div_fc: (1 + a)(2 + a)): 8u^2 for
- * normalized operands. One division instead of two. */
-CP_FUNC cp_float cp_fast_rcp(cp_float x)
+ * normalized operands, which it makes first (cp_normalize, exact: a = 1/2, so 5.25u^2; an
+ * operand {0, e} would otherwise give inf - inf). One division instead of two. */
+CP_FUNC cp_float cp_detail_fast_rcp_of(cp_float x)
 {
   float q = cp_frcp_rn(x.v);
   float r = cp_fma_rn(-q, x.v, 1.0f);
@@ -129,10 +144,12 @@ CP_FUNC cp_float cp_fast_rcp(cp_float x)
   CP_DETAIL_SETTLE(z, cp_fdiv_rn(1.0f, cp_to_float(x)));
   return z;
 }
+CP_FUNC cp_float cp_fast_rcp(cp_float x) { return cp_detail_fast_rcp_of(cp_normalize(x)); }
 
-/* rcp(sqrt(x)); the root's e may reach 1.5u|v|, which widens rcp's 8u^2 to 11.25u^2:
+/* rcp(sqrt(x)), sqrt normalizing x; the root's e may reach 1.5u|v|, which widens rcp's
+ * 8u^2 to 11.25u^2 (the root is not normalized again):
  * |error| <= 15.375u^2 |1/sqrt(x)| + O(u^3). */
-CP_FUNC cp_float cp_fast_rsqrt(cp_float x) { return cp_fast_rcp(cp_fast_sqrt(x)); }
+CP_FUNC cp_float cp_fast_rsqrt(cp_float x) { return cp_detail_fast_rcp_of(cp_fast_sqrt(x)); }
 
 /* add(mul(a, b), c); the product's e may reach 3u|ab|:
  * |error| <= 14u^2 |ab| + 3u^2 |c| + O(u^3). */

@@ -28,14 +28,15 @@
 #include "detail/dw_undef.inc"
 
 #if defined(__CUDACC__) || defined(__VECTOR_TYPES_H__)
-/* The 4-vector element and its store, settled (cp_float only: CUDA 13 deprecates double4).
+/* The 4-vector element and its store, settled (normalized under the fast family; cp_float only: CUDA 13 deprecates double4).
  * Exact for ordinary numbers. */
 CP_FUNC cp_float4 cp_pair_float4(float4 v, float4 e) {
   return cp_make_float4(cp_make_float(v.x, e.x), cp_make_float(v.y, e.y), cp_make_float(v.z, e.z),
                         cp_make_float(v.w, e.w));
 }
 CP_FUNC void cp_store_float4(float4 *v, float4 *e, cp_float4 x) {
-  x.x = cp_settle(x.x); x.y = cp_settle(x.y); x.z = cp_settle(x.z); x.w = cp_settle(x.w);
+  x.x = CP_DETAIL_STORED(x.x); x.y = CP_DETAIL_STORED(x.y);
+  x.z = CP_DETAIL_STORED(x.z); x.w = CP_DETAIL_STORED(x.w);
   v->x = x.x.v; v->y = x.y.v; v->z = x.z.v; v->w = x.w.v;
   e->x = x.x.e; e->y = x.y.e; e->z = x.z.e; e->w = x.w.e;
 }
