@@ -5,8 +5,12 @@ without a CUDA device.
 
 Checked: at the first printed step the composite total energy agrees with double's to
 1e-6 relative (before the chaotic trajectories decorrelate; float is typically 1e-6 off
-by then and composite 1e-9). Printed: every energy, float's deviation for comparison."""
-import subprocess, sys
+by then and composite 1e-9). Printed: every energy, float's deviation for comparison.
+
+With --tiers FLOAT DOUBLE LOW MID HIGH (the float-float accuracy tiers), the same for each
+tier, and, over a run of 4 000 steps: every printed energy of every tier finite, and at
+the first printed step no tier farther from double than float."""
+import math, subprocess, sys
 
 BOUND = 1e-6
 
@@ -22,7 +26,37 @@ def energies(exe, side, steps, every):
     return {int(r[0]): float(r[total]) for r in rows[1:]}
 
 
+def tiers(flt, dbl, names):
+    status = 0
+    for side, steps, every in ((8, 500, 100), (8, 4000, 500)):
+        e = {"float": energies(flt, side, steps, every), "double": energies(dbl, side, steps, every)}
+        for name, exe in names:
+            e[name] = energies(exe, side, steps, every)
+        cols = ["float", "double"] + [n for n, _ in names]
+        print("side %d, %d steps" % (side, steps))
+        print("%6s" % "step" + "".join("%20s" % c for c in cols))
+        for step in sorted(e["double"]):
+            print("%6d" % step + "".join("%20.12f" % e[c][step] for c in cols))
+        first = min(e["double"])
+        d = e["double"][first]
+        rel_f = abs(e["float"][first] - d) / abs(d)
+        for name, _ in names:
+            bad = [s for s, v in e[name].items() if not math.isfinite(v)]
+            rel = abs(e[name][first] - d) / abs(d)
+            print("%-5s step %d: - double %.3g relative (float %.3g, bound %g)%s" %
+                  (name, first, rel, rel_f, BOUND, ", not finite at steps %s" % bad if bad else ""))
+            if bad or not rel <= BOUND or not rel <= rel_f:
+                print("FAIL: tier %s" % name)
+                status = 1
+    if status:
+        sys.exit("FAIL: a tier does not track double")
+    print("PASS")
+
+
 def main():
+    if sys.argv[1] == "--tiers":
+        flt, dbl, low, mid, high = sys.argv[2:7]
+        return tiers(flt, dbl, (("low", low), ("mid", mid), ("high", high)))
     flt, dbl, cp = sys.argv[1:4]
     e = {name: energies(exe, 8, 500, 100) for name, exe in
          (("float", flt), ("double", dbl), ("composite", cp))}
