@@ -4,7 +4,7 @@
 // Kernel templates left unannotated that write paired data, launched beside a converted
 // kernel (the shape of CoMD-CUDA's UpdateLinkCells<usePairlist> and CompactAtoms<>, which
 // move atoms between the slots of the cells): the instance's body is the template's, read
-// for writes like any other kernel's. move_atoms<64> writes the paired fields x and v of
+// for writes like any other kernel's. move_atoms<64> writes the paired field x of
 // the struct, rescale<float> the paired buffer e; each launch is warned about (before:
 // nothing was said, and the companions went stale with exit status 0).
 struct Atoms {
