@@ -153,8 +153,8 @@ static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Continue;
   if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
     return CXChildVisit_Recurse;
-  if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
-      strcmp(cp_usr(d->run, c), d->usr) == 0) {
+  if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+      clang_isCursorDefinition(c) && strcmp(cp_usr(d->run, c), d->usr) == 0) {
     d->found = c;
     return CXChildVisit_Break;
   }
@@ -163,8 +163,13 @@ static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientDat
 
 /* The tree of the definition of `fn` in one of the run's inputs or their headers (its unit
  * in *unit, and in *text the text its offsets are in: the unit's, or NULL for a header,
- * whose operators are then read from the AST); NULL where none is visible. */
+ * whose operators are then read from the AST); NULL where none is visible. For an instance
+ * of a function template (`move<64><<<g, b>>>(a)`), the template's: every instance stores
+ * where the template does, whatever its arguments. */
 static cp_node *definition(cp_run *run, CXCursor fn, cp_unit **unit, const char **text) {
+  CXCursor tmpl = clang_Cursor_isNull(fn) ? fn : clang_getSpecializedCursorTemplate(fn);
+  if (!clang_Cursor_isNull(tmpl))
+    fn = tmpl;
   def_ctx d = {cp_usr(run, fn), run, clang_getNullCursor()};
   for (unsigned u = 0; u < run->n_inputs; u++) {
     if (!run->units[u]->parsed)

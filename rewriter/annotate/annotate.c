@@ -111,12 +111,14 @@ static int is_host_definition(CXCursor c) {
 
 
 /* Host functions of the main file that call converted functions (launches) or such host
- * functions, found until none is added, and those that use file-scope pointers or pointer
- * fields (where allocations often are): their buffer pointers join the pairing analysis
- * so that companions follow the buffers into host code. */
+ * functions, found until none is added, those that use file-scope pointers or pointer
+ * fields (where allocations often are), and those that launch an unconverted kernel with a
+ * struct of buffers: their buffer pointers join the pairing analysis so that companions
+ * follow the buffers into host code, and their launches are checked for writers. */
 typedef struct {
   cp_run *run;
   int found;
+  int writers_only; /* a function template: only launches with a struct of buffers count */
 } host_ctx;
 
 /* A float or double pointer that lives outside the function: a file-scope variable or a
@@ -129,13 +131,47 @@ static int outside_buffer(CXCursor ref) {
   return cp_pointee_width(t, 0) || cp_pointee_width(t, 1) || cp_symbol_width(ref);
 }
 
+/* A struct (or a pointer to one) that holds a float or double pointer, in a field or in a
+ * struct held by value (`SimGpu` holding `AtomsGpu atoms` holding `vec_t r`), to a depth of 4. */
+static int holds_buffer(CXType t, int depth) {
+  t = clang_getCanonicalType(t);
+  if (t.kind == CXType_Pointer && depth == 0)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
+  CXCursor fields[64];
+  unsigned n = t.kind == CXType_Record && depth < 4 ? cp_record_fields(t, fields, 64) : 0;
+  for (unsigned i = 0; i < n; i++) {
+    CXType ft = clang_getCursorType(fields[i]);
+    if (cp_pointee_width(ft, 0) || cp_pointee_width(ft, 1) ||
+        (clang_getCanonicalType(ft).kind == CXType_Record && holds_buffer(ft, depth + 1)))
+      return 1;
+  }
+  return 0;
+}
+
+/* A launch of a kernel that is not converted, given a struct that holds buffers (CoMD's
+ * `ShuffleAtomsData<<<g, b>>>(s->gpu, ...)` in a host function that launches nothing
+ * converted): the kernel may write a paired field, which only the host walk can tell. */
+static int launches_with_struct(CXCursor call, CXCursor ref) {
+  if (clang_Cursor_isNull(ref)) /* `K<step><<<g, b>>>(sim)` in a template: the template K */
+    ref = cp_callee(call);
+  if (clang_Cursor_isNull(ref) || cp_cuda_kind(ref) != 2)
+    return 0;
+  int n = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < n; i++)
+    if (holds_buffer(clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)i)), 0))
+      return 1;
+  return 0;
+}
+
 static enum CXChildVisitResult calls_converted(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   host_ctx *ctx = data;
   enum CXCursorKind k = clang_getCursorKind(c);
   CXCursor ref = clang_getCursorReferenced(c);
-  if (((k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr) && cp_func_of(ctx->run, ref)) ||
-      ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && outside_buffer(ref))) {
+  if ((!ctx->writers_only &&
+       (((k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr) && cp_func_of(ctx->run, ref)) ||
+        ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && outside_buffer(ref)))) ||
+      (k == CXCursor_CallExpr && launches_with_struct(c, ref))) {
     ctx->found = 1;
     return CXChildVisit_Break;
   }
@@ -200,9 +236,11 @@ static void add_host_functions(cp_run *run, const decl_list *l) {
         clang_visitChildren(run->funcs[i].cursor, note_callee, &callees);
     for (unsigned i = 0; i < l->n; i++) {
       CXCursor d = l->decls[i];
-      if (!is_host_definition(d) || cp_cuda_kind(d) != 0 || cp_func_of(run, d))
+      int tmpl = clang_getCursorKind(d) == CXCursor_FunctionTemplate;
+      if (!(is_host_definition(d) || (tmpl && clang_isCursorDefinition(d))) ||
+          cp_cuda_kind(d) != 0 || cp_func_of(run, d))
         continue;
-      host_ctx ctx = {run, 0};
+      host_ctx ctx = {run, 0, tmpl};
       clang_visitChildren(d, calls_converted, &ctx);
       if (ctx.found || called_from_host(&callees, run, d)) {
         cp_func *f = cp_add_func(run, l->u, d, NULL);

@@ -24,7 +24,7 @@ static void site_error(cp_run *run, const cp_site *site, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void site_error(cp_run *run, const cp_site *site, const char *fmt, ...) {
-  char msg[1024];
+  char msg[2048];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
@@ -91,6 +91,75 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
                    u->opt.input, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
+/* Whether the struct type `t` declares `field`, or holds by value a struct that does
+ * (SimGpu holding AtomsGpu holding NeighborListGpu holding vec_t lastR), to a depth of 4. */
+static int holds_field(CXType t, CXCursor field, int depth) {
+  CXCursor fields[64];
+  t = clang_getCanonicalType(t);
+  unsigned n = t.kind == CXType_Record && depth < 4 ? cp_record_fields(t, fields, 64) : 0;
+  for (unsigned i = 0; i < n; i++)
+    if (clang_equalCursors(fields[i], field) ||
+        holds_field(clang_getCursorType(fields[i]), field, depth + 1))
+      return 1;
+  return 0;
+}
+
+/* "file:line:col" of a cursor, with the file's name as the user wrote it. */
+static const char *place_of(cp_run *run, CXCursor c) {
+  CXString file;
+  unsigned line, col;
+  clang_getPresumedLocation(clang_getCursorLocation(c), &file, &line, &col);
+  const char *r = cp_arena_printf(run->r->arena, "%s:%u:%u", clang_getCString(file), line, col);
+  clang_disposeString(file);
+  return r;
+}
+
+/* A call in `n` (host code of the run) of a function whose body is in none of the run's
+ * inputs, given a pointer to a struct that holds `field` (`initNeighborListGpu(gpu,
+ * &gpu->atoms.neighborList, ...)`, defined in a file not converted): where the field's
+ * buffer is most likely allocated. NULL if none. */
+static const cp_node *outside_allocator(cp_run *run, const cp_node *n, CXCursor field) {
+  CXCursor fn = n->kind == CXCursor_CallExpr ? cp_callee(n->cur) : clang_getNullCursor();
+  int nargs = clang_Cursor_isNull(fn) ? 0 : cp_num_args(n->cur);
+  int visible = 1;
+  if (nargs > 0 && cp_cuda_kind(fn) == 0 &&
+      !clang_Location_isInSystemHeader(clang_getCursorLocation(fn)))
+    cp_param_write(run, fn, 0, &visible);
+  for (int i = 0; i < nargs && !visible; i++) {
+    CXType t = clang_getCanonicalType(clang_getCursorType(cp_arg(n->cur, (unsigned)i)));
+    for (int k = 0; k < 2 && t.kind == CXType_Pointer; k++)
+      t = clang_getCanonicalType(clang_getPointeeType(t));
+    if (holds_field(t, field, 0))
+      return n;
+  }
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *c = outside_allocator(run, n->kids[i], field);
+    if (c)
+      return c;
+  }
+  return NULL;
+}
+
+/* For the error on a paired field that no converted file allocates: where its buffer comes
+ * from, if a host function of the run hands its struct to a function defined elsewhere. */
+static const char *allocated_where(cp_run *run, CXCursor field) {
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    cp_func *f = &run->funcs[i];
+    const cp_node *call = f->is_host && f->body ? outside_allocator(run, f->body, field) : NULL;
+    if (!call)
+      continue;
+    CXCursor fn = cp_callee(call->cur);
+    return cp_arena_printf(run->r->arena,
+                           "; its buffer most likely comes from '%s', which '%s' calls at %s "
+                           "with the struct that holds it, declared at %s and defined in none "
+                           "of the files converted in this run: convert the file that defines "
+                           "it in the same run, or",
+                           cp_cursor_spelling(run->r->arena, fn), f->name,
+                           place_of(run, call->cur), place_of(run, fn));
+  }
+  return ":";
+}
+
 /* Paired pointer fields and file-scope pointers get their companion at every declaration
  * site the run can edit: a companion field on the next line of the struct (if the struct
  * has no field NAME_err yet, added by hand), a companion pointer beside the definition
@@ -125,8 +194,8 @@ void cp_convert_fields(cp_run *run) {
     if (!v->allocated && !v->external)
       site_error(run, &v->sites[0],
                  "%s '%s' is paired (a converted kernel writes its buffer) but no cudaMalloc of "
-                 "it is in the converted files: allocate '%s' the same size, zeroed, and copy "
+                 "it is in the converted files%s allocate '%s' the same size, zeroed, and copy "
                  "it with it, then name it with --pair", v->is_field ? "field" : "pointer",
-                 v->name, err);
+                 v->name, v->is_field ? allocated_where(run, v->decl) : ":", err);
   }
 }

@@ -573,6 +573,7 @@ static void walk(host *h, cp_node *n) {
   if (n->kind == CXCursor_VarDecl)
     cp_host_address_call(h, n, "");
   on_function_reference(h, n);
+  cp_host_lambda(h, n);
   cp_mpi_host_free(h, n);
   if (n->kind != CXCursor_CallExpr)
     return;
@@ -586,7 +587,8 @@ static void walk(host *h, cp_node *n) {
     on_pointer_swap(h, n);
     return;
   }
-  const char *name = spelling_of(h, ref);
+  /* a dependent callee (`K<step><<<g, b>>>(s)` in a template) is named by its template */
+  const char *name = spelling_of(h, clang_Cursor_isNull(ref) ? cp_callee(n->cur) : ref);
   int nargs = cp_num_args(n->cur);
   if (nargs > 0 && cp_host_address_call(h, n, name))
     return;

@@ -79,6 +79,8 @@ static inline const char *spelling_of(host *h, CXCursor c) {
 /* unconverted.c: the call `call` of `name`, a function cpconvert does not convert, with
  * paired buffers among its arguments: the warnings where their errors are lost. */
 void cp_host_other_call(host *h, cp_node *call, const char *name);
+/* unconverted.c: a lambda in host code that stores into a paired buffer it captures. */
+void cp_host_lambda(host *h, const cp_node *lambda);
 
 /* ---- statements and calls as text (statement.c) ------------------------------------ */
 

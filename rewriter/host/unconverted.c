@@ -171,11 +171,20 @@ static void struct_field_writes(host *h, cp_node *call, const char *name, int i,
  * unless they share a helper with converted code (shared_warning). */
 void cp_host_other_call(host *h, cp_node *call, const char *name) {
   int nargs = cp_num_args(call->cur);
+  cp_var *seen[16]; /* one warning per buffer: thrust::for_each(y, y + n, f) names y twice */
+  int n_seen = 0;
   for (int i = 0; i < nargs; i++) {
     struct_field_writes(h, call, name, i, cp_call_arg(call, nargs, i));
     cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
     if (!is_paired(v))
       continue;
+    int again = 0;
+    for (int k = 0; k < n_seen; k++)
+      again |= seen[k] == v;
+    if (again)
+      continue;
+    if (n_seen < 16)
+      seen[n_seen++] = v;
     if (strncmp(name, "MPI_", 4) == 0 || strncmp(name, "nccl", 4) == 0)
       cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                  "paired buffer '%s' is handed to '%s' directly: the message or reduction "
@@ -195,4 +204,71 @@ void cp_host_other_call(host *h, cp_node *call, const char *name) {
                  "(recombine into a buffer of its own first, e.g. with cp_recombine) [%s]",
                  v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
   }
+}
+
+/* The line of `offset` in the unit's text, for a message that names a second place. */
+static unsigned line_of(host *h, unsigned offset) {
+  unsigned line = 1;
+  for (unsigned i = 0; i < offset && text(h)[i]; i++)
+    line += text(h)[i] == '\n';
+  return line;
+}
+
+/* The function a lambda is handed to as an argument (`for_each<<<g, b>>>(n, [=] ...)`,
+ * `thrust::for_each(..., [] ...)`), through implicit conversions; "" if none. */
+static const char *lambda_callee(host *h, const cp_node *lambda) {
+  const cp_node *p = lambda->parent;
+  while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
+    p = p->parent;
+  if (!p || p->kind != CXCursor_CallExpr)
+    return "";
+  CXCursor ref = clang_getCursorReferenced(p->cur);
+  return spelling_of(h, clang_Cursor_isNull(ref) ? cp_callee(p->cur) : ref);
+}
+
+/* The first store in `n` (a lambda's body) into a paired buffer or paired field that the
+ * lambda captures; *v its variable. A call of the CUDA runtime does not count (a host
+ * lambda that allocates: host.c follows that call itself). */
+static const cp_node *paired_store(host *h, const cp_node *body, const cp_node *n, cp_var **v) {
+  if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) {
+    cp_var *r = root_of(h, n);
+    const cp_node **w = NULL;
+    unsigned k = is_paired(r) ? cp_find_writes(arena(h), text(h), body,
+                                               clang_getCursorReferenced(n->cur), 0, &w)
+                              : 0;
+    for (unsigned i = 0; i < k; i++)
+      if (w[i]->kind != CXCursor_CallExpr ||
+          strncmp(spelling_of(h, clang_getCursorReferenced(w[i]->cur)), "cuda", 4) != 0) {
+        *v = r;
+        return w[i];
+      }
+  }
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *s = paired_store(h, body, n->kids[i], v);
+    if (s)
+      return s;
+  }
+  return NULL;
+}
+
+/* A lambda in host code that stores into a paired buffer it captures (a device lambda
+ * given to a generic kernel template, `for_each<<<g, b>>>(n, [=] __device__ (int i) {
+ * v[i] *= s; })`, or to thrust::for_each): cpconvert does not convert lambdas, so the
+ * store writes the value and leaves the companion stale. */
+void cp_host_lambda(host *h, const cp_node *lambda) {
+  if (lambda->kind != CXCursor_LambdaExpr || !lambda->nkids)
+    return;
+  const cp_node *body = lambda->kids[lambda->nkids - 1];
+  cp_var *v = NULL;
+  const cp_node *w = body->kind == CXCursor_CompoundStmt ? paired_store(h, body, body, &v) : NULL;
+  if (!w)
+    return;
+  const char *callee = lambda_callee(h, lambda);
+  cp_diag_at(h->run, h->u, CP_WARNING, lambda->begin,
+             "this lambda%s%s%s writes paired buffer '%s' (line %u) but is not converted: "
+             "cpconvert does not convert lambdas, so the store writes the value without its "
+             "error term and %s" CP_ERR_SUFFIX " goes stale; move the update into an annotated "
+             "kernel, or zero %s" CP_ERR_SUFFIX " after it [%s]",
+             *callee ? ", given to '" : "", callee, *callee ? "'," : "", v->name,
+             line_of(h, w->begin), v->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
 }

@@ -8,6 +8,8 @@
                       @MPI_INCLUDE@ is the MPI header directory (NAME.needs-mpi)
   NAME.warn           for a passing conversion: its whole expected standard error (the
                       warnings); without it, standard error must be empty
+  NAME.nvcc-flags     optional: more nvcc options for the expected output's compile check
+                      (CMakeLists.txt), e.g. --extended-lambda
   NAME.needs-cuda     the input includes headers only an installed CUDA has (thrust, CUB):
                       the -nocudainc check below is left out, and CMakeLists.txt
                       registers the test only where nvcc is found
