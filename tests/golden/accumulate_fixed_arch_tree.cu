@@ -4,11 +4,11 @@
 // `e` as the same 64-bit fixed-point accumulator, read into and out of the tree's pairs.
 #pragma cp composite accumulate(fixed)
 __global__ void reduce_energy(const float *energy, float *total, int n) {
-  __shared__ float sdata[256];
   int tid = threadIdx.x;
   int i = blockIdx.x * blockDim.x + tid;
   float e = i < n ? energy[i] : 0.0f;
 #if __CUDA_ARCH__ < 300
+  __shared__ float sdata[256];
   sdata[tid] = e;
   __syncthreads();
   for (int s = blockDim.x / 2; s > 0; s >>= 1) {
