@@ -175,6 +175,8 @@ typedef struct {
   cp_scope scope;          /* the clause's, or --scope when the pragma names none */
   cp_accum accum;          /* the clause's, or --accumulate when the pragma names none */
   int accum_given;         /* accumulate() was written in the pragma */
+  int fixed_bits;          /* accumulate(fixed(N)): N fractional bits; -1 for none given,
+                              the runtime's CP_FIXED_FRAC_BITS (32 unless the build sets it) */
   cp_algo tier;            /* accuracy(low|mid|high): CP_ALGO_FAST, _MID, _ACCURATE; 0 if none */
   unsigned tier_offset;    /* of the clause, for diagnostics */
   cp_clause_name *pair, *nopair, *keep;
@@ -548,6 +550,9 @@ int cp_call_is_pure(const cp_node *call);
 /* expr.c: the type an accumulator is declared with, and a value converted into it. */
 const char *cp_accum_type(cp_accum m);
 const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
+/* expr.c: `fn(arg)`, a fixed-point conversion of c's function's accumulators: with the
+ * fractional bits accumulate(fixed(N)) gives, its explicit form `fn_bits(arg, N)`. */
+const char *cp_fixed_call(cp_rw *c, const char *fn, const char *arg);
 /* host.c: companions of paired buffers in host code: declarations, allocations, copies,
  * frees, launch arguments. */
 void cp_convert_host(cp_run *run, cp_func *f);

@@ -133,6 +133,10 @@ typedef struct {
   int host_view;                 /* the host compilation's view of such a run, whose edits
                                     fill its host-only branches (convert.c): no retry in
                                     device mode, no verify */
+  const unsigned *carried;       /* host view: offsets in `input` of the declarations of
+                                    the locals the device view carries as accumulate()
+                                    says (convert.c), which this view carries too */
+  size_t n_carried;
   const char *header_options;    /* the options echoed in the output's header comment */
   int no_verify;                 /* --no-verify: do not parse the output again (verify.c) */
   /* Called (when set) as each input is parsed and each output checked, so that the tool

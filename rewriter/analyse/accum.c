@@ -229,11 +229,42 @@ void cp_find_accumulators(cp_run *run, cp_func *f) {
   } while (a.changed);
 }
 
+/* Whether the device view of the run carries the local `v` (cp_options.carried). */
+static int carried_by_device(const cp_func *f, const cp_var *v) {
+  const cp_options *o = &f->unit->opt;
+  CXSourceLocation loc = clang_getCursorLocation(v->decl);
+  unsigned off = 0;
+  if (!o->n_carried || !clang_Location_isFromMainFile(loc))
+    return 0;
+  clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+  for (size_t i = 0; i < o->n_carried; i++)
+    if (o->carried[i] == off)
+      return 1;
+  return 0;
+}
+
+/* The host compilation's view (convert.c) carries what the device view carries: the sum
+ * that makes a local an accumulator may sit in a branch on __CUDA_ARCH__ that only the
+ * device sees (the warp shuffles), while the host sees the other branch (an old
+ * architecture's shared-memory tree, copied back into the local); the edits of both views
+ * meet in one output, so the local has one type in both. */
+static void carry_as_device(acc_ctx *a) {
+  for (unsigned i = 0; i < a->f->n_vars; i++) {
+    cp_var *v = &a->f->vars[i];
+    if (v->role == CP_VAR_ACCUM || v->is_param || v->group >= 0 || v->width != 1 ||
+        v->is_record || !carried_by_device(a->f, v))
+      continue;
+    v->role = CP_VAR_ACCUM;
+    v->accum = a->f->pragma->accum;
+  }
+}
+
 void cp_mark_carried(cp_run *run, cp_func *f) {
   int *kept = cp_arena_alloc(run->r->arena, (f->n_vars + 1) * sizeof *kept);
   memset(kept, 0, (f->n_vars + 1) * sizeof *kept);
   acc_ctx a = {run, f, 0, 1};
   find_sums(&a, f->body, NULL, kept);
+  carry_as_device(&a);
 }
 
 /* ---- one value per paired element -------------------------------------------------- */

@@ -69,6 +69,7 @@ static const cp_pragma *helper_pragma(cp_run *run, const cp_func *caller) {
   pr->offset = pr->end = caller->pragma->offset;
   pr->scope = caller->pragma->scope;
   pr->accum = caller->pragma->accum;
+  pr->fixed_bits = caller->pragma->fixed_bits;
   return pr;
 }
 

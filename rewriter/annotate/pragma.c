@@ -9,11 +9,12 @@
  * float without a word, get a warning.
  *
  * Clauses: pair(p, ...) nopair(p, ...) keep(v, ...) scope(all|accumulators)
- *          accumulate(composite|fixed|kahan|double) accuracy(low|mid|high)
+ *          accumulate(composite|fixed|fixed(N)|kahan|double) accuracy(low|mid|high)
  * A pragma without scope(), accumulate() or accuracy() takes the run's defaults (--scope,
  * --accumulate, --accuracy); a clause written in the pragma wins.
  * Whether the names exist is checked in variables.c, which knows the function's variables.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -123,9 +124,42 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
   return 0;
 }
 
-/* `(word)` where word is one of `choices` (NULL-terminated); returns its index or -1. */
+/* `(N)` after accumulate(fixed: N fractional bits, 0 to 62 (a 64-bit integer holds the
+ * sum, |sum| < 2^(63-N); cp/accum.cuh), read into *bits; returns 0 or -1 after a diagnostic. */
+static int parse_fixed_bits(cp_run *run, pragma_lexer *lx, int *bits) {
+  unsigned at = lx->t[lx->i - 1].offset; /* the '(' */
+  const token *t = peek(lx);
+  int ok = t && t->s[0] >= '0' && t->s[0] <= '9' && strlen(t->s) <= 9;
+  for (const char *d = t ? t->s : ""; ok && *d; d++)
+    ok = *d >= '0' && *d <= '9';
+  if (!ok) {
+    cp_diag_at(run, lx->u, CP_ERROR, t ? t->offset : at,
+               "expected the number of fractional bits, 0 to 62, in 'accumulate(fixed(...))'%s%s%s "
+               "[%s]", t ? ", not '" : "", t ? t->s : "", t ? "'" : "", cp_rule_name(CP_RULE_PRAGMA));
+    return -1;
+  }
+  long n = strtol(t->s, NULL, 10);
+  if (n > 62) {
+    cp_diag_at(run, lx->u, CP_ERROR, t->offset,
+               "'fixed(%s)' has too many fractional bits: 0 to 62 (the sum is a 64-bit integer "
+               "count of 2^-bits, so it must stay below 2^(63-bits) in magnitude) [%s]",
+               t->s, cp_rule_name(CP_RULE_PRAGMA));
+    return -1;
+  }
+  lx->i++;
+  if (!accept(lx, ")")) {
+    cp_diag_at(run, lx->u, CP_ERROR, t->offset, "expected ')' after 'fixed(%s' [%s]", t->s,
+               cp_rule_name(CP_RULE_PRAGMA));
+    return -1;
+  }
+  *bits = (int)n;
+  return 0;
+}
+
+/* `(word)` where word is one of `choices` (NULL-terminated); returns its index or -1. Where
+ * `bits` is given, the word `fixed` may take its fractional bits, `fixed(N)`. */
 static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
-                        const char *const *choices, const char *expected) {
+                        const char *const *choices, const char *expected, int *bits) {
   unsigned at = lx->t[lx->i - 1].offset;
   const token *t;
   if (!accept(lx, "(") || !(t = peek(lx))) {
@@ -136,6 +170,9 @@ static int parse_choice(cp_run *run, pragma_lexer *lx, const char *clause,
   for (int k = 0; choices[k]; k++) {
     if (strcmp(t->s, choices[k]) == 0) {
       lx->i++;
+      if (bits && strcmp(choices[k], "fixed") == 0 && accept(lx, "(") &&
+          parse_fixed_bits(run, lx, bits) != 0)
+        return -1;
       if (!accept(lx, ")")) {
         cp_diag_at(run, lx->u, CP_ERROR, t->offset, "expected ')' after '%s(%s' [%s]", clause, t->s,
                    cp_rule_name(CP_RULE_PRAGMA));
@@ -177,7 +214,7 @@ static int parse_accuracy(cp_run *run, pragma_lexer *lx, cp_pragma *pr, unsigned
     cp_diag_at(run, lx->u, CP_ERROR, at, "'accuracy' is given twice [%s]", cp_rule_name(CP_RULE_PRAGMA));
     return -1;
   }
-  int k = parse_choice(run, lx, "accuracy", tier_names, "low, mid or high");
+  int k = parse_choice(run, lx, "accuracy", tier_names, "low, mid or high", NULL);
   if (k < 0)
     return -1;
   pr->tier = tier_algos[k];
@@ -192,6 +229,7 @@ int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
   pr->end = lx->end_offset;
   pr->scope = lx->u->opt.scope;
   pr->accum = lx->u->opt.accumulate;
+  pr->fixed_bits = -1;
   lx->i += 3; /* # pragma cp */
   const token *t = peek(lx);
   if (!t || strcmp(t->s, "composite") != 0) {
@@ -221,7 +259,8 @@ int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
         return -1;
       }
       k = parse_choice(run, lx, c, is_scope ? scope_names : accum_names,
-                       is_scope ? "all or accumulators" : "composite, fixed, kahan or double");
+                       is_scope ? "all or accumulators" : "composite, fixed, kahan or double",
+                       is_scope ? NULL : &pr->fixed_bits);
       if (k < 0)
         return -1;
       if (is_scope)

@@ -423,7 +423,7 @@ static cp_val *shuffle_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
                           CP_V_COMPOSITE, 1, CP_RULE_SHUFFLE);
     v->from = CP_FROM_FIXED;
     v->src = v->text;
-    v->text = cp_arena_printf(c->run->r->arena, "cp_fixed_to_cp(%s)", v->src);
+    v->text = cp_fixed_call(c, "cp_fixed_to_cp", v->src);
     return v;
   }
   over[cp_arg_index(n, nargs, 1)] = cp_promote(c, cp_call_arg(n, nargs, 1)->val);
@@ -459,7 +459,7 @@ static cp_val *group_shuffle(cp_rw *c, cp_node *n, const char *method, int nargs
     cp_val *v = call_with(c, n, over, NULL, CP_V_COMPOSITE, 1, CP_RULE_GROUP_SHUFFLE);
     v->from = CP_FROM_FIXED;
     v->src = v->text;
-    v->text = cp_arena_printf(c->run->r->arena, "cp_fixed_to_cp(%s)", v->src);
+    v->text = cp_fixed_call(c, "cp_fixed_to_cp", v->src);
     return v;
   }
   over[cp_arg_index(n, nargs, 0)] =

@@ -66,6 +66,13 @@ const char *cp_accum_type(cp_accum m) {
   return "cp_float";
 }
 
+const char *cp_fixed_call(cp_rw *c, const char *fn, const char *arg) {
+  int bits = c->f->pragma ? c->f->pragma->fixed_bits : -1;
+  if (bits < 0)
+    return cp_arena_printf(c->run->r->arena, "%s(%s)", fn, arg);
+  return cp_arena_printf(c->run->r->arena, "%s_bits(%s, %d)", fn, arg, bits);
+}
+
 /* A value converted into the accumulator's carrier: exactly for fixed (up to its
  * resolution) and double, as its recombined float for Kahan (which sums floats). */
 const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x) {
@@ -75,8 +82,8 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x) {
     if (x->kind == CP_V_COMPOSITE && x->from == CP_FROM_FIXED)
       return x->src;
     if (cp_passes_as_float(x))
-      return cp_arena_printf(a, "cp_fixed_from_float(%s)", x->text);
-    return cp_arena_printf(a, "cp_fixed_from_cp(%s)", cp_promote(c, x));
+      return cp_fixed_call(c, "cp_fixed_from_float", x->text);
+    return cp_fixed_call(c, "cp_fixed_from_cp", cp_promote(c, x));
   case CP_ACC_KAHAN:
     return cp_arena_printf(a, "cp_kahan_add(cp_kahan_init(), %s)", cp_demote(c, x));
   case CP_ACC_DOUBLE:
@@ -99,9 +106,9 @@ static cp_val *accum_read(cp_rw *c, const cp_val *k) {
     v->src = name;
     return v;
   }
-  cp_val *v = cp_made(c, cp_arena_printf(c->run->r->arena, "%s(%s)",
-                                          k->var->accum == CP_ACC_FIXED ? "cp_fixed_to_cp" : "cp_kahan_to_cp",
-                                          name),
+  cp_val *v = cp_made(c, k->var->accum == CP_ACC_FIXED
+                             ? cp_fixed_call(c, "cp_fixed_to_cp", name)
+                             : cp_arena_printf(c->run->r->arena, "cp_kahan_to_cp(%s)", name),
                       CP_V_COMPOSITE, 1, CP_RULE_ACCUMULATE);
   if (k->var->accum == CP_ACC_FIXED) { /* summed back as the integer: exact (no 2^-48) */
     v->from = CP_FROM_FIXED;

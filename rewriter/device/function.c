@@ -285,9 +285,15 @@ static enum CXChildVisitResult find_prototypes(CXCursor c, CXCursor parent, CXCl
 /* One full expression: `mode` 1 promotes the result, -1 demotes it, 0 takes it as is. */
 static void full_expr(cp_rw *c, cp_node *n, int mode) {
   const cp_val *v = cp_rewrite(c, n);
+  if (mode && v->kind == CP_V_ACCUM) /* an accumulator as a value: T t = {sum, sum2}; */
+    v = cp_rvalue(c, v);
   const char *text = v->text;
   CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
-  if (mode > 0 && v->kind == CP_V_OTHER && t.kind >= CXType_Bool && t.kind <= CXType_Int128)
+  if (mode < 0 && v->kind == CP_V_PLAIN && v->from == CP_FROM_DOUBLE && v->src == v->text &&
+      t.kind == CXType_Float)
+    text = cp_arena_printf(c->run->r->arena, "(float)%s", v->text); /* a double accumulator:
+                                                                      braces do not narrow */
+  else if (mode > 0 && v->kind == CP_V_OTHER && t.kind >= CXType_Bool && t.kind <= CXType_Int128)
     text = cp_arena_printf(c->run->r->arena, "%s(%s)", c->f->prec->from_int, v->text); /* {1, 2} */
   else if (mode > 0 && v->kind == CP_V_OTHER && t.kind == CXType_Double && !c->f->dbl)
     text = cp_arena_printf(c->run->r->arena, "cp_from_double(%s)", v->text);

@@ -395,10 +395,40 @@ static int host_only_helpers(cp_run *run, const cp_result *h) {
   return found;
 }
 
+/* The declaration offsets of the locals this (device) view carries as accumulate() says,
+ * in the input `input`: the host view carries them too (accum.c). */
+static void carried_locals(cp_run *run, cp_options *o) {
+  size_t count = 0, cap = 8;
+  unsigned *offs = cp_arena_alloc(run->r->arena, cap * sizeof *offs);
+  for (unsigned i = 0; i < run->n_funcs; i++) {
+    const cp_func *f = &run->funcs[i];
+    if (!f->unit || strcmp(f->unit->opt.input, o->input) != 0)
+      continue;
+    for (unsigned k = 0; k < f->n_vars; k++) {
+      CXSourceLocation loc = clang_getCursorLocation(f->vars[k].decl);
+      unsigned off = 0;
+      if (f->vars[k].role != CP_VAR_ACCUM || !clang_Location_isFromMainFile(loc))
+        continue;
+      clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+      if (count == cap) {
+        unsigned *more = cp_arena_alloc(run->r->arena, 2 * cap * sizeof *more);
+        memcpy(more, offs, cap * sizeof *offs);
+        offs = more;
+        cap *= 2;
+      }
+      offs[count++] = off;
+    }
+  }
+  o->carried = offs;
+  o->n_carried = count;
+}
+
 static void add_host_view(cp_run *run, const cp_options *opts, int n) {
   cp_options *host = rerun_options(opts, n, 0, 1);
   if (!host)
     return;
+  for (int i = 0; i < n; i++)
+    carried_locals(run, &host[i]);
   cp_result *h = cp_convert_files(host, n);
   if (h->n_errors == 0 && host_only_helpers(run, h)) {
     cp_result_free(h);

@@ -245,7 +245,9 @@ static int host_companion(host *h, CXCursor v) {
 }
 
 /* Whether every converted function that takes a buffer of `v`'s pairing group carries its
- * sums as accumulate(fixed) (so the buffer holds fixed-point sums). */
+ * sums as accumulate(fixed) (so the buffer holds fixed-point sums). Not with fixed(N): the
+ * _fixed sums of <cp/mpi.h> round to CP_FIXED_FRAC_BITS, which would drop the bits the
+ * clause asked for; those buffers are summed as pairs. */
 static int fixed_sums(host *h, const cp_var *v) {
   int root = cp_group_root(h->run, v->group), any = 0;
   for (unsigned i = 0; i < h->run->n_funcs; i++) {
@@ -256,7 +258,7 @@ static int fixed_sums(host *h, const cp_var *v) {
       const cp_var *p = &g->vars[j];
       if (!p->is_param || p->group < 0 || cp_group_root(h->run, p->group) != root)
         continue;
-      if (!g->pragma || g->pragma->accum != CP_ACC_FIXED)
+      if (!g->pragma || g->pragma->accum != CP_ACC_FIXED || g->pragma->fixed_bits >= 0)
         return 0;
       any = 1;
     }

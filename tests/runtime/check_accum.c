@@ -89,6 +89,64 @@ START_TEST(test_fixed_edges)
 }
 END_TEST
 
+/* Values near 1e-6 (2^-21 .. 2^-18, both signs), where 32 fractional bits resolve only 2^-32
+ * (2.3e-10, up to about 1e-3 relative per term): with 40 (accumulate(fixed(40))) each term is
+ * rounded to 2^-41 at most, so the sum of n terms is within n * 2^-41 of the exact sum
+ * (MPFR), bit-identical in any order, and read back exactly. Printed beside float's and
+ * 32 bits' errors. */
+START_TEST(test_fixed_bits_small_values)
+{
+  enum { n = NSUM, bits = 40 };
+  gen_rng r = gen_seed(607);
+  float *x = malloc(n * sizeof *x);
+  int *idx = malloc(n * sizeof *idx);
+  for (int i = 0; i < n; ++i) x[i] = gen_float(&r, -21, -19), idx[i] = i;
+  cp_fixed q40 = 0, q32 = 0;
+  float fsum = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    q40 = cp_fixed_add(q40, cp_fixed_from_float_bits(x[i], bits));
+    q32 = cp_fixed_add(q32, cp_fixed_from_float_bits(x[i], 32));
+    fsum = cp_fadd_rn(fsum, x[i]);
+  }
+  for (int order = 0; order < 5; ++order) {
+    shuffle(&r, idx, n);
+    cp_fixed acc = 0;
+    for (int i = 0; i < n; ++i) acc = cp_fixed_add(acc, cp_fixed_from_cp_bits(cp_from_float(x[idx[i]]), bits));
+    TU_CHECK(acc == q40, "order %d: %lld != %lld", order, acc, q40);
+  }
+  mpfr_t exact, t;
+  mpfr_inits2(TU_PREC, exact, t, (mpfr_ptr)0);
+  mpfr_set_zero(exact, 1);
+  for (int i = 0; i < n; ++i) mpfr_add_d(exact, exact, x[i], MPFR_RNDN);
+  double err[3];
+  for (int k = 0; k < 3; ++k) {
+    if (k == 2) mpfr_set_flt(t, fsum, MPFR_RNDN);
+    else mpfr_set_si(t, k == 0 ? q40 : q32, MPFR_RNDN), mpfr_div_2ui(t, t, k == 0 ? bits : 32, MPFR_RNDN);
+    mpfr_sub(t, t, exact, MPFR_RNDN);
+    err[k] = fabs(mpfr_get_d(t, MPFR_RNDN));
+  }
+  double bound = n * ldexp(1.0, -(bits + 1));
+  printf("fixed(40) sum of %d values near 1e-6 (exact %.6g): error %.3g (bound %.3g); "
+         "fixed(32) %.3g, float %.3g\n", n, mpfr_get_d(exact, MPFR_RNDN), err[0], bound, err[1], err[2]);
+  TU_ASSERT(err[0] <= bound);
+  /* read back: to_double exact (|q| < 2^53), to_cp exact (at most 48 significant bits) */
+  mpfr_set_si(t, q40, MPFR_RNDN);
+  mpfr_div_2ui(t, t, bits, MPFR_RNDN);
+  TU_ASSERT(cp_fixed_to_double_bits(q40, bits) == mpfr_get_d(t, MPFR_RNDN));
+  TU_ASSERT(cp_fixed_to_float_bits(q40, bits) == mpfr_get_flt(t, MPFR_RNDN));
+  tu_set_pair(exact, cp_fixed_to_cp_bits(q40, bits));
+  TU_ASSERT(mpfr_equal_p(exact, t));
+  /* the default-bits forms are the _bits forms at CP_FIXED_FRAC_BITS */
+  TU_ASSERT(cp_fixed_from_float(x[0]) == cp_fixed_from_float_bits(x[0], CP_FIXED_FRAC_BITS));
+  TU_ASSERT(cp_fixed_from_float_bits(1.0f, 62) == (1LL << 62));
+  TU_ASSERT(cp_fixed_from_float_bits(2.0f, 62) == LLONG_MAX); /* range |x| < 2^(63-62) */
+  TU_ASSERT(cp_fixed_from_float_bits(2.5f, 0) == 2 && cp_fixed_from_float_bits(3.5f, 0) == 4);
+  mpfr_clears(exact, t, (mpfr_ptr)0);
+  free(x);
+  free(idx);
+}
+END_TEST
+
 /* The atomic step: the value cell's change plus the error addend equals the addend exactly
  * (x.e = 0), and within one rounding of the addend when x.e != 0; with and without
  * flush-to-zero. Then a long sequential "atomic" sum against MPFR. */
@@ -293,6 +351,7 @@ Suite *make_accum_suite(void)
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_fixed_order_independent);
   tcase_add_test(tc, test_fixed_edges);
+  tcase_add_test(tc, test_fixed_bits_small_values);
   tcase_add_test(tc, test_atomic_step_exact);
   tcase_add_test(tc, test_atomic_long_sum);
   tcase_add_test(tc, test_atomic_warp_global_sum);

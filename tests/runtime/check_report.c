@@ -183,6 +183,49 @@ START_TEST(test_printed)
 }
 END_TEST
 
+/* A fixed-point sum read back with 0 < |q| < 2^24 (fewer significant bits than a float) is
+ * reported once per call site; a larger one, and 0, are not; the value read is unchanged. */
+START_TEST(test_fixed_coarse)
+{
+  ck_assert(cp_fixed_coarse(1) && cp_fixed_coarse(-((1LL << 24) - 1)) && !cp_fixed_coarse(0) &&
+            !cp_fixed_coarse(1LL << 24) && !cp_fixed_coarse(-(1LL << 24)));
+  int fd[2];
+  ck_assert_int_eq(pipe(fd), 0);
+  int line = __LINE__ + 8;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 2);
+    close(fd[0]);
+    int bad = 0;
+    for (int k = 0; k < 3; k++) {
+      cp_fixed small_sum = 12345 + k; /* 1.1e-8 at 40 bits */
+      cp_float a = cp_fixed_to_cp_bits(small_sum, 40);
+      cp_fixed big_sum = 1LL << 40, zero_sum = 0;
+      cp_float b = cp_fixed_to_cp_bits(big_sum, 40), z = cp_fixed_to_cp(zero_sum);
+      bad |= a.v != ldexpf((float)(12345 + k), -40) || b.v != 1.0f || z.v != 0.0f;
+    }
+    exit(bad);
+  }
+  close(fd[1]);
+  static char buf[4096];
+  size_t n = 0;
+  ssize_t k;
+  while ((k = read(fd[0], buf + n, sizeof buf - 1 - n)) > 0)
+    n += (size_t)k;
+  buf[n] = '\0';
+  close(fd[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  char want[512];
+  snprintf(want, sizeof want,
+           "cp report: %s:%d small_sum: warning: fixed-point sum 1.12277121e-08 with 40 fractional "
+           "bits holds fewer significant bits than a float (|sum| < 2^-16); use more fractional "
+           "bits, accumulate(fixed(N))\n", __FILE__, line);
+  ck_assert_msg(strcmp(buf, want) == 0, "got:\n%s\nwanted:\n%s", buf, want);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("report");
   TCase *tc = tcase_create("report");
@@ -190,6 +233,7 @@ int main(void) {
   tcase_add_test(tc, test_measures);
   tcase_add_test(tc, test_measures_double);
   tcase_add_test(tc, test_printed);
+  tcase_add_test(tc, test_fixed_coarse);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -141,16 +141,27 @@ typedef long long cp_fixed;
 
 #define CP_DETAIL_FIXED_ONE (1ULL << CP_FIXED_FRAC_BITS)
 
-/* x rounded to the nearest multiple of 2^-F (ties to even), as an integer count of 2^-F.
- * Error <= 2^-(F+1). Saturates when |x| >= 2^(63-F); NaN gives 0. */
-CP_FUNC cp_fixed cp_fixed_from_float(float x)
+/* Each conversion has a form that takes the fractional bits F as its last argument, 0 to 62
+ * (the _bits functions; accumulate(fixed(F)) in a pragma writes them), and one that takes
+ * CP_FIXED_FRAC_BITS. Inlined with a constant F, the two compile alike. Values of one
+ * accumulator, and the sums added into it, must all have the same F: a cp_fixed does not
+ * say its own. */
+
+/* 2^f and 2^-f, exactly (0 <= f <= 62). */
+CP_FUNC float cp_detail_fixed_scale(int f) { return (float)(1ULL << f); }
+CP_FUNC float cp_detail_fixed_unit(int f) { return 1.0f / (float)(1ULL << f); }
+
+/* x rounded to the nearest multiple of 2^-f (ties to even), as an integer count of 2^-f.
+ * Error <= 2^-(f+1). Saturates when |x| >= 2^(63-f); NaN gives 0. */
+CP_FUNC cp_fixed cp_fixed_from_float_bits(float x, int f)
 {
-  float s = rintf(cp_fmul_rn(x, (float)CP_DETAIL_FIXED_ONE)); /* scaling by 2^F is exact */
+  float s = rintf(cp_fmul_rn(x, cp_detail_fixed_scale(f))); /* scaling by 2^f is exact */
   if (s != s) return 0;
   if (s >= 9223372036854775808.0f) return LLONG_MAX;
   if (s <= -9223372036854775808.0f) return LLONG_MIN;
   return (cp_fixed)s;
 }
+CP_FUNC cp_fixed cp_fixed_from_float(float x) { return cp_fixed_from_float_bits(x, CP_FIXED_FRAC_BITS); }
 
 /* v and e converted separately and added: error <= 2^-F. */
 CP_FUNC cp_fixed cp_fixed_add(cp_fixed a, cp_fixed b)
@@ -159,39 +170,85 @@ CP_FUNC cp_fixed cp_fixed_add(cp_fixed a, cp_fixed b)
 }
 
 #if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
-CP_FUNC cp_fixed cp_fixed_from_cp(cp_float x)
+CP_FUNC cp_fixed cp_fixed_from_cp_bits(cp_float x, int f)
 {
   x = cp_settle(x); /* a boundary: see convert.cuh */
-  return cp_fixed_add(cp_fixed_from_float(x.v), cp_fixed_from_float(x.e));
+  return cp_fixed_add(cp_fixed_from_float_bits(x.v, f), cp_fixed_from_float_bits(x.e, f));
 }
+CP_FUNC cp_fixed cp_fixed_from_cp(cp_float x) { return cp_fixed_from_cp_bits(x, CP_FIXED_FRAC_BITS); }
 #endif /* !CP_BACKEND_IS_DP */
 
 /* Correctly rounded to double (exact when |q| < 2^53). */
-CP_FUNC double cp_fixed_to_double(cp_fixed q)
+CP_FUNC double cp_fixed_to_double_bits(cp_fixed q, int f)
 {
-  return cp_dmul_rn((double)q, 1.0 / (double)CP_DETAIL_FIXED_ONE);
+  return cp_dmul_rn((double)q, 1.0 / (double)(1ULL << f));
 }
+CP_FUNC double cp_fixed_to_double(cp_fixed q) { return cp_fixed_to_double_bits(q, CP_FIXED_FRAC_BITS); }
 
 /* Correctly rounded to float: (float)q is RN, the scaling is exact (barring underflow). */
-CP_FUNC float cp_fixed_to_float(cp_fixed q)
+CP_FUNC float cp_fixed_to_float_bits(cp_fixed q, int f)
 {
-  return cp_fmul_rn((float)q, 1.0f / (float)CP_DETAIL_FIXED_ONE);
+  return cp_fmul_rn((float)q, cp_detail_fixed_unit(f));
 }
+CP_FUNC float cp_fixed_to_float(cp_fixed q) { return cp_fixed_to_float_bits(q, CP_FIXED_FRAC_BITS); }
 
 #if !CP_BACKEND_IS_DP /* dp: backend_dp.cuh */
 /* As a normalized pair: hi = RN(q), lo = RN(q - hi), scaled. Exact when q has at most 48
  * significant bits; else relative error <= 2^-48. */
-CP_FUNC cp_float cp_fixed_to_cp(cp_fixed q)
+CP_FUNC cp_float cp_fixed_to_cp_bits(cp_fixed q, int f)
 {
   float hi = (float)q;
   unsigned long long hu = hi >= 9223372036854775808.0f ? 0x8000000000000000ULL
                                                        : (unsigned long long)(long long)hi;
   long long rest = (long long)((unsigned long long)q - hu); /* |rest| <= 2^39 */
   cp_float z = cp_fast_two_sum(hi, (float)rest);
-  float scale = 1.0f / (float)CP_DETAIL_FIXED_ONE;
+  float scale = cp_detail_fixed_unit(f);
   return cp_make_float(cp_fmul_rn(z.v, scale), cp_fmul_rn(z.e, scale));
 }
+CP_FUNC cp_float cp_fixed_to_cp(cp_fixed q) { return cp_fixed_to_cp_bits(q, CP_FIXED_FRAC_BITS); }
 #endif /* !CP_BACKEND_IS_DP */
+
+#if defined(CP_REPORT)
+#include <stdio.h>
+/* -DCP_REPORT: a fixed-point sum read back (cp_fixed_to_cp, cp_fixed_to_cp_bits; the macros
+ * at the end of cp.cuh route the generated calls here) whose integer q is 0 < |q| < 2^24 has
+ * at most 24 significant bits, a float's precision: |sum| < 2^(24-F), where a float's own
+ * spacing, 2^(floor(log2|sum|) - 23), is at most the fixed resolution 2^-F. The terms added
+ * into it were rounded to 2^-F, so the sum is no more accurate than a float sum could be;
+ * more fractional bits (accumulate(fixed(N))) would help. Said once per call site (the
+ * line, modulo CP_DETAIL_FIXED_SITES: two sites of one line number in different files of
+ * one translation unit share the flag), on standard error (printf on the device). q == 0
+ * is not reported: an exact zero sum is common (terms in +/- pairs). */
+#define CP_DETAIL_FIXED_SITES 256
+#if defined(__CUDACC__)
+static __device__ int cp_detail_fixed_warned_d[CP_DETAIL_FIXED_SITES];
+#endif
+static int cp_detail_fixed_warned_h[CP_DETAIL_FIXED_SITES];
+
+/* Whether a fixed-point sum holds no more significant bits than a float: 0 < |q| < 2^24. */
+CP_FUNC int cp_fixed_coarse(cp_fixed q) { return q != 0 && q > -(1LL << 24) && q < (1LL << 24); }
+
+CP_FUNC cp_fixed cp_detail_fixed_report(cp_fixed q, int f, const char *file, int line, const char *what)
+{
+  if (!cp_fixed_coarse(q)) return q;
+  unsigned k = (unsigned)line % CP_DETAIL_FIXED_SITES;
+#if defined(__CUDA_ARCH__)
+  if (atomicExch(&cp_detail_fixed_warned_d[k], 1) == 0)
+    printf("cp report: %s:%d %s: warning: fixed-point sum %.9g with %d fractional bits holds "
+           "fewer significant bits than a float (|sum| < 2^%d); use more fractional bits, "
+           "accumulate(fixed(N))\n", file, line, what, cp_fixed_to_double_bits(q, f), f, 24 - f);
+#else
+  if (!cp_detail_fixed_warned_h[k]) {
+    cp_detail_fixed_warned_h[k] = 1;
+    fprintf(stderr, "cp report: %s:%d %s: warning: fixed-point sum %.9g with %d fractional bits "
+            "holds fewer significant bits than a float (|sum| < 2^%d); use more fractional "
+            "bits, accumulate(fixed(N))\n", file, line, what, cp_fixed_to_double_bits(q, f), f,
+            24 - f);
+  }
+#endif
+  return q;
+}
+#endif /* CP_REPORT */
 
 #if defined(__CUDACC__)
 /* Shuffles of a fixed-point value move the 64-bit integer itself (two 32-bit shuffles), so

@@ -151,15 +151,17 @@ CP_FUNC void cp_add_to(float *v, float *e, cp_float x) { cp_store(v, e, cp_add(c
 
 /* x rounded once to a multiple of 2^-F: error <= 2^-(F+1) (half of ff's, which rounds v and
  * e separately). Saturates like cp_fixed_from_float. */
-CP_FUNC cp_fixed cp_fixed_from_cp(cp_float x)
+CP_FUNC cp_fixed cp_fixed_from_cp_bits(cp_float x, int f)
 {
-  double s = rint(cp_dmul_rn(x.d, (double)CP_DETAIL_FIXED_ONE)); /* exact scaling */
+  double s = rint(cp_dmul_rn(x.d, (double)(1ULL << f))); /* exact scaling */
   if (s != s) return 0;
   if (s >= 9223372036854775808.0) return LLONG_MAX;
   if (s <= -9223372036854775808.0) return LLONG_MIN;
   return (cp_fixed)s;
 }
-CP_FUNC cp_float cp_fixed_to_cp(cp_fixed q) { return cp_detail_dp(cp_fixed_to_double(q)); }
+CP_FUNC cp_fixed cp_fixed_from_cp(cp_float x) { return cp_fixed_from_cp_bits(x, CP_FIXED_FRAC_BITS); }
+CP_FUNC cp_float cp_fixed_to_cp_bits(cp_fixed q, int f) { return cp_detail_dp(cp_fixed_to_double_bits(q, f)); }
+CP_FUNC cp_float cp_fixed_to_cp(cp_fixed q) { return cp_fixed_to_cp_bits(q, CP_FIXED_FRAC_BITS); }
 CP_FUNC cp_float cp_kahan_to_cp(cp_kahan k) { return cp_detail_dp(cp_dsub_rn((double)k.sum, (double)k.c)); }
 
 /* ---- CUDA vector types: member by member ---- */

@@ -116,4 +116,13 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #include "groups.cuh"
 #include "host.cuh"
 
+#if defined(CP_REPORT)
+/* Fixed-point sums read back are checked for a resolution coarser than float's (accum.cuh).
+ * A macro does not expand inside itself, so each expands to the function of its name. */
+#define cp_fixed_to_cp(q)                                                                    \
+  cp_fixed_to_cp(cp_detail_fixed_report((q), CP_FIXED_FRAC_BITS, __FILE__, __LINE__, #q))
+#define cp_fixed_to_cp_bits(q, f)                                                            \
+  cp_fixed_to_cp_bits(cp_detail_fixed_report((q), (f), __FILE__, __LINE__, #q), (f))
+#endif
+
 #endif /* CP_CP_CUH */
