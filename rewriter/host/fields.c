@@ -75,9 +75,12 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
   while (semi < u->opt.input_len && t[semi] != ';')
     semi++;
   unsigned at = cp_host_line_insert_point(&h, semi < u->opt.input_len ? semi + 1 : end);
-  const char *decl = cp_host_added_text(
-      &h, at, b, cp_arena_printf(run->r->arena, "%s%s%s%s%s;", is_extern ? "extern " : "", type,
-                                 sep, err, v->is_field || is_extern ? "" : " = nullptr"));
+  const char *line = cp_arena_printf(run->r->arena, "%s%s%s%s%s;", is_extern ? "extern " : "", type,
+                                     sep, err, v->is_field || is_extern ? "" : " = nullptr");
+  if (!v->is_field && cp_host_pointer_array(site->decl)) /* float4 *dPos_err[2] = {}; */
+    line = cp_arena_printf(run->r->arena, "%s%s", is_extern ? "extern " : "",
+                           cp_host_array_decl(&h, site->decl, is_extern ? NULL : "{}"));
+  const char *decl = cp_host_added_text(&h, at, b, line);
   for (size_t i = 0; i < u->edits.count; i++) /* a header seen from several inputs */
     if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, decl) == 0)
       return;
