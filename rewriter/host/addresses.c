@@ -11,13 +11,15 @@
  * cudaMemset(*fields_err[f], 0, bytes); }`). Any other call through such an array (a copy,
  * a memset) is refused, located: it would move values without their errors.
  *
- * The mirror image: an array of device pointers allocated in a loop and handed out to
- * struct fields, `float *bufs[6]; for (i = 0; i < 6; ++i) cudaMalloc(&bufs[i], bytes);
- * p->x = bufs[0]; ...`. Where an element reaches a paired pointer, a companion array is
- * declared after it (`float *bufs_err[6] = {};`), every element's allocation and free is
- * followed by its companion's (allocated zeroed; elements that reach no paired pointer get
- * one too, which costs memory and nothing else), and each `p->x = bufs[0]` by `p->x_err =
- * bufs_err[0]` (on_pointer_assignment, host.c). Other calls through it are refused.
+ * Arrays of device pointers themselves, `float *bufs[6]` or `float4 *dPos[2]` (local or at
+ * file scope), are buffers of the analysis (analyse/variables.c): one buffer for all the
+ * elements, paired as a whole when a converted kernel writes through any element. Its
+ * companion is an array of the same shape (`float *bufs_err[6] = {};`, host.c and fields.c
+ * declare it with cp_host_array_decl), and everything host.c does for a paired pointer it
+ * does for an element, with the element's index written again (`cudaMalloc(&bufs_err[i],
+ * ...)`, `dPos_err[1 - cur]` after `dPos[1 - cur]` in a launch): host.c refuses an index
+ * with side effects. Elements that reach no paired pointer get a companion too, which costs
+ * memory and nothing else.
  */
 #include <string.h>
 
