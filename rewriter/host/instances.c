@@ -233,8 +233,23 @@ static CXCursor argument_variable(const cp_node *a) {
   return a->kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(a->cur) : clang_getNullCursor();
 }
 
-/* Whether each launch of `g` in host function `hf` (under `n`) passes an unpaired instance
- * of hf as argument i; the launches counted in *count. */
+/* Whether a field of local struct `var` is given a pointer by assignment under `n`
+ * (`r.x = (float *)buf`): a view of memory allocated as something else, not a struct whose
+ * buffers are allocated through its fields (those keep their companions). */
+static int assigned_field(const char *t, const cp_node *n, CXCursor var) {
+  const cp_node *lhs, *rhs, *ref;
+  char op[4];
+  if (n->kind != CXCursor_CallExpr && cp_node_assignment(t, n, &lhs, &rhs, op) && strcmp(op, "=") == 0 &&
+      (ref = instance_of(cp_node_strip(lhs))) && clang_equalCursors(clang_getCursorReferenced(ref->cur), var))
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (assigned_field(t, n->kids[i], var))
+      return 1;
+  return 0;
+}
+
+/* Whether each launch of `g` in host function `hf` (under `n`) passes, as argument i, a view
+ * of hf that is an unpaired instance; the launches counted in *count. */
 static int launches_pass_views(cp_run *run, cp_func *hf, const cp_node *n, const cp_func *g, int i,
                                int *count) {
   if (n->kind == CXCursor_CallExpr && cp_func_of(run, clang_getCursorReferenced(n->cur)) == g) {
@@ -247,7 +262,8 @@ static int launches_pass_views(cp_run *run, cp_func *hf, const cp_node *n, const
     h.run = run;
     h.u = hf->unit;
     h.f = hf;
-    if (!cp_host_unpaired_instance(&h, argument_variable(cp_call_arg(n, nargs, i))))
+    CXCursor var = argument_variable(cp_call_arg(n, nargs, i));
+    if (!assigned_field(text(&h), hf->body, var) || !cp_host_unpaired_instance(&h, var))
       return 0;
   }
   for (unsigned k = 0; k < n->nkids; k++)
