@@ -263,6 +263,8 @@ typedef struct cp_func {
   int instance;            /* an instance of an annotated function template with a type
                               parameter: converted as a copy that is not a template, the
                               parameters written out (annotate.c finds them, function.c) */
+  signed char *plain_view; /* per parameter: a struct that every launch fills with plain
+                              floats (instances.c): 1 yes, 0 no, -1 not asked yet */
 } cp_func;
 
 /* One file of a run: an input with its translation unit, or a header that gets
@@ -556,6 +558,12 @@ const char *cp_fixed_call(cp_rw *c, const char *fn, const char *arg);
 /* host.c: companions of paired buffers in host code: declarations, allocations, copies,
  * frees, launch arguments. */
 void cp_convert_host(cp_run *run, cp_func *f);
+/* instances.c: whether struct parameter `i` of kernel `g` is a plain view: g only reads
+ * elements through its fields, and every launch passes a local struct of the launching host
+ * function that no other converted function sees, whose fields hold plain floats (a
+ * received message carved into a view of the state's own struct type). g then reads those
+ * fields as floats, without their companions, which the view does not have. */
+int cp_plain_view_param(cp_run *run, cp_func *g, int i);
 /* fields.c: companion fields next to paired pointer fields. */
 void cp_convert_fields(cp_run *run);
 /* symbol.c: `NAME_err` declared beside every declaration of a paired device symbol. */

@@ -21,10 +21,21 @@ static int element_width(CXType t, int dbl) {
   return cp_type_width(c, dbl);
 }
 
+/* An array of device pointers in host code (`float4 *dPos[2]`, double buffers indexed by a
+ * swapped read/write index): one buffer for all its elements, whose companion is an array
+ * of the same shape (host.c); the width of the pointee, 0 for any other type. */
+static int pointer_array_width(CXType t, int dbl) {
+  CXType c = clang_getCanonicalType(t);
+  return c.kind == CXType_ConstantArray ? cp_pointee_width(clang_getArrayElementType(c), dbl) : 0;
+}
+
 static cp_var *add_var(cp_run *run, cp_func *f, CXCursor decl, int is_param) {
   CXType t = clang_getCursorType(decl);
   int dbl = f->dbl;
   int width = element_width(t, dbl), ptr = cp_pointee_width(t, dbl);
+  if (f->is_host && !is_param && !ptr && clang_getCursorKind(decl) == CXCursor_VarDecl &&
+      ((ptr = pointer_array_width(t, 0)) || (ptr = pointer_array_width(t, dbl = 1))))
+    width = 0;
   CXType ct = clang_getCanonicalType(t);
   /* a device helper's float & parameter: an output like float *, converted with the
    * function as a float parameter is (cp_float &), so its callers pass composites */
@@ -255,7 +266,8 @@ static enum CXChildVisitResult collect_fields(CXCursor c, CXCursor parent, CXCli
                                                                  clang_getCursorLocation(c)))) {
     CXType t = clang_getCursorType(c);
     int symbol = cp_symbol_width(c);
-    if (!cp_pointee_width(t, 0) && !cp_pointee_width(t, 1) && !symbol)
+    if (!cp_pointee_width(t, 0) && !cp_pointee_width(t, 1) && !symbol &&
+        (k == CXCursor_FieldDecl || (!pointer_array_width(t, 0) && !pointer_array_width(t, 1))))
       return CXChildVisit_Continue;
     /* one variable per USR: the same field or pointer seen from several units, an extern
      * declaration and its definition, are one buffer with several declaration sites */

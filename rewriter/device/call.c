@@ -35,6 +35,19 @@ const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
   return t;
 }
 
+/* Whether the field `field` (s.x) is read through a struct parameter of the kernel that only
+ * plain floats fill (cp_plain_view_param, host/instances.c): its values alone, no companion. */
+static int plain_view(cp_rw *c, const cp_node *field) {
+  const cp_node *base = field && field->nkids ? cp_node_strip(field->kids[0]) : NULL;
+  if (!base || base->kind != CXCursor_DeclRefExpr || !c->f->is_kernel)
+    return 0;
+  CXCursor d = clang_getCursorReferenced(base->cur);
+  for (int i = 0; i < cp_num_args(c->f->cursor); i++)
+    if (clang_equalCursors(cp_arg(c->f->cursor, (unsigned)i), d))
+      return cp_plain_view_param(c->run, c->f, i);
+  return 0;
+}
+
 /* The buffer an expression is rooted at: a variable or parameter of the function, or in
  * device code a device symbol or a paired struct field (s.x[i]: *root is then the field's
  * MemberRefExpr, whose companion is s.x_err). */
@@ -47,7 +60,7 @@ static cp_var *root_var(cp_rw *c, const cp_node *n, const cp_node **root) {
   if (*root && (v = cp_symbol_of(c->run, decl)))
     return v; /* a device symbol */
   v = cp_field_buffer(c->run, n);
-  if (v && v->role == CP_VAR_PAIRED) {
+  if (v && v->role == CP_VAR_PAIRED && !plain_view(c, cp_field_root(n))) {
     *root = cp_field_root(n);
     return v;
   }

@@ -11,13 +11,15 @@
  * cudaMemset(*fields_err[f], 0, bytes); }`). Any other call through such an array (a copy,
  * a memset) is refused, located: it would move values without their errors.
  *
- * The mirror image: an array of device pointers allocated in a loop and handed out to
- * struct fields, `float *bufs[6]; for (i = 0; i < 6; ++i) cudaMalloc(&bufs[i], bytes);
- * p->x = bufs[0]; ...`. Where an element reaches a paired pointer, a companion array is
- * declared after it (`float *bufs_err[6] = {};`), every element's allocation and free is
- * followed by its companion's (allocated zeroed; elements that reach no paired pointer get
- * one too, which costs memory and nothing else), and each `p->x = bufs[0]` by `p->x_err =
- * bufs_err[0]` (on_pointer_assignment, host.c). Other calls through it are refused.
+ * Arrays of device pointers themselves, `float *bufs[6]` or `float4 *dPos[2]` (local or at
+ * file scope), are buffers of the analysis (analyse/variables.c): one buffer for all the
+ * elements, paired as a whole when a converted kernel writes through any element. Its
+ * companion is an array of the same shape (`float *bufs_err[6] = {};`, host.c and fields.c
+ * declare it with cp_host_array_decl), and everything host.c does for a paired pointer it
+ * does for an element, with the element's index written again (`cudaMalloc(&bufs_err[i],
+ * ...)`, `dPos_err[1 - cur]` after `dPos[1 - cur]` in a launch): host.c refuses an index
+ * with side effects. Elements that reach no paired pointer get a companion too, which costs
+ * memory and nothing else.
  */
 #include <string.h>
 
@@ -75,7 +77,9 @@ static void declare(host *h, const cp_node *decl) {
                        CP_RULE_HOST_PAIR);
 }
 
-CXCursor cp_host_element_array(const cp_node *n) {
+/* The array variable that `arr[k]` names, through casts, `&` and `*`; a null cursor for
+ * anything else. */
+static CXCursor element_array(const cp_node *n) {
   n = cp_node_strip(n);
   while ((n->kind == CXCursor_CStyleCastExpr || n->kind == CXCursor_UnaryOperator) && n->nkids)
     n = cp_node_strip(n->kids[n->nkids - 1]);
@@ -88,7 +92,7 @@ CXCursor cp_host_element_array(const cp_node *n) {
 /* The array of addresses an argument reaches through (`fields[f]`, `(void **)fields[f]`,
  * `*fields[f]`), with a paired element; its declaration's list in *list. */
 static CXCursor array_of(host *h, const cp_node *arg, const cp_node **list, cp_var **el) {
-  CXCursor arr = cp_host_element_array(arg);
+  CXCursor arr = element_array(arg);
   const cp_node *decl = clang_Cursor_isNull(arr) ? NULL : cp_host_decl_of(h->f->body, arr);
   for (unsigned i = 0; decl && i < decl->nkids; i++)
     if (clang_equalCursors(decl->kids[i]->cur, arr) &&
@@ -100,8 +104,7 @@ static CXCursor array_of(host *h, const cp_node *arg, const cp_node **list, cp_v
 
 /* ---- arrays of device pointers ---- */
 
-/* A local array of device pointers, `float *bufs[N]` (the pointees not pointers). */
-static int is_pointer_array(CXCursor var) {
+int cp_host_pointer_array(CXCursor var) {
   CXType t = clang_getCanonicalType(clang_getCursorType(var));
   if (t.kind != CXType_ConstantArray)
     return 0;
@@ -110,83 +113,24 @@ static int is_pointer_array(CXCursor var) {
          clang_getCanonicalType(clang_getPointeeType(e)).kind != CXType_Pointer;
 }
 
-/* Whether `n` holds `p = arr[k]` with p paired (feeds), or a cudaMalloc of an element of
- * `arr` (!feeds). */
-static int find_use(host *h, const cp_node *n, CXCursor arr, int feeds) {
-  const cp_node *lhs, *rhs;
-  char op[4];
-  if (feeds && n->kind != CXCursor_CallExpr && cp_node_assignment(text(h), n, &lhs, &rhs, op) &&
-      strcmp(op, "=") == 0 && clang_equalCursors(cp_host_element_array(rhs), arr) &&
-      is_paired(root_of(h, lhs)))
-    return 1;
-  if (!feeds && n->kind == CXCursor_CallExpr && cp_num_args(n->cur) >= 2 &&
-      strcmp(spelling_of(h, clang_getCursorReferenced(n->cur)), "cudaMalloc") == 0 &&
-      clang_equalCursors(cp_host_element_array(cp_call_arg(n, cp_num_args(n->cur), 0)), arr))
-    return 1;
-  for (unsigned i = 0; i < n->nkids; i++)
-    if (find_use(h, n->kids[i], arr, feeds))
-      return 1;
-  return 0;
-}
-
-int cp_host_paired_pointer_array(host *h, CXCursor arr) {
-  return !clang_Cursor_isNull(arr) && is_pointer_array(arr) &&
-         cp_host_decl_of(h->f->body, arr) && find_use(h, h->f->body, arr, 1) &&
-         find_use(h, h->f->body, arr, 0);
-}
-
-/* `float *bufs[6];` whose elements reach paired pointers: `float *bufs_err[6] = {};`. */
-static void declare_pointer_array(host *h, const cp_node *decl) {
-  const cp_node *s = cp_host_statement_of(decl);
-  if (!s || decl->macro || !cp_host_paired_pointer_array(h, decl->cur))
-    return;
-  CXType t = clang_getCursorType(decl->cur);
+const char *cp_host_array_decl(host *h, CXCursor var, const char *init) {
+  CXType t = clang_getCursorType(var);
   CXString e = clang_getTypeSpelling(clang_getArrayElementType(t));
   const char *type = clang_getCString(e);
   size_t n = strlen(type);
-  const char *name = spelling_of(h, decl->cur);
-  cp_host_insert_after(h, s, cp_arena_printf(arena(h), "%s%s%s[%lld] = {};", type,
-                                             n && type[n - 1] == '*' ? "" : " ", err_of(h, name),
-                                             clang_getArraySize(t)),
-                       CP_RULE_HOST_PAIR);
+  const char *decl = cp_arena_printf(arena(h), "%s%s%s[%lld]%s%s;", type,
+                                     n && type[n - 1] == '*' ? "" : " ",
+                                     err_of(h, spelling_of(h, var)), clang_getArraySize(t),
+                                     init ? " = " : "", init ? init : "");
   clang_disposeString(e);
-}
-
-/* cudaMalloc or cudaFree of an element of such an array: the same for its companion. */
-static int pointer_array_call(host *h, cp_node *call, const char *name) {
-  int nargs = cp_num_args(call->cur);
-  CXCursor arr = cp_host_element_array(cp_call_arg(call, nargs, 0));
-  if (!cp_host_paired_pointer_array(h, arr))
-    return 0;
-  const char *a = spelling_of(h, arr), *err = err_of(h, a);
-  int alloc = strcmp(name, "cudaMalloc") == 0;
-  if (!alloc && strcmp(name, "cudaFree") != 0) {
-    cp_host_error(h, call, "'%s' reaches paired buffers through the array '%s', which cpconvert "
-                  "follows only in cudaMalloc and cudaFree: write this call for each buffer",
-                  name, a);
-    return 1;
-  }
-  call_text ct;
-  const cp_node *s = cp_host_statement_for(h, call, name, &ct);
-  if (!s)
-    return 1;
-  const char *stmt = cp_host_replace_word(h, cp_host_statement_text(h, s), a, err);
-  const char *sub = strchr(ct.arg[0], '[');
-  const char *zero = alloc && ct.nargs >= 2 && sub
-                         ? cp_arena_printf(arena(h), " cudaMemset(%s%s, 0, %s);", err, sub, ct.arg[1])
-                         : "";
-  cp_host_insert_after(h, s, cp_arena_printf(arena(h), "%s%s", stmt, zero), CP_RULE_HOST_PAIR);
-  return 1;
+  return decl;
 }
 
 int cp_host_address_call(host *h, cp_node *call, const char *name) {
   if (call->kind == CXCursor_VarDecl) {
     declare(h, call);
-    declare_pointer_array(h, call);
     return 0;
   }
-  if (pointer_array_call(h, call, name))
-    return 1;
   int nargs = cp_num_args(call->cur);
   const cp_node *list = NULL;
   cp_var *el[MAX_ADDRESSES];

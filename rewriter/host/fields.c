@@ -77,7 +77,8 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
   unsigned at = cp_host_line_insert_point(&h, semi < u->opt.input_len ? semi + 1 : end);
   const char *decl = cp_host_added_text(
       &h, at, b, cp_arena_printf(run->r->arena, "%s%s%s%s%s;", is_extern ? "extern " : "", type,
-                                 sep, err, v->is_field || is_extern ? "" : " = nullptr"));
+                                 sep, err, v->is_field || is_extern ? ""
+                                           : strchr(err, '[') ? " = {}" : " = nullptr"));
   for (size_t i = 0; i < u->edits.count; i++) /* a header seen from several inputs */
     if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, decl) == 0)
       return;
@@ -185,11 +186,15 @@ void cp_convert_fields(cp_run *run) {
       continue;
     }
     if (!v->is_field || !struct_has_field(v->decl, err)) {
-      CXString t = clang_getTypeSpelling(clang_getCursorType(v->decl));
+      CXType vt = clang_getCursorType(v->decl);
+      int array = !v->is_field && cp_host_pointer_array(v->decl); /* float4 *dPos_err[2] = {}; */
+      CXString t = clang_getTypeSpelling(array ? clang_getArrayElementType(vt) : vt);
       const char *type = cp_arena_strdup(run->r->arena, clang_getCString(t));
       clang_disposeString(t);
+      const char *name = array ? cp_arena_printf(run->r->arena, "%s[%lld]", err, clang_getArraySize(vt))
+                               : err;
       for (unsigned k = 0; k < v->n_sites; k++)
-        declare_at_site(run, v, &v->sites[k], type, err);
+        declare_at_site(run, v, &v->sites[k], type, name);
     }
     if (!v->allocated && !v->external)
       site_error(run, &v->sites[0],

@@ -343,11 +343,12 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
       cp_host_error(h, a, "the launch of '%s' is inside a macro; its companion argument cannot be "
                           "added: write the launch out", g->name);
     } else if (!is_paired(v) && pointer_element(a)) {
-      cp_host_error(h, a, "parameter '%s' of '%s' is paired, but this argument is an element of an array "
-                          "of device pointers, which cpconvert does not pair (double buffering): keep "
-                          "the buffers in pointer variables, allocated through them, and swap the "
-                          "variables (`float *tmp = cur; cur = next; next = tmp;`); their companions "
-                          "are declared, allocated and swapped with them", p->name, g->name);
+      cp_host_error(h, a, "parameter '%s' of '%s' is paired, but this argument is an element of a table "
+                          "of device pointers that cpconvert does not pair (a pointer to pointers, an "
+                          "array in a struct): keep the buffers in a local "
+                          "or file-scope array (`float *buf[2]`) allocated element by element with "
+                          "cudaMalloc, or in pointer variables; their companions are declared, "
+                          "allocated and passed with them", p->name, g->name);
     } else if (!is_paired(v)) {
       cp_host_error(h, a, "parameter '%s' of '%s' is paired, but this argument is not a buffer variable "
                           "of this function that cpconvert can follow: pass a pointer variable, or add "
@@ -467,13 +468,15 @@ static void on_pointer_assignment(host *h, cp_node *n) {
       !cp_node_assignment(text(h), n, &lhs, &rhs, op) || strcmp(op, "=") != 0)
     return;
   const cp_node *target = cp_node_strip(lhs);
-  if (target->kind == CXCursor_ArraySubscriptExpr) {
+  cp_var *l = root_of(h, lhs);
+  int element = target->kind == CXCursor_ArraySubscriptExpr;
+  if (element && !(is_paired(l) && cp_host_pointer_array(l->decl) &&
+                   clang_getCanonicalType(clang_getCursorType(target->cur)).kind == CXType_Pointer)) {
     alias_in_array(h, n, rhs);
     return;
   }
-  if (target->kind != CXCursor_DeclRefExpr && target->kind != CXCursor_MemberRefExpr)
+  if (!element && target->kind != CXCursor_DeclRefExpr && target->kind != CXCursor_MemberRefExpr)
     return;
-  cp_var *l = root_of(h, lhs);
   if (!is_paired(l))
     return;
   cp_var *r = root_of(h, rhs);
@@ -481,16 +484,8 @@ static void on_pointer_assignment(host *h, cp_node *n) {
   int null = value->kind == CXCursor_CXXNullPtrLiteralExpr || value->kind == CXCursor_IntegerLiteral ||
              value->kind == CXCursor_GNUNullExpr;
   const cp_node *s = cp_host_statement_of(n);
-  CXCursor arr = cp_host_element_array(rhs);
-  if (s && !is_paired(r) && cp_host_paired_pointer_array(h, arr)) { /* p->x = bufs[0] */
-    const char *a = spelling_of(h, arr);
-    l->allocated = 1;
-    cp_host_insert_after(h, s,
-                         cp_host_replace_word(h, to_companion(h, cp_host_statement_text(h, s), l->name),
-                                              a, err_of(h, a)),
-                         CP_RULE_HOST_PAIR);
-    return;
-  }
+  if (is_paired(r) && r != l && cp_host_pointer_array(r->decl))
+    l->allocated = 1; /* p->x = bufs[0]: an element of an allocated array */
   if (!s || (!is_paired(r) && !null)) {
     cp_host_error(h, n, "paired pointer '%s' is assigned a value cpconvert cannot follow to a buffer "
                         "with a companion: assign '%s" CP_ERR_SUFFIX "' by hand too", l->name, l->name);
@@ -509,14 +504,15 @@ static void on_pointer_swap(host *h, cp_node *n) {
   const cp_node *s = cp_host_statement_of(n);
   if (!is_paired(a) && !is_paired(b))
     return;
-  if (!s || !is_paired(a) || !is_paired(b) || a == b) {
+  int elements = a == b && is_paired(a) && cp_host_pointer_array(a->decl); /* swap(buf[0], buf[1]) */
+  if (!s || !is_paired(a) || !is_paired(b) || (a == b && !elements)) {
     cp_host_error(h, n, "paired pointer '%s' is swapped with a pointer cpconvert cannot follow "
                         "to a buffer with a companion: swap its companion by hand too",
                   is_paired(a) ? a->name : b->name);
     return;
   }
   const char *stmt = to_companion(h, cp_host_statement_text(h, s), a->name);
-  cp_host_insert_after(h, s, to_companion(h, stmt, b->name), CP_RULE_HOST_PAIR);
+  cp_host_insert_after(h, s, elements ? stmt : to_companion(h, stmt, b->name), CP_RULE_HOST_PAIR);
 }
 
 /* A struct declared with pointers into paired device buffers, `Bodies d = {(float4 *)d_buf,
@@ -565,9 +561,37 @@ static void on_function_reference(host *h, const cp_node *n) {
                       "launch it directly with <<<...>>>", g->name);
 }
 
+/* Whether evaluating `n` twice equals evaluating it once: no store, ++/--, or call that is
+ * not pure. */
+static int side_effect_free(host *h, const cp_node *n) {
+  const cp_node *rhs;
+  char op[4];
+  if (cp_store_target(text(h), n, &rhs, op) ||
+      (n->kind == CXCursor_CallExpr && !cp_call_is_pure(n)))
+    return 0;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (!side_effect_free(h, n->kids[i]))
+      return 0;
+  return 1;
+}
+
+/* dPos[k], an element of a paired array of device pointers: its companion is dPos_err[k],
+ * with the index written again, so the index must not change anything. */
+static void on_element(host *h, const cp_node *n) {
+  const cp_node *base = n->kind == CXCursor_ArraySubscriptExpr && n->nkids == 2
+                            ? cp_node_strip(n->kids[0]) : NULL;
+  cp_var *v = base && base->kind == CXCursor_DeclRefExpr ? root_of(h, base) : NULL;
+  if (is_paired(v) && cp_host_pointer_array(v->decl) && !side_effect_free(h, n->kids[1]))
+    cp_host_error(h, n->kids[1], "this index of '%s', an array of device pointers whose companion "
+                                 "array '%s" CP_ERR_SUFFIX "' is indexed the same way, has side effects, "
+                                 "which the companion's index would repeat: compute it into a variable "
+                                 "first", v->name, v->name);
+}
+
 static void walk(host *h, cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     walk(h, n->kids[i]);
+  on_element(h, n);
   on_pointer_assignment(h, n);
   on_init_list(h, n);
   if (n->kind == CXCursor_VarDecl)
@@ -611,6 +635,10 @@ static void declare_companion(host *h, cp_var *v) {
     cp_diag_at(h->run, h->u, CP_ERROR, d ? d->begin : h->f->body->begin,
                "cannot declare '%s" CP_ERR_SUFFIX "' beside '%s': declare '%s' in a statement of its own "
                "[%s]", v->name, v->name, v->name, cp_rule_name(CP_RULE_HOST_PAIR));
+    return;
+  }
+  if (cp_host_pointer_array(v->decl)) { /* float4 *dPos[2]: float4 *dPos_err[2] = {}; */
+    cp_host_insert_after(h, d, cp_host_array_decl(h, v->decl, "{}"), CP_RULE_HOST_PAIR);
     return;
   }
   CXString t = clang_getTypeSpelling(clang_getCursorType(v->decl));

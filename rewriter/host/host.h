@@ -132,12 +132,12 @@ const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var);
  * `name` through such an array: cudaMalloc and cudaFree followed by the same for the
  * companion, anything else refused. Whether the call was one (handled). */
 int cp_host_address_call(host *h, cp_node *n, const char *name);
-/* The array variable that `arr[k]` names, through casts, `&` and `*` (addresses.c); a null
- * cursor for anything else. */
-CXCursor cp_host_element_array(const cp_node *n);
-/* Whether `arr` is a local array of device pointers whose elements this function
- * allocates with cudaMalloc and hands to paired pointers (addresses.c). */
-int cp_host_paired_pointer_array(host *h, CXCursor arr);
+/* Whether `var` is an array of device pointers, `float4 *dPos[2]` (addresses.c); paired, it
+ * is one buffer whose companion is an array of the same shape, each element allocated,
+ * copied, freed and passed beside its value's with the same index. */
+int cp_host_pointer_array(CXCursor var);
+/* `ELEM NAME_err[N] = init;` for such an array (no initializer when `init` is NULL). */
+const char *cp_host_array_decl(host *h, CXCursor var, const char *init);
 
 /* ---- MPI calls on host copies of paired buffers (mpi.c) ---------------------------- */
 

@@ -70,6 +70,16 @@ static int harmless_param(host *h, const cp_node *call, const cp_node *n) {
   return 0;
 }
 
+/* Whether argument `n` of launch `call` of converted kernel `g` lands in a plain view
+ * parameter (cp_plain_view_param): read as floats there. */
+static int view_param(host *h, const cp_node *call, const cp_node *n, cp_func *g) {
+  int nargs = cp_num_args(call->cur);
+  for (int i = 0; i < nargs; i++)
+    if (cp_call_arg(call, nargs, i) == n)
+      return cp_plain_view_param(h->run, g, i);
+  return 0;
+}
+
 /* Whether the value at `n` goes only where no converted function sees it. A field of the
  * instance `self` (`halo.x`, `&halo.x`, `halo.x + k`): an argument of a call that is not
  * converted (cudaMalloc, cudaMemcpy, MPI, an unconverted kernel), a host-side element access,
@@ -102,7 +112,8 @@ static int goes_nowhere_converted(host *h, const cp_node *n, int whole, CXCursor
       return 0;
     if (strncmp(spelling_of(h, callee), "operator", 8) == 0 || cp_pointer_swap(p))
       return 0;
-    return !cp_func_of(h->run, callee) || (whole && harmless_param(h, p, n));
+    cp_func *g = cp_func_of(h->run, callee);
+    return !g || (whole && (harmless_param(h, p, n) || view_param(h, p, n, g)));
   }
   if (whole)
     return 0;
@@ -164,4 +175,122 @@ cp_var *cp_host_root(host *h, const cp_node *n) {
   const cp_node *root = cp_node_root(n, 1);
   const cp_node *ref = root ? instance_of(root) : NULL;
   return ref && cp_host_unpaired_instance(h, clang_getCursorReferenced(ref->cur)) ? NULL : v;
+}
+
+/* ---- plain views: struct parameters of kernels that only messages fill ---------------- */
+
+static const cp_node *up(const cp_node *n) {
+  while (n->parent && (n->parent->kind == CXCursor_UnexposedExpr || n->parent->kind == CXCursor_ParenExpr))
+    n = n->parent;
+  return n;
+}
+
+/* Whether the use `ref` of a struct parameter reads through one of its fields only: an
+ * element `r.x[i]` as a value (its address not taken), or a field that is no pointer. */
+static int field_read(const char *t, const cp_node *ref) {
+  const cp_node *m = up(ref)->parent, *e;
+  char op[4];
+  if (!m || m->kind != CXCursor_MemberRefExpr)
+    return 0;
+  if (clang_getCanonicalType(clang_getCursorType(m->cur)).kind != CXType_Pointer)
+    return 1; /* r.n: a value (stores into it are reads_only's) */
+  e = up(m)->parent;
+  if (!e || e->kind != CXCursor_ArraySubscriptExpr || e->nkids != 2 || e->kids[0] != up(m))
+    return 0;
+  e = up(e)->parent;
+  return !e || e->kind != CXCursor_UnaryOperator || strcmp(cp_node_operator(t, e, op), "&") != 0;
+}
+
+/* Whether the kernel body `n` uses struct parameter `param` only to read through its fields. */
+static int reads_only(const char *t, const cp_node *n, CXCursor param) {
+  const cp_node *rhs, *target, *root;
+  char op[4];
+  if ((target = cp_store_target(t, n, &rhs, op)) && (root = cp_node_root(target, 0)) &&
+      clang_equalCursors(clang_getCursorReferenced(root->cur), param))
+    return 0;
+  if (n->kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(n->cur), param) &&
+      !field_read(t, n))
+    return 0;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (!reads_only(t, n->kids[i], param))
+      return 0;
+  return 1;
+}
+
+/* The local struct variable a by-value argument names (through the copy it makes), or a
+ * null cursor. */
+static CXCursor argument_variable(const cp_node *a) {
+  for (;;) {
+    a = cp_node_strip(a);
+    if (a->kind == CXCursor_CallExpr && a->nkids == 1 &&
+        clang_getCursorKind(clang_getCursorReferenced(a->cur)) == CXCursor_Constructor)
+      a = a->kids[0];
+    else if (a->kind == CXCursor_UnexposedExpr && a->nkids == 1)
+      a = a->kids[0];
+    else
+      break;
+  }
+  return a->kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(a->cur) : clang_getNullCursor();
+}
+
+/* Whether a field of local struct `var` is given a pointer by assignment under `n`
+ * (`r.x = (float *)buf`): a view of memory allocated as something else, not a struct whose
+ * buffers are allocated through its fields (those keep their companions). */
+static int assigned_field(const char *t, const cp_node *n, CXCursor var) {
+  const cp_node *lhs, *rhs, *ref;
+  char op[4];
+  if (n->kind != CXCursor_CallExpr && cp_node_assignment(t, n, &lhs, &rhs, op) && strcmp(op, "=") == 0 &&
+      (ref = instance_of(cp_node_strip(lhs))) && clang_equalCursors(clang_getCursorReferenced(ref->cur), var))
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (assigned_field(t, n->kids[i], var))
+      return 1;
+  return 0;
+}
+
+/* Whether each launch of `g` in host function `hf` (under `n`) passes, as argument i, a view
+ * of hf that is an unpaired instance; the launches counted in *count. */
+static int launches_pass_views(cp_run *run, cp_func *hf, const cp_node *n, const cp_func *g, int i,
+                               int *count) {
+  if (n->kind == CXCursor_CallExpr && cp_func_of(run, clang_getCursorReferenced(n->cur)) == g) {
+    int nargs = cp_num_args(n->cur);
+    if (i >= nargs)
+      return 0;
+    ++*count;
+    host h;
+    memset(&h, 0, sizeof h);
+    h.run = run;
+    h.u = hf->unit;
+    h.f = hf;
+    CXCursor var = argument_variable(cp_call_arg(n, nargs, i));
+    if (!assigned_field(text(&h), hf->body, var) || !cp_host_unpaired_instance(&h, var))
+      return 0;
+  }
+  for (unsigned k = 0; k < n->nkids; k++)
+    if (!launches_pass_views(run, hf, n->kids[k], g, i, count))
+      return 0;
+  return 1;
+}
+
+int cp_plain_view_param(cp_run *run, cp_func *g, int i) {
+  int nparams = cp_num_args(g->cursor);
+  if (!g->is_kernel || !g->body || i < 0 || i >= nparams)
+    return 0;
+  if (!g->plain_view) {
+    g->plain_view = cp_arena_alloc(run->r->arena, (size_t)nparams);
+    memset(g->plain_view, -1, (size_t)nparams);
+  }
+  if (g->plain_view[i] >= 0)
+    return g->plain_view[i];
+  CXCursor param = cp_arg(g->cursor, (unsigned)i);
+  if (clang_getCanonicalType(clang_getCursorType(param)).kind != CXType_Record)
+    return g->plain_view[i] = 0;
+  /* Taken as a view while the launches are read: each launch's instance asks about this
+   * parameter again (its one converted use). */
+  g->plain_view[i] = 1;
+  int yes = reads_only(g->unit->opt.input_text, g->body, param), count = 0;
+  for (unsigned k = 0; yes && k < run->n_funcs; k++)
+    if (run->funcs[k].is_host && run->funcs[k].body)
+      yes = launches_pass_views(run, &run->funcs[k], run->funcs[k].body, g, i, &count);
+  return g->plain_view[i] = (signed char)(yes && count > 0);
 }

@@ -117,10 +117,13 @@ const char *cp_host_statement_text(host *h, const cp_node *s) {
 
 /* Adds `stmts` (each a complete statement) as new lines after statement `s`; after the
  * unbraced body of an if, for, while ..., inside braces added around both. */
+static const char *one_line(host *h, const char *lines, const char *indent);
+
 void cp_host_insert_after(host *h, const cp_node *s, const char *stmts, cp_rule rule) {
-  if (s->parent && s->parent->kind != CXCursor_CompoundStmt) {
+  if (s->parent && s->parent->kind != CXCursor_CompoundStmt) { /* braced, on its line */
     edit(h, s->begin, 0, "{ ", rule);
-    edit(h, cp_host_statement_end(h, s), 0, cp_arena_printf(arena(h), " %s }", stmts), rule);
+    edit(h, cp_host_statement_end(h, s), 0,
+         cp_arena_printf(arena(h), " %s }", one_line(h, stmts, cp_host_indent_of(h, s->begin))), rule);
     return;
   }
   unsigned at = cp_host_line_insert_point(h, cp_host_statement_end(h, s));

@@ -16,7 +16,7 @@ int main() {
   allocate(&d_a, 64);
   scale<<<1, 64>>>(d_a, 64);
 
-  float *bufs[2];
+  float **bufs = new float *[2];
   cudaMalloc(&bufs[0], 64 * sizeof(float));
   scale<<<1, 64>>>(bufs[0], 64);
 

@@ -1,25 +1,29 @@
-// A copy through an array of device pointers whose elements become paired struct fields:
-// cpconvert follows such an array in cudaMalloc and cudaFree only (host_pointer_array); a
-// copy would move the values without their errors, so it is refused, located.
+// Arrays of device pointers pair as one buffer whose companion array is indexed like it
+// (host_pointer_array, host_pointer_array_swap); what cannot be followed is refused, located:
+// an index with side effects (the companion's index would repeat them), an element given a
+// pointer that is not a paired buffer, and a table of pointers reached through a pointer to
+// pointers.
 #include <cuda_runtime.h>
 
-struct particles_pointers { float *x; float *u; };
-
 #pragma cp composite
-__global__ void push(particles_pointers p, float dt, int n)
+__global__ void step(const float *in, float *out, int n)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    p.x[i] += dt * p.u[i];
+    out[i] = 0.5f * in[i];
 }
 
-void allocate(particles_pointers *p_p, const float *h, int n)
+float *pool_buffer(int n);
+
+void run(int n, int steps)
 {
-  float *copies[2];
-  for (int i = 0; i < 2; ++i) {
-    cudaMalloc(&copies[i], n * sizeof(float));
-    cudaMemcpy(copies[i], h, n * sizeof(float), cudaMemcpyHostToDevice);
-  }
-  p_p->x = copies[0];
-  p_p->u = copies[1];
+  float *buf[2];
+  cudaMalloc(&buf[0], n * sizeof(float));
+  buf[1] = pool_buffer(n);
+  int cur = 0;
+  for (int s = 0; s < steps; s++)
+    step<<<1, n>>>(buf[cur], buf[cur++ % 2], n);
+  float **table = new float *[2];
+  cudaMalloc(&table[0], n * sizeof(float));
+  step<<<1, n>>>(table[0], table[0], n);
 }
