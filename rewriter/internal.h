@@ -510,6 +510,10 @@ int cp_composite_signature(const cp_func *f);
 /* analyse.c: whether converting `f` changes its parameters or result (so that callers
  * must change too). */
 int cp_signature_changes(const cp_func *f);
+/* analyse.c: whether call n of converted function f goes to its callee's float original:
+ * it passes keep() locals of f (by address, or bound to a reference) to every parameter
+ * that converts, and composites only to parameters that take values (recombined there). */
+int cp_kept_call(cp_run *run, cp_func *f, const cp_node *n);
 /* variables.c: the buffer a host pointer expression designates (&p, (void **)&p, p + k,
  * s->pos, &s.pos): a pointer variable of `f` or a pointer field; NULL if neither. By
  * cursors alone, so that it works inside macro arguments. */

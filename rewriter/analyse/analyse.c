@@ -505,14 +505,55 @@ static void nopair_fields(cp_run *run, cp_func *f) {
   }
 }
 
+/* Whether argument a, bound to a parameter that converts (a cp_float * or paired pointer,
+ * `&t`; a cp_float &, `t`), is a keep() local of f that stays float. */
+static int kept_argument(cp_func *f, const cp_var *param, const cp_node *a) {
+  char op[4];
+  a = cp_node_strip(a);
+  if (!param->is_ref) {
+    if (a->kind != CXCursor_UnaryOperator ||
+        strcmp(cp_node_operator(f->unit->opt.input_text, a, op), "&") != 0)
+      return 0;
+    a = cp_node_strip(a->kids[0]);
+  }
+  cp_var *local = var_of_node(f, a);
+  return local && local->role == CP_VAR_FLOAT && !local->is_param && is_kept(f, local);
+}
+
+int cp_kept_call(cp_run *run, cp_func *f, const cp_node *n) {
+  cp_func *callee = n->kind == CXCursor_CallExpr && f->pragma && f->pragma->n_keep
+                        ? cp_func_of(run, cp_callee(n->cur))
+                        : NULL;
+  if (!callee || callee->is_kernel || callee->is_host)
+    return 0;
+  int nargs = cp_num_args(n->cur), kept = 0;
+  for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
+    const cp_var *p = cp_var_of(callee, cp_arg(callee->cursor, (unsigned)i));
+    if (!p)
+      continue;
+    CXType pt = clang_getCanonicalType(clang_getCursorType(p->decl));
+    int converts = p->role == CP_VAR_OUTPTR || p->role == CP_VAR_PAIRED ||
+                   (p->is_ref && p->role == CP_VAR_COMPOSITE && cp_composite_signature(callee) &&
+                    !clang_isConstQualifiedType(clang_getPointeeType(pt)));
+    if (!converts)
+      continue; /* a value: the float original takes it recombined */
+    if (!kept_argument(f, p, cp_call_arg(n, nargs, i)))
+      return 0; /* a composite's address, a paired buffer: only the converted copy takes it */
+    kept = 1;
+  }
+  return kept;
+}
+
 /* f(&t) where t is in keep() and f's parameter converts (to cp_float * as an output
  * parameter, or to a paired buffer): a float's address cannot go where a composite's is
  * expected, and a composite temporary would change when t is written. Refused at the
- * argument, whatever the other calls of f make of the parameter. */
+ * argument, unless the call can go to f's float original (cp_kept_call), which
+ * device/function.c then keeps beside the converted copy. */
 static void refuse_kept_addresses(cp_run *run, cp_func *f, const cp_node *n) {
   for (unsigned i = 0; i < n->nkids; i++)
     refuse_kept_addresses(run, f, n->kids[i]);
-  cp_func *callee = n->kind == CXCursor_CallExpr && f->pragma && f->pragma->n_keep
+  cp_func *callee = n->kind == CXCursor_CallExpr && f->pragma && f->pragma->n_keep &&
+                            !cp_kept_call(run, f, n)
                         ? cp_func_of(run, cp_callee(n->cur))
                         : NULL;
   int nargs = callee ? cp_num_args(n->cur) : 0;

@@ -289,7 +289,33 @@ static void twin_defined_before(cp_rw *c, const cp_node *n, const cp_func *calle
                                   callee->name, callee->twin, callee->name));
 }
 
+/* A call that passes keep() locals where the callee's parameters convert (cp_kept_call):
+ * it calls the float original, which function.c keeps beside the converted copy, with
+ * composite values recombined, as a call to any float function is. */
+static cp_val *float_original_call(cp_rw *c, cp_node *n, const cp_func *callee, int nargs) {
+  const char **over = overrides(c, n);
+  int any = 0;
+  for (int i = 0; i < nargs; i++) {
+    cp_node *an = cp_call_arg(n, nargs, i);
+    const cp_val *x = cp_rvalue(c, an->val);
+    if (cp_is_composite(x) || x != an->val)
+      over[cp_arg_index(n, nargs, i)] = cp_demote(c, x);
+    any |= cp_is_composite(x) || x != an->val;
+  }
+  if (any)
+    cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
+                 "this call passes keep() variables where '%s' converts, so it calls the float "
+                 "'%s': its composite arguments are recombined here and it computes in float",
+                 callee->name, callee->name);
+  int w = cp_node_width(c, n);
+  if (!any)
+    return cp_pass(c, n);
+  return call_with(c, n, over, NULL, w ? CP_V_PLAIN : CP_V_OTHER, w, CP_RULE_CALL);
+}
+
 static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) {
+  if (cp_kept_call(c->run, c->f, n))
+    return float_original_call(c, n, callee, nargs);
   const char **over = overrides(c, n);
   cp_arena *a = c->run->r->arena;
   int composite_sig = !callee->pragma || callee->pragma->scope == CP_SCOPE_ALL;

@@ -48,12 +48,12 @@ static unsigned extent_end(CXCursor c) {
   return off;
 }
 
-/* The spelling of a type with qualifiers, pointers and arrays taken off: the word that
- * names it in a declaration (float, float4, or a typedef's name). */
-static const char *type_word(cp_run *run, CXType t) {
+/* A type with qualifiers, pointers, references and arrays taken off: the type whose
+ * word names it in a declaration (float, float4, or a typedef's name). */
+static CXType named_type(CXType t) {
   for (;;) {
     CXType u = t;
-    if (t.kind == CXType_Pointer)
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference)
       u = clang_getPointeeType(t);
     else if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
              t.kind == CXType_VariableArray)
@@ -61,15 +61,40 @@ static const char *type_word(cp_run *run, CXType t) {
     else if (t.kind == CXType_Elaborated)
       u = clang_Type_getNamedType(t);
     if (u.kind == t.kind && clang_equalTypes(u, t))
-      break;
+      return t;
     t = u;
   }
+}
+
+/* The word that names a declaration's type (float, float4, or a typedef's name). */
+static const char *type_word(cp_run *run, CXType t) {
+  t = named_type(t);
   CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(t));
   const char *w = clang_getCString(s);
   const char *word = strrchr(w, ' ');
   word = cp_arena_strdup(run->r->arena, word ? word + 1 : w);
   clang_disposeString(s);
   return word;
+}
+
+/* What a typedef's name hides beyond its float, written after the composite type that
+ * takes the name's place: " &" for `typedef float &real_ref`, " *const" for a const
+ * pointer; "" when the name is the float itself. A const float under it stays const. */
+static const char *hidden_declarator(cp_run *run, CXType t, const char **prefix) {
+  *prefix = "";
+  t = named_type(t);
+  if (t.kind != CXType_Typedef)
+    return "";
+  const char *s = "";
+  CXType c = clang_getCanonicalType(t);
+  while (c.kind == CXType_Pointer || c.kind == CXType_LValueReference) {
+    s = cp_arena_printf(run->r->arena, "%s%s%s", c.kind == CXType_Pointer ? " *" : " &",
+                        clang_isConstQualifiedType(c) ? "const" : "", s);
+    c = clang_getCanonicalType(clang_getPointeeType(c));
+  }
+  if (*s && clang_isConstQualifiedType(c))
+    *prefix = "const ";
+  return s;
 }
 
 /* The template's parameters (T, N) and what an instance gives them (float, 4). */
@@ -166,12 +191,22 @@ static int retype(cp_run *run, cp_unit *u, cp_edit_list *edits, const cp_func *f
     return 0; /* auto, or a type the declaration does not spell: nothing to edit */
   if (retyped_once(run, edits, (size_t)at, rule))
     return 1;
-  if (!len) /* the type word itself, not a macro that spells it */
-    len = last_word(u, (unsigned)at, (unsigned)at + (unsigned)strlen(word), word) == at
-              ? strlen(word)
-              : strlen(base);
+  const char *prefix = "", *hidden = "";
+  if (!len) { /* the type word itself, not a macro that spells it */
+    int named = last_word(u, (unsigned)at, (unsigned)at + (unsigned)strlen(word), word) == at;
+    len = named ? strlen(word) : strlen(base);
+    if (named)
+      hidden = hidden_declarator(run, t, &prefix);
+    if (*hidden) /* `real_ref f` -> `cp_float &f` */
+      while (u->opt.input_text[at + (long)len] == ' ' || u->opt.input_text[at + (long)len] == '\t')
+        len++;
+  }
   cp_apply_edit(run, edits, (size_t)at, len,
-                repl ? repl : cp_arena_printf(run->r->arena, "%s%s", f->prec->type, cp_wsuffix(width)),
+                cp_arena_printf(run->r->arena, "%s%s%s", prefix,
+                                repl ? repl
+                                     : cp_arena_printf(run->r->arena, "%s%s", f->prec->type,
+                                                       cp_wsuffix(width)),
+                                hidden),
                 rule);
   return 1;
 }
@@ -609,8 +644,20 @@ static enum CXChildVisitResult float_callers(CXCursor c, CXCursor parent, CXClie
   return CXChildVisit_Continue;
 }
 
+/* A call of converted code that passes keep() locals where the callee's parameters convert
+ * goes to the float original (cp_kept_call): float code too. */
+static void kept_calls(twin_ctx *ctx, cp_func *f, const cp_node *n) {
+  for (unsigned i = 0; i < n->nkids; i++)
+    kept_calls(ctx, f, n->kids[i]);
+  if (cp_kept_call(ctx->run, f, n))
+    called_from_float(ctx, cp_func_of(ctx->run, cp_callee(n->cur)));
+}
+
 static void find_twins(cp_run *run) {
   twin_ctx ctx = {run, NULL, 1};
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (!run->funcs[i].is_host && run->funcs[i].body)
+      kept_calls(&ctx, &run->funcs[i], run->funcs[i].body);
   while (ctx.changed) {
     ctx.changed = 0;
     for (unsigned u = 0; u < run->n_units; u++) {

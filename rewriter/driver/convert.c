@@ -13,6 +13,7 @@
  */
 #include "rewriter.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,30 +370,150 @@ static cp_options *rerun_options(const cp_options *opts, int n, int device, int 
  * inputs and in the headers the run writes (a kernel defined in a header). Both
  * views of the result are verified (verify.c), so a disagreement is an error, never
  * silent; the host view of device code is compiled by nvcc's host pass but never run. */
-/* A helper the host view converts and the device view does not: converted code calls it
- * only inside a branch the device compilation skips. Only that branch's edits are taken
- * from the host view, so its calls would pass composites to the float original: refused,
- * located, before the verify pass would find it. Annotated, both views convert it. */
-static int host_only_helpers(cp_run *run, const cp_result *h) {
+/* A helper that converted code calls only inside a branch the device compilation skips
+ * (the #else of a __CUDA_ARCH__ test): the device view does not convert it, or converts it
+ * (annotated) without seeing a call, so its parameters take roles no call gave them (a
+ * written `float *` paired where the call passes a composite array). The host view saw
+ * the calls: its edits of the whole function, the twin written after it included, replace
+ * the device view's. Not when the helper has __CUDA_ARCH__ branches of its own, which
+ * one view alone sees: the device view's conversion stands, and where it does not convert
+ * the helper at all, it is refused, located. */
+
+/* Whether converted code of the device view calls g. */
+static int calls_func(cp_run *run, const cp_node *n, const cp_func *g) {
+  if (n->kind == CXCursor_CallExpr && cp_func_of(run, cp_callee(n->cur)) == g)
+    return 1;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (calls_func(run, n->kids[i], g))
+      return 1;
+  return 0;
+}
+
+static int device_called(cp_run *run, const cp_func *g) {
+  for (unsigned i = 0; i < run->n_funcs; i++)
+    if (!run->funcs[i].is_host && run->funcs[i].body && calls_func(run, run->funcs[i].body, g))
+      return 1;
+  return 0;
+}
+
+/* Whether `name(` is written in a branch the device parse skipped, in any unit. */
+static int called_in_skipped(cp_run *run, const char *name) {
+  size_t n = strlen(name);
   int found = 0;
+  for (unsigned u = 0; u < run->n_units && !found; u++) {
+    cp_unit *unit = run->units[u];
+    if (!unit->p.tu || !unit->p.main_file)
+      continue;
+    const char *t = unit->opt.input_text;
+    CXSourceRangeList *sk = clang_getSkippedRanges(unit->p.tu, unit->p.main_file);
+    for (unsigned i = 0; sk && i < sk->count && !found; i++) {
+      unsigned b, e;
+      clang_getExpansionLocation(clang_getRangeStart(sk->ranges[i]), NULL, NULL, NULL, &b);
+      clang_getExpansionLocation(clang_getRangeEnd(sk->ranges[i]), NULL, NULL, NULL, &e);
+      for (unsigned k = b; k + n < e && !found; k++) {
+        unsigned j = k + (unsigned)n;
+        while (j < e && (t[j] == ' ' || t[j] == '\t'))
+          j++;
+        found = memcmp(t + k, name, n) == 0 && (k == 0 || !(isalnum((unsigned char)t[k - 1]) ||
+                                                            t[k - 1] == '_')) &&
+                j < e && t[j] == '(';
+      }
+    }
+    clang_disposeSourceRangeList(sk);
+  }
+  return found;
+}
+
+/* Edits at [b, e] (an insertion at e: the twin written after a function) out of a list. */
+static void drop_edits(cp_edit_list *l, size_t b, size_t e) {
+  size_t k = 0;
+  for (size_t i = 0; i < l->count; i++)
+    if (l->items[i].offset >= b && l->items[i].offset <= e)
+      l->per_rule[l->items[i].rule]--;
+    else
+      l->items[k++] = l->items[i];
+  l->count = k;
+}
+
+static int names_arch(const char *t, size_t b, size_t e) {
+  for (size_t i = b; i + 13 <= e; i++)
+    if (memcmp(t + i, "__CUDA_ARCH__", 13) == 0)
+      return 1;
+  return 0;
+}
+
+/* The host view's conversion of helper hf, where the device view saw no converted call of
+ * it: taken whole (1), left to the device view (0), or refused (-1, said). */
+static int take_host_helper(cp_run *run, const cp_result *h, const cp_func_stat *hf) {
+  cp_unit *u = NULL;
+  for (unsigned i = 0; i < run->n_units && !u; i++)
+    if (run->units[i]->p.tu && strcmp(run->units[i]->opt.input, hf->file) == 0)
+      u = run->units[i];
+  if (!u)
+    return 0;
+  CXTranslationUnit tu = u->p.tu;
+  CXCursor fn = clang_getCursor(tu, clang_getLocation(tu, u->p.main_file, hf->line, hf->col));
+  if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || !clang_isCursorDefinition(fn))
+    return 0;
+  cp_func *g = cp_func_of(run, fn);
+  if (g && (device_called(run, g) || !called_in_skipped(run, hf->name)))
+    return 0; /* the device view has its calls, or neither view has any */
+  unsigned b = 0, e = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(fn)), NULL, NULL, NULL, &b);
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(fn)), NULL, NULL, NULL, &e);
+  if (names_arch(u->opt.input_text, b, e)) {
+    if (g)
+      return 0;
+    cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, hf->file), hf->line, hf->col,
+                NULL, "'%s' is called from converted code only inside a branch that CUDA's "
+                "device compilation skips (the #else of a __CUDA_ARCH__ test), and has "
+                "__CUDA_ARCH__ branches of its own: neither of CUDA's two compilations sees "
+                "both the calls and the whole helper, so it cannot be converted; move its "
+                "__CUDA_ARCH__ branches into its callers [%s]", hf->name,
+                cp_rule_name(CP_RULE_AUTO_CONVERT));
+    return -1;
+  }
+  drop_edits(&u->edits, b, e);
+  for (size_t k = 0; k < h->n_files; k++)
+    for (size_t i = 0; strcmp(h->files[k].path, hf->file) == 0 && i < h->files[k].edits.count; i++) {
+      const cp_edit *ed = &h->files[k].edits.items[i];
+      if (ed->offset >= b && ed->offset <= e && ed->rule != CP_RULE_HEADER)
+        cp_edit_add(run->r->arena, &u->edits, ed->offset, ed->length,
+                    cp_arena_strdup(run->r->arena, ed->text), ed->rule);
+    }
+  return 1;
+}
+
+/* The host view's notes and warnings at a helper taken from it (take_host_helper). */
+static void host_helper_diags(cp_run *run, const cp_result *h, const cp_func_stat *hf) {
+  for (size_t i = 0; i < h->n_diags; i++) {
+    const cp_diag *d = &h->diags[i];
+    if (d->severity != CP_ERROR && d->file && strcmp(d->file, hf->file) == 0 &&
+        d->line == hf->line)
+      cp_diag_add(run->r, d->severity, cp_arena_strdup(run->r->arena, d->file), d->line, d->col,
+                  d->line_text ? cp_arena_strdup(run->r->arena, d->line_text) : NULL,
+                  "%s (in the host compilation's view)", d->message);
+  }
+}
+
+/* Every device function the host view converts: those only its calls reach come from it. */
+static int host_only_helpers(cp_run *run, const cp_result *h) {
+  int refused = 0;
   for (size_t i = 0; i < h->n_funcs; i++) {
     const cp_func_stat *hf = &h->funcs[i];
+    if (hf->kind != 0)
+      continue;
     size_t k = 0;
     while (k < run->r->n_funcs &&
            (strcmp(run->r->funcs[k].name, hf->name) != 0 || run->r->funcs[k].line != hf->line ||
             strcmp(run->r->funcs[k].file, hf->file) != 0))
       k++;
-    if (k < run->r->n_funcs || hf->kind != 0)
-      continue;
-    found = 1;
-    cp_diag_add(run->r, CP_ERROR, cp_arena_strdup(run->r->arena, hf->file), hf->line, hf->col,
-                NULL, "'%s' is called from converted code only inside a branch that CUDA's "
-                "device compilation skips (the #else of a __CUDA_ARCH__ test), so only the host "
-                "compilation's view would convert it; annotate it with '#pragma cp composite' "
-                "so that both views convert it [%s]", hf->name,
-                cp_rule_name(CP_RULE_AUTO_CONVERT));
+    int taken = take_host_helper(run, h, hf);
+    refused |= taken < 0;
+    if (taken > 0 && k == run->r->n_funcs)
+      host_helper_diags(run, h, hf);
   }
-  return found;
+  return refused;
 }
 
 /* The declaration offsets of the locals this (device) view carries as accumulate() says,

@@ -2,7 +2,7 @@
 // of a __CUDA_ARCH__ test): converted with --o-dir, the host view's edits inside that
 // branch join the header's, as they do in a .cu file (before, the branch stayed float and
 // the verify pass failed: an internal error). The helper the branch calls is annotated,
-// so that both views convert it (unannotated: err_host_only_helper).
+// so that both views convert it (unannotated, see host_only_helper).
 #pragma once
 
 #pragma cp composite

@@ -1,8 +1,8 @@
 // A helper that converted code calls only inside a branch the device compilation skips
-// (the #else of a __CUDA_ARCH__ test): the device view does not convert it, and only that
-// branch's edits are taken from the host view, so the branch would pass a composite to
-// the float helper. Refused at the helper, asking for its annotation (before: an internal
-// error from the verify pass).
+// (the #else of a __CUDA_ARCH__ test): the device view does not convert it, the host
+// view does, and its conversion (here in place: no float code calls it) is taken whole
+// from the host view, as the branch's edits are (before: refused, asking for an
+// annotation).
 __device__ float twice(float v) { return 2.0f * v; }
 
 #pragma cp composite
