@@ -215,12 +215,19 @@ def check(outs, cats, strict):
     them: every value takes the program's strictness); returns (class, reason, ratios)."""
     if cats is None:
         cats = [(len(outs["float"]), "" if strict else "program")]
+    # each value's buffer scale: the largest |double result| among the values of its
+    # buffer (they are printed one buffer after another, count values each)
+    scales, at = [], 0
+    for count, _ in cats:
+        group = [abs(r) for r in outs["ref"][at:at + count] if math.isfinite(r)]
+        scales += [max(group, default=0.0)] * count
+        at += count
     cats = [cat for count, cat in cats for _ in range(count)]
     if len(cats) != len(outs["float"]):
         return "gpu-run", "%d values printed, the generator expects %d" % (
             len(outs["float"]), len(cats)), None
     ratios, bad = [], None
-    for f, c, r, cat in zip(outs["float"], outs["cp"], outs["ref"], cats):
+    for f, c, r, cat, scale in zip(outs["float"], outs["cp"], outs["ref"], cats, scales):
         strict = not cat
         # a ratio is recorded as (log10 ratio, float's relative error > 1e-4, composite
         # more than 2x further from double than float beyond the reference's own noise,
@@ -232,16 +239,22 @@ def check(outs, cats, strict):
             bad = bad or "non-finite composite result where float is finite"
             continue
         ef, ec = abs(f - r), abs(c - r)
-        ratios.append((math.log10(max(ef, 1e-300) / max(ec, 1e-300)), ef > 1e-4 * abs(r),
-                       ec > 2 * ef + 1e-12 * abs(r), cat))
-        if not strict:
-            continue
         # slack: the double reference itself is only good to ~1e-16 relative, and the
         # composite result is recombined into one float on the host, so it can sit one
-        # rounding away from float's when float happens to round to the nearest value
-        if ec > ef + 1e-12 * abs(r):
+        # rounding away from float's when float happens to round to the nearest value.
+        # Relative to the value, or to its buffer's scale where the value is far smaller:
+        # a value that cancels to (near) zero is known to the double reference, and to a
+        # pair, only to a few units of 2^-53 (2^-48) of the operands it cancelled, which
+        # are of the buffer's size, not of the value's (x - (x - 8) - 8 gives 0, or
+        # -8.9e-16 in double, or 3.6e-15 in float-float)
+        tol = 1e-12 * max(abs(r), scale)
+        ratios.append((math.log10(max(ef, 1e-300) / max(ec, 1e-300)), ef > 1e-4 * abs(r),
+                       ec > 2 * ef + tol, cat))
+        if not strict:
+            continue
+        if ec > ef + tol:
             bad = bad or "composite error %.3g > float error %.3g (ref %.17g)" % (ec, ef, r)
-        elif ef > 1e-4 * abs(r) and ec * 100 > ef:
+        elif ef > 1e-4 * abs(r) and ec * 100 > ef + tol:
             bad = bad or "float rel. error %.3g, composite only %.3gx better" % (
                 ef / max(abs(r), 1e-300), ef / max(ec, 1e-300))
     return ("gpu-accuracy", bad, ratios) if bad else ("converted", "", ratios)
