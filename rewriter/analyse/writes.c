@@ -205,32 +205,59 @@ static int float_typed(const cp_node *n) {
   return k == CXType_Float || k == CXType_Double;
 }
 
-/* The local `d` of the function `fn`: whether its initializer, or a value stored into it
- * with `=`, is a copied value. */
-static int local_copied(cp_run *run, const char *text, const cp_node *fn, const cp_node *n,
-                        CXCursor d, int depth) {
-  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, d) && n->nkids &&
-      copied_value(run, text, fn, n->kids[n->nkids - 1], depth))
-    return 1;
+/* A constant: a literal, or one negated (an initial 0.0f before a load). */
+static int constant_value(const cp_node *v) {
+  v = cp_node_strip(v);
+  if (v->kind == CXCursor_UnaryOperator && v->nkids == 1)
+    v = cp_node_strip(v->kids[0]);
+  return v->kind == CXCursor_FloatingLiteral || v->kind == CXCursor_IntegerLiteral;
+}
+
+/* One value the local takes (an initializer, or what `=` stores): *copy if a copied
+ * value, *other if neither that nor a constant. */
+static void tally(cp_run *run, const char *text, const cp_node *fn, const cp_node *v, int depth,
+                  int *copy, int *other) {
+  if (copied_value(run, text, fn, v, depth))
+    *copy = 1;
+  else if (!constant_value(v))
+    *other = 1;
+}
+
+/* The initializers of the local `d` found in `n`. */
+static void local_inits(cp_run *run, const char *text, const cp_node *fn, const cp_node *n,
+                        CXCursor d, int depth, int *copy, int *other) {
+  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, d)) {
+    const cp_node *init = n->nkids ? n->kids[n->nkids - 1] : NULL;
+    if (init && clang_isExpression(init->kind))
+      tally(run, text, fn, init, depth, copy, other);
+    return;
+  }
   for (unsigned i = 0; i < n->nkids; i++)
-    if (local_copied(run, text, fn, n->kids[i], d, depth))
-      return 1;
-  if (n != fn)
-    return 0;
+    local_inits(run, text, fn, n->kids[i], d, depth, copy, other);
+}
+
+/* The local `d` of the function `fn`: whether it only holds copied values (constants
+ * aside), so that storing it moves a value. A local updated in place (`f = a.f[i];
+ * f -= ...; a.f[i] = f`, a sum) computes a new value: not a copy. */
+static int local_copied(cp_run *run, const char *text, const cp_node *fn, CXCursor d,
+                        int depth) {
+  int copy = 0, other = 0;
+  local_inits(run, text, fn, fn, d, depth, &copy, &other);
   const cp_node **w = NULL;
   unsigned nw = cp_find_writes(run->r->arena, text, fn, d, 0, &w);
-  for (unsigned k = 0; k < nw; k++) {
+  for (unsigned k = 0; k < nw && !other; k++) {
     const cp_node *rhs = NULL;
     char op[4] = "";
-    if (cp_store_target(text, w[k], &rhs, op) && rhs && strcmp(op, "=") == 0 &&
-        copied_value(run, text, fn, rhs, depth))
-      return 1;
+    if (cp_store_target(text, w[k], &rhs, op) && rhs && strcmp(op, "=") == 0)
+      tally(run, text, fn, rhs, depth, &copy, &other);
+    else
+      other = 1; /* a compound assignment, ++/--, a call given its address */
   }
-  return 0;
+  return copy && !other;
 }
 
 /* Whether the value `v` is an element of a paired field (s.x[i]), a float local of `fn`
- * that holds one, or a warp shuffle (__shfl_sync, __shfl, ...) of such a value. */
+ * that only holds such values, or a warp shuffle (__shfl_sync, __shfl, ...) of one. */
 static int copied_value(cp_run *run, const char *text, const cp_node *fn, const cp_node *v,
                         int depth) {
   if (depth > COPY_DEPTH)
@@ -244,7 +271,7 @@ static int copied_value(cp_run *run, const char *text, const cp_node *fn, const 
     CXCursor d = clang_getCursorReferenced(v->cur);
     return clang_getCursorKind(d) == CXCursor_VarDecl &&
            clang_equalCursors(clang_getCursorSemanticParent(d), fn->cur) &&
-           local_copied(run, text, fn, fn, d, depth + 1);
+           local_copied(run, text, fn, d, depth + 1);
   }
   if (v->kind == CXCursor_CallExpr) {
     CXString s = clang_getCursorSpelling(v->cur);
