@@ -138,8 +138,8 @@ static cp_var *written_field(host *h, cp_node *call, CXType t, int param, int de
 }
 
 /* The warning for an unconverted kernel that copies values into the paired field it writes
- * (struct_field_writes), with a note at the copy: a cell update moving atoms (r.x[j] =
- * r.x[i]), a warp shuffle within a cell, a message unpacked into the atoms. The moved value
+ * (struct_field_writes): a cell update moving atoms (r.x[j] = r.x[i]), a warp shuffle within
+ * a cell, a message unpacked into the atoms. The moved value
  * lands beside the error term of what the element held before, so value and error belong
  * to different numbers, and two copies of one value, equal in float, differ as pairs: a
  * force loop's `r2 > 0` self test lets an atom's duplicate through at a distance of its
