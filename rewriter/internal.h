@@ -547,6 +547,10 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible);
  * struct parameter number `param` (a store through another base it cannot tell apart
  * counts too); NULL if none or not visible. */
 const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field, int param);
+/* writes.c: the first store of such a write (cp_field_write) that copies into `field`, with
+ * `=`, a value read from a paired field: s.x[j] = s.x[i], directly, through a float local
+ * that holds one, or through a warp shuffle of it; NULL if none. */
+const cp_node *cp_field_copy(cp_run *run, CXCursor fn, CXCursor field, int param);
 /* writes.c: whether the call has no effect but its result (a library function of
  * rules.def's CP_MATH or CP_PURE rows, or a function of the user's code that stores only
  * into its own locals and calls only such functions), so that evaluating it twice equals

@@ -194,24 +194,136 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
              ? w[0] : NULL;
 }
 
-const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field, int param) {
+/* ---- stores that copy a paired value -------------------------------------------------
+ * An unconverted kernel that stores into a paired field a value it read from a paired
+ * field (a cell update's r.x[j] = r.x[i], a load into a local that a warp shuffle hands to
+ * another lane, a received message unpacked into the atoms) moves the value without its
+ * error term: the element keeps the error term of what it held before, another value's. */
+
+#define COPY_DEPTH 4
+
+static int copied_value(cp_run *run, const char *text, const cp_node *fn, const cp_node *v,
+                        int depth);
+
+static int float_typed(const cp_node *n) {
+  enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(n->cur)).kind;
+  return k == CXType_Float || k == CXType_Double;
+}
+
+/* A constant: a literal, or one negated (an initial 0.0f before a load). */
+static int constant_value(const cp_node *v) {
+  v = cp_node_strip(v);
+  if (v->kind == CXCursor_UnaryOperator && v->nkids == 1)
+    v = cp_node_strip(v->kids[0]);
+  return v->kind == CXCursor_FloatingLiteral || v->kind == CXCursor_IntegerLiteral;
+}
+
+/* One value the local takes (an initializer, or what `=` stores): *copy if a copied
+ * value, *other if neither that nor a constant. */
+static void tally(cp_run *run, const char *text, const cp_node *fn, const cp_node *v, int depth,
+                  int *copy, int *other) {
+  if (copied_value(run, text, fn, v, depth))
+    *copy = 1;
+  else if (!constant_value(v))
+    *other = 1;
+}
+
+/* The initializers of the local `d` found in `n`. */
+static void local_inits(cp_run *run, const char *text, const cp_node *fn, const cp_node *n,
+                        CXCursor d, int depth, int *copy, int *other) {
+  if (n->kind == CXCursor_VarDecl && clang_equalCursors(n->cur, d)) {
+    const cp_node *init = n->nkids ? n->kids[n->nkids - 1] : NULL;
+    if (init && clang_isExpression(init->kind))
+      tally(run, text, fn, init, depth, copy, other);
+    return;
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    local_inits(run, text, fn, n->kids[i], d, depth, copy, other);
+}
+
+/* The local `d` of the function `fn`: whether it only holds copied values (constants
+ * aside), so that storing it moves a value. A local updated in place (`f = a.f[i];
+ * f -= ...; a.f[i] = f`, a sum) computes a new value: not a copy. */
+static int local_copied(cp_run *run, const char *text, const cp_node *fn, CXCursor d,
+                        int depth) {
+  int copy = 0, other = 0;
+  local_inits(run, text, fn, fn, d, depth, &copy, &other);
+  const cp_node **w = NULL;
+  unsigned nw = cp_find_writes(run->r->arena, text, fn, d, 0, &w);
+  for (unsigned k = 0; k < nw && !other; k++) {
+    const cp_node *rhs = NULL;
+    char op[4] = "";
+    if (cp_store_target(text, w[k], &rhs, op) && rhs && strcmp(op, "=") == 0)
+      tally(run, text, fn, rhs, depth, &copy, &other);
+    else
+      other = 1; /* a compound assignment, ++/--, a call given its address */
+  }
+  return copy && !other;
+}
+
+/* Whether the value `v` is an element of a paired field (s.x[i]), a float local of `fn`
+ * that only holds such values, or a warp shuffle (__shfl_sync, __shfl, ...) of one. */
+static int copied_value(cp_run *run, const char *text, const cp_node *fn, const cp_node *v,
+                        int depth) {
+  if (depth > COPY_DEPTH)
+    return 0;
+  v = cp_node_strip(v);
+  if (v->kind == CXCursor_ArraySubscriptExpr) {
+    cp_var *b = cp_field_buffer(run, v);
+    return b && b->role == CP_VAR_PAIRED;
+  }
+  if (v->kind == CXCursor_DeclRefExpr && float_typed(v)) {
+    CXCursor d = clang_getCursorReferenced(v->cur);
+    return clang_getCursorKind(d) == CXCursor_VarDecl &&
+           clang_equalCursors(clang_getCursorSemanticParent(d), fn->cur) &&
+           local_copied(run, text, fn, d, depth + 1);
+  }
+  if (v->kind == CXCursor_CallExpr) {
+    CXString s = clang_getCursorSpelling(v->cur);
+    int shuffle = strncmp(clang_getCString(s), "__shfl", 6) == 0;
+    clang_disposeString(s);
+    int nargs = shuffle ? cp_num_args(v->cur) : 0;
+    for (int i = 0; i < nargs; i++) {
+      const cp_node *a = cp_call_arg(v, nargs, i);
+      if (a && float_typed(a) && copied_value(run, text, fn, a, depth + 1))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* The stores of `fn` into `field` (as cp_field_write sees them); with `copy`, only those
+ * that store a copied value with `=`. */
+static const cp_node *field_store(cp_run *run, CXCursor fn, CXCursor field, int param,
+                                  int copy) {
   cp_unit *unit;
   const char *text;
   cp_node *tree = definition(run, fn, &unit, &text);
   const cp_node **w = NULL;
-  unsigned n = tree ? cp_find_writes(run->r->arena, text, tree, field, param < 0, &w) : 0;
-  if (param < 0 || !tree || param >= cp_num_args(tree->cur))
-    return n ? w[0] : NULL;
-  CXCursor p = cp_arg(tree->cur, (unsigned)param);
+  unsigned n = tree ? cp_find_writes(run->r->arena, text, tree, field, param < 0 && !copy, &w) : 0;
+  int any_base = param < 0 || !tree || param >= cp_num_args(tree->cur);
+  CXCursor p = any_base ? clang_getNullCursor() : cp_arg(tree->cur, (unsigned)param);
   for (unsigned k = 0; k < n; k++) { /* only stores through that parameter: p.x[i], p->x[i] */
-    const cp_node *rhs, *target = cp_store_target(text, w[k], &rhs, (char[4]){0});
+    char op[4] = "";
+    const cp_node *rhs = NULL, *target = cp_store_target(text, w[k], &rhs, op);
     const cp_node *m = cp_field_root(target ? target : w[k]);
     const cp_node *base = m && m->nkids ? cp_node_strip(m->kids[0]) : NULL;
-    if (!base || base->kind != CXCursor_DeclRefExpr ||
-        clang_equalCursors(clang_getCursorReferenced(base->cur), p))
-      return w[k]; /* through the parameter, or through something cpconvert cannot tell */
+    if (!any_base && base && base->kind == CXCursor_DeclRefExpr &&
+        !clang_equalCursors(clang_getCursorReferenced(base->cur), p))
+      continue; /* through another base */
+    if (copy && !(target && rhs && strcmp(op, "=") == 0 && copied_value(run, text, tree, rhs, 0)))
+      continue;
+    return w[k]; /* through the parameter, or through something cpconvert cannot tell */
   }
   return NULL;
+}
+
+const cp_node *cp_field_write(cp_run *run, CXCursor fn, CXCursor field, int param) {
+  return field_store(run, fn, field, param, 0);
+}
+
+const cp_node *cp_field_copy(cp_run *run, CXCursor fn, CXCursor field, int param) {
+  return field_store(run, fn, field, param, 1);
 }
 
 /* ---- calls that may be evaluated twice ----------------------------------------------

@@ -114,13 +114,14 @@ static void unfollowed_call(host *h, cp_node *call, const char *name, const cp_v
  * (`atoms.r.x` of an AtomsGpu holding vec_t r), that `call`'s callee writes; NULL if none.
  * *path: its name, with the type that declares it where that is a struct held inside
  * (`x' of a 'vec_t`: which of the vec_t fields of `t` is written, cpconvert does not tell). */
-static cp_var *written_field(host *h, cp_node *call, CXType t, int param, int depth, const char **path) {
+static cp_var *written_field(host *h, cp_node *call, CXType t, int param, int depth, const char **path,
+                             CXCursor *field) {
   CXCursor fields[64];
   unsigned n = t.kind == CXType_Record && depth < 4 ? cp_record_fields(t, fields, 64) : 0;
   for (unsigned k = 0; k < n; k++) {
     CXType ft = clang_getCanonicalType(clang_getCursorType(fields[k]));
     const char *inner = NULL;
-    cp_var *f = ft.kind == CXType_Record ? written_field(h, call, ft, param, depth + 1, &inner)
+    cp_var *f = ft.kind == CXType_Record ? written_field(h, call, ft, param, depth + 1, &inner, field)
                                          : cp_field_var(h->run, fields[k]);
     if (is_paired(f) && (ft.kind == CXType_Record ||
                          cp_field_write(h->run, cp_callee(call->cur), fields[k], param))) {
@@ -128,10 +129,48 @@ static cp_var *written_field(host *h, cp_node *call, CXType t, int param, int de
                     : depth ? cp_arena_printf(arena(h), "%s' of a '%s", f->name,
                                               cp_cursor_spelling(arena(h), clang_getTypeDeclaration(t)))
                             : f->name;
+      if (ft.kind != CXType_Record)
+        *field = fields[k];
       return f;
     }
   }
   return NULL;
+}
+
+/* The warning for an unconverted kernel that copies values into the paired field it writes
+ * (struct_field_writes): a cell update moving atoms (r.x[j] = r.x[i]), a warp shuffle within
+ * a cell, a message unpacked into the atoms. The moved value
+ * lands beside the error term of what the element held before, so value and error belong
+ * to different numbers, and two copies of one value, equal in float, differ as pairs: a
+ * force loop's `r2 > 0` self test lets an atom's duplicate through at a distance of its
+ * error terms, and the force is infinite (CoMD-CUDA, three kernels annotated: a host crash
+ * after the positions overflowed). The copy is named in the message: a note would sort
+ * before its warning where the kernel comes first in the file. 1 if given. */
+static int copy_warning(host *h, cp_node *call, const char *name, const char *path,
+                        const cp_var *f, CXCursor field, int param) {
+  const cp_node *store = clang_Cursor_isNull(field)
+                             ? NULL
+                             : cp_field_copy(h->run, cp_callee(call->cur), field, param);
+  if (!store)
+    return 0;
+  CXFile file;
+  unsigned line, col;
+  clang_getExpansionLocation(clang_getCursorLocation(store->cur), &file, &line, &col, NULL);
+  CXString fname = clang_getFileName(file);
+  const char *where = cp_arena_strdup(arena(h), clang_getCString(fname));
+  clang_disposeString(fname);
+  while (where[0] == '.' && where[1] == '/') /* as diagnostics name a header */
+    where += 2;
+  cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
+             "'%s' is not converted and copies values into the paired field '%s' of the "
+             "struct passed to it without their error terms (%s:%u:%u): each copied value "
+             "lands beside the error term of what the element held before, another value's, "
+             "and two copies of one value, equal in float, differ as pairs (a test such as "
+             "r2 > 0 that skips an atom itself then lets its copy through, at a distance of "
+             "their error terms); convert '%s' too (annotate it) so the error terms move with "
+             "the values, or zero %s" CP_ERR_SUFFIX " after it [%s]",
+             name, path, where, line, col, name, f->name, cp_rule_name(CP_RULE_HOST_PAIR));
+  return 1;
 }
 
 /* A struct handed to a function that is not converted (by value or through a pointer),
@@ -152,7 +191,10 @@ static void struct_field_writes(host *h, cp_node *call, const char *name, int i,
   if (t.kind == CXType_Pointer)
     t = clang_getCanonicalType(clang_getPointeeType(t));
   const char *path = NULL;
-  cp_var *f = written_field(h, call, t, param, 0, &path);
+  CXCursor field = clang_getNullCursor();
+  cp_var *f = written_field(h, call, t, param, 0, &path, &field);
+  if (f && copy_warning(h, call, name, path, f, field, param))
+    return;
   if (f)
     cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                "'%s' is not converted and writes the paired field '%s' of the struct passed "
