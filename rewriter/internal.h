@@ -129,6 +129,13 @@ unsigned cp_arg_index(const cp_node *call, int nargs, int i);
  * `operator+(float3, float3)`): its children are a, the callee, b. */
 int cp_call_is_infix(const cp_node *call);
 cp_node *cp_call_arg(const cp_node *call, int nargs, int i);
+/* A character of an identifier: a letter, a digit or '_'. */
+int cp_ident_char(char ch);
+/* Offsets in the file of a cursor's location (its name) and of its extent's ends, at the
+ * expansion site where a macro wrote it. */
+unsigned cp_cursor_offset(CXCursor c);
+unsigned cp_extent_begin(CXCursor c);
+unsigned cp_extent_end(CXCursor c);
 /* The fields of the struct type `t` in declaration order, at most `max` of them into `out`;
  * how many (0 for any other type). */
 unsigned cp_record_fields(CXType t, CXCursor *out, unsigned max);
@@ -579,6 +586,21 @@ void cp_convert_symbols(cp_run *run);
 /* cas.c: if `f` is a float atomic add written as an atomicCAS loop on the bits of a paired
  * buffer, replaces its body with the composite atomic and returns 1; else 0. */
 int cp_convert_cas_atomic(cp_run *run, cp_func *f);
+/* twin.c: the template's parameters (T, N) and what an instance gives them (float, 4). */
+typedef struct {
+  const char *name[CP_MAX_TEMPLATE_ARGS], *value[CP_MAX_TEMPLATE_ARGS];
+  unsigned n;
+} cp_instance_args;
+void cp_instance_args_of(cp_run *run, CXCursor inst, cp_instance_args *a);
+/* Marks the helpers and annotated device functions that get a converted copy beside their
+ * float original (f->twin), until nothing changes. */
+void cp_find_twins(cp_run *run);
+/* Writes function f's converted copy (the edits in `list`) after its original. */
+void cp_emit_twin(cp_run *run, cp_func *f, cp_edit_list *list);
+/* The notes on a converted template instance and on a helper converted with its callers
+ * (`changed`: whether converting it edited it). */
+void cp_note_instance(cp_run *run, cp_func *f);
+void cp_note_helper(cp_run *run, cp_func *f, int changed);
 /* function.c: edits for declarations, signatures and bodies of converted functions. */
 void cp_convert_functions(cp_run *run);
 

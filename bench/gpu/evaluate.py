@@ -152,6 +152,9 @@ MD_VARIANTS = [
     ("accff", "composite, scope(accumulators), ff"),
     ("fixed", "scope(accumulators) accumulate(fixed)"),
     ("dacc", "scope(accumulators) accumulate(double)"),
+    ("low", "composite, scope(all), ff, accuracy low"),
+    ("mid", "composite, scope(all), ff, accuracy mid"),
+    ("high", "composite, scope(all), ff, accuracy high"),
 ]
 
 

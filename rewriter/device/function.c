@@ -14,38 +14,15 @@
 
 #include "internal.h"
 
-static int is_ident_char(char ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-         ch == '_';
-}
-
 /* The offset of the last whole word `word` in [from, to) of unit u's text, or -1. */
 static long last_word(const cp_unit *u, unsigned from, unsigned to, const char *word) {
   const char *s = u->opt.input_text;
   size_t n = strlen(word);
   for (long i = (long)to - (long)n; i >= (long)from; i--)
-    if (memcmp(s + i, word, n) == 0 && (i == 0 || !is_ident_char(s[i - 1])) &&
-        !is_ident_char(s[i + (long)n]))
+    if (memcmp(s + i, word, n) == 0 && (i == 0 || !cp_ident_char(s[i - 1])) &&
+        !cp_ident_char(s[i + (long)n]))
       return i;
   return -1;
-}
-
-static unsigned name_offset(CXCursor c) {
-  unsigned off = 0;
-  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-  return off;
-}
-
-static unsigned extent_begin(CXCursor c) {
-  unsigned off = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
-  return off;
-}
-
-static unsigned extent_end(CXCursor c) {
-  unsigned off = 0;
-  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
-  return off;
 }
 
 /* A type with qualifiers, pointers, references and arrays taken off: the type whose
@@ -95,18 +72,6 @@ static const char *hidden_declarator(cp_run *run, CXType t, const char **prefix)
   if (*s && clang_isConstQualifiedType(c))
     *prefix = "const ";
   return s;
-}
-
-/* The template's parameters (T, N) and what an instance gives them (float, 4). */
-typedef struct {
-  const char *name[CP_MAX_TEMPLATE_ARGS], *value[CP_MAX_TEMPLATE_ARGS];
-  unsigned n;
-} instance_args;
-
-/* annotate.c took only instances whose arguments can be written out. */
-static void args_of(cp_run *run, CXCursor inst, instance_args *a) {
-  int n = cp_template_args(run->r->arena, inst, a->name, a->value);
-  a->n = n > 0 ? (unsigned)n : 0;
 }
 
 /* Replaces the word naming a declaration's float type, between `from` and `to`, by
@@ -177,8 +142,8 @@ static int retype(cp_run *run, cp_unit *u, cp_edit_list *edits, const cp_func *f
     at = last_word(u, from, to, base);
   size_t len = 0;
   if (at < 0 && f->instance) { /* an instance's `T t`: T is the float of its type */
-    instance_args args;
-    args_of(run, f->cursor, &args);
+    cp_instance_args args;
+    cp_instance_args_of(run, f->cursor, &args);
     for (unsigned k = 0; k < args.n; k++) {
       long w = strcmp(args.value[k], word) == 0 ? last_word(u, from, to, args.name[k]) : -1;
       if (w > at) {
@@ -212,23 +177,23 @@ static int retype(cp_run *run, cp_unit *u, cp_edit_list *edits, const cp_func *f
 }
 
 static void signature(cp_run *run, cp_func *f) {
-  unsigned name_at = name_offset(f->cursor);
+  unsigned name_at = cp_cursor_offset(f->cursor);
   cp_unit *u = f->unit;
   cp_edit_list *edits = cp_func_edits(f);
   if (f->returns_width && cp_composite_signature(f))
     retype(run, u, edits, f, clang_getResultType(clang_getCursorType(f->cursor)), f->returns_width,
-           extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE, NULL);
+           cp_extent_begin(f->cursor), name_at, CP_RULE_SIGNATURE, NULL);
   for (unsigned i = 0; i < f->n_vars; i++) {
     cp_var *v = &f->vars[i];
     if (!v->is_param)
       continue;
-    unsigned b = extent_begin(v->decl), at = name_offset(v->decl);
+    unsigned b = cp_extent_begin(v->decl), at = cp_cursor_offset(v->decl);
     if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
       retype(run, u, edits, f, clang_getCursorType(v->decl), v->width, b, at, CP_RULE_SIGNATURE,
              NULL);
     } else if (v->role == CP_VAR_PAIRED) {
       const char *type = cp_arena_strndup(run->r->arena, u->opt.input_text + b, at - b);
-      cp_apply_edit(run, edits, extent_end(v->decl), 0,
+      cp_apply_edit(run, edits, cp_extent_end(v->decl), 0,
                     cp_arena_printf(run->r->arena, ", %s%s" CP_ERR_SUFFIX, type, v->name), CP_RULE_PAIR_PARAM);
     }
   }
@@ -237,16 +202,16 @@ static void signature(cp_run *run, cp_func *f) {
 /* A prototype of a converted function, in unit u, takes the same new signature, parameter
  * by parameter (its parameter names may differ or be left out). */
 static void prototype(cp_run *run, cp_unit *u, cp_func *f, CXCursor proto) {
-  unsigned name_at = name_offset(proto);
+  unsigned name_at = cp_cursor_offset(proto);
   cp_edit_list *edits = &u->edits;
   if (f->returns_width && cp_composite_signature(f))
     retype(run, u, edits, f, clang_getResultType(clang_getCursorType(proto)), f->returns_width,
-           extent_begin(proto), name_at, CP_RULE_SIGNATURE, NULL);
+           cp_extent_begin(proto), name_at, CP_RULE_SIGNATURE, NULL);
   int n = cp_num_args(proto);
   for (int i = 0; i < n && i < cp_num_args(f->cursor); i++) {
     cp_var *v = cp_var_of(f, cp_arg(f->cursor, (unsigned)i));
     CXCursor pd = cp_arg(proto, (unsigned)i);
-    unsigned b = extent_begin(pd), e = extent_end(pd);
+    unsigned b = cp_extent_begin(pd), e = cp_extent_end(pd);
     if (!v || e <= b)
       continue;
     if ((v->role == CP_VAR_COMPOSITE && cp_composite_signature(f)) || v->role == CP_VAR_OUTPTR) {
@@ -254,7 +219,7 @@ static void prototype(cp_run *run, cp_unit *u, cp_func *f, CXCursor proto) {
     } else if (v->role == CP_VAR_PAIRED && !retyped_once(run, edits, e, CP_RULE_PAIR_PARAM)) {
       CXString pn = clang_getCursorSpelling(pd);
       const char *pname = clang_getCString(pn);
-      unsigned at = *pname ? name_offset(pd) : e;
+      unsigned at = *pname ? cp_cursor_offset(pd) : e;
       cp_apply_edit(run, edits, e, 0,
                     cp_arena_printf(run->r->arena, ", %s%s%s",
                                     cp_arena_strndup(run->r->arena, u->opt.input_text + b, at - b),
@@ -463,7 +428,7 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
   if (type && !from_macro) {
     cp_node *d = n->kids[0];
     retype(run, c->f->unit, cp_func_edits(c->f), c->f, clang_getCursorType(d->cur), first->width,
-           n->begin, name_offset(d->cur),
+           n->begin, cp_cursor_offset(d->cur),
            first->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE, type);
     CXType t = clang_getCanonicalType(clang_getCursorType(d->cur));
     if (t.kind == CXType_IncompleteArray)
@@ -548,7 +513,7 @@ static enum CXChildVisitResult find_outside_calls(CXCursor c, CXCursor parent, C
   if (callee && !callee->twin && cp_signature_changes(callee)) {
     CXString caller = clang_getCursorSpelling(ctx->in);
     int tmpl = clang_getCursorKind(ctx->in) == CXCursor_FunctionTemplate;
-    cp_diag_at(ctx->run, ctx->u, CP_ERROR, extent_begin(c),
+    cp_diag_at(ctx->run, ctx->u, CP_ERROR, cp_extent_begin(c),
                "'%s' is converted and its parameters change, but '%s', which calls it, is not "
                "converted%s, or use scope(accumulators), which keeps the signature [%s]",
                callee->name, clang_getCString(caller),
@@ -580,226 +545,8 @@ static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClie
   return CXChildVisit_Continue;
 }
 
-/* ---- unannotated helpers: in place, or as a twin ---------------------------------- */
-
-/* A helper converted because converted code calls it (helper.c) keeps its float
- * original when float code calls it too (a function that is not converted, host code, or
- * the float original of another twin): the converted copy is then a twin NAME_cp (an
- * operator's twin keeps its name and overloads it by its composite parameters). Found
- * until nothing changes, since a twin's original is float code calling further helpers. */
-typedef struct {
-  cp_run *run;
-  cp_unit *u; /* the unit walked */
-  int changed;
-} twin_ctx;
-
-/* A helper always (its float callers keep the float one); an annotated device function
- * when its signature changes, so that float callers still compile. A kernel is launched
- * from host code, which converts with it. */
-static int needs_twin(const cp_func *f) {
-  return f->auto_conv || (!f->is_kernel && !f->is_host && cp_signature_changes(f));
-}
-
-/* Float code calls `callee` (NULL: not a converted function): it gets a twin if it needs one. */
-static void called_from_float(twin_ctx *ctx, cp_func *callee) {
-  if (callee && !callee->twin && needs_twin(callee)) {
-    /* an operator's twin overloads it (operator+(cp_float3, cp_float3)) */
-    callee->twin = strncmp(callee->name, "operator", 8) == 0
-                       ? callee->name
-                       : cp_arena_printf(ctx->run->r->arena, "%s_cp", callee->name);
-    ctx->changed = 1;
-  }
-}
-
-static enum CXChildVisitResult find_float_calls(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  twin_ctx *ctx = data;
-  if (clang_getCursorKind(c) != CXCursor_CallExpr)
-    return CXChildVisit_Recurse;
-  CXCursor callee = cp_callee(c), set[16];
-  if (!clang_Cursor_isNull(callee)) {
-    called_from_float(ctx, cp_func_of(ctx->run, callee));
-    return CXChildVisit_Recurse;
-  }
-  /* unresolved in a template (its arguments depend on a parameter): nvcc checks what does
-   * not depend on one when it reads the template, so every function of the name counts */
-  for (unsigned k = 0, n = cp_callee_set(c, set, 16); k < n; k++)
-    called_from_float(ctx, cp_func_of(ctx->run, set[k]));
-  return CXChildVisit_Recurse;
-}
-
-static enum CXChildVisitResult float_callers(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  twin_ctx *ctx = data;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  if (!cp_in_unit(ctx->u, c)) /* the unit's own file: an input or a converted header */
-    return CXChildVisit_Continue;
-  if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
-    return CXChildVisit_Recurse;
-  cp_func *f;
-  if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate) &&
-      clang_isCursorDefinition(c) &&
-      (!(f = cp_func_of(ctx->run, c)) || f->is_host || f->twin))
-    clang_visitChildren(c, find_float_calls, ctx);
-  return CXChildVisit_Continue;
-}
-
-/* A call of converted code that passes keep() locals where the callee's parameters convert
- * goes to the float original (cp_kept_call): float code too. */
-static void kept_calls(twin_ctx *ctx, cp_func *f, const cp_node *n) {
-  for (unsigned i = 0; i < n->nkids; i++)
-    kept_calls(ctx, f, n->kids[i]);
-  if (cp_kept_call(ctx->run, f, n))
-    called_from_float(ctx, cp_func_of(ctx->run, cp_callee(n->cur)));
-}
-
-static void find_twins(cp_run *run) {
-  twin_ctx ctx = {run, NULL, 1};
-  for (unsigned i = 0; i < run->n_funcs; i++)
-    if (!run->funcs[i].is_host && run->funcs[i].body)
-      kept_calls(&ctx, &run->funcs[i], run->funcs[i].body);
-  while (ctx.changed) {
-    ctx.changed = 0;
-    for (unsigned u = 0; u < run->n_units; u++) {
-      if (!run->units[u]->p.tu) /* a header that only gets companion declarations */
-        continue;
-      ctx.u = run->units[u];
-      clang_visitChildren(clang_getTranslationUnitCursor(ctx.u->p.tu), float_callers, &ctx);
-    }
-  }
-}
-
-/* ---- instances of function templates (rule template-instance) -------------------- */
-
-/* Whether an identifier at s[i] follows `.`, `->` or `::` (a member named T is not T). */
-static int after_member_access(const char *s, size_t i) {
-  while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
-    i--;
-  return i > 0 && (s[i - 1] == '.' || (i > 1 && s[i - 1] == '>' && s[i - 2] == '-') ||
-                   (i > 1 && s[i - 1] == ':' && s[i - 2] == ':'));
-}
-
-/* The copy's text with the template's parameters written out as the instance's arguments:
- * every identifier T that is not in a comment, a literal or after a member access (C++
- * forbids redeclaring a template parameter inside the template, so no other T exists). */
-static const char *write_out_args(cp_run *run, const instance_args *a, const char *s) {
-  size_t n = strlen(s), cap = n + 1, len = 0;
-  for (unsigned k = 0; k < a->n; k++)
-    cap += n * strlen(a->value[k]); /* enough were every byte a parameter */
-  char *o = cp_arena_alloc(run->r->arena, cap);
-  for (size_t i = 0; i < n;) {
-    size_t j = i;
-    if (s[i] == '/' && s[i + 1] == '/') {
-      while (j < n && s[j] != '\n')
-        j++;
-    } else if (s[i] == '/' && s[i + 1] == '*') {
-      const char *e = strstr(s + i + 2, "*/");
-      j = e ? (size_t)(e - s) + 2 : n;
-    } else if (s[i] == '"' || s[i] == '\'') {
-      for (j = i + 1; j < n && s[j] != s[i]; j++)
-        j += s[j] == '\\' && j + 1 < n;
-      j += j < n;
-    } else if (is_ident_char(s[i]) && !(s[i] >= '0' && s[i] <= '9')) {
-      while (j < n && is_ident_char(s[j]))
-        j++;
-      for (unsigned k = 0; k < a->n && !after_member_access(s, i); k++)
-        if (strlen(a->name[k]) == j - i && memcmp(s + i, a->name[k], j - i) == 0) {
-          memcpy(o + len, a->value[k], strlen(a->value[k]));
-          len += strlen(a->value[k]);
-          i = j;
-          break;
-        }
-      if (i == j)
-        continue;
-    } else {
-      while (j < n && is_ident_char(s[j]))
-        j++; /* a number, with its suffix */
-      j += j == i;
-    }
-    memcpy(o + len, s + i, j - i);
-    len += j - i;
-    i = j;
-  }
-  o[len] = 0;
-  return o;
-}
-
-/* The twin: the function's text with its conversion edits (collected apart in `list`)
- * and the new name, inserted after the float original. */
-static void emit_twin(cp_run *run, cp_func *f, cp_edit_list *list) {
-  unsigned b = extent_begin(f->cursor), e = extent_end(f->cursor);
-  cp_edit_list shifted;
-  memset(&shifted, 0, sizeof shifted);
-  for (size_t i = 0; i < list->count; i++) {
-    const cp_edit *x = &list->items[i];
-    cp_edit_add(run->r->arena, &shifted, x->offset - b, x->length, x->text, x->rule);
-  }
-  cp_edit_add(run->r->arena, &shifted, name_offset(f->cursor) - b, strlen(f->name), f->twin,
-              CP_RULE_AUTO_CONVERT);
-  char *out = NULL;
-  size_t len = 0;
-  const char *why = NULL;
-  const char *text = f->unit->opt.input_text;
-  if (cp_edit_apply(run->r->arena, &shifted, text + b, e - b, &out, &len, &why) != 0) {
-    cp_diag_at(run, f->unit, CP_ERROR, b, "internal error: %s", why);
-    return;
-  }
-  const char *nl = cp_line_ending(text + b, e - b);
-  const char *copy = out;
-  if (f->instance) {
-    instance_args args;
-    args_of(run, f->cursor, &args);
-    copy = write_out_args(run, &args, out);
-  }
-  cp_apply_edit(run, &f->unit->edits, e, 0, cp_arena_printf(run->r->arena, "%s%s%s", nl, nl, copy),
-                f->instance ? CP_RULE_TEMPLATE_INSTANCE : CP_RULE_AUTO_CONVERT);
-}
-
-static void note_instance(cp_run *run, cp_func *f) {
-  instance_args args;
-  args_of(run, f->cursor, &args);
-  const char *spelled = "";
-  for (unsigned k = 0; k < args.n; k++)
-    spelled = cp_arena_printf(run->r->arena, "%s%s%s", spelled, k ? ", " : "", args.value[k]);
-  cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
-             "'%s<%s>' is converted as '%s', a copy of the template with its parameters "
-             "written out, after the template; calls and launches of that instance call it, "
-             "other instances stay as they are [%s]",
-             f->name, spelled, f->twin, cp_rule_name(CP_RULE_TEMPLATE_INSTANCE));
-}
-
-/* `changed`: whether converting it edited it (in scope(accumulators) a helper whose
- * floats are all per-term arithmetic stays as written, and the note says so). */
-static void note_helper(cp_run *run, cp_func *f, int changed) {
-  if (!changed) {
-    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
-               "'%s' is not annotated; converted code calls it, and converted with its "
-               "caller's scope(%s) it needs no change%s: it stays as written [%s]", f->name,
-               f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS ? "accumulators" : "all",
-               f->pragma && f->pragma->scope == CP_SCOPE_ACCUMULATORS
-                   ? " (no accumulator in it)" : "", cp_rule_name(CP_RULE_AUTO_CONVERT));
-    return;
-  }
-  if (f->twin && strcmp(f->twin, f->name) == 0)
-    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
-               "'%s' is not annotated; converted code calls it, so a converted copy that "
-               "overloads it on the composite types is written after it, and float code keeps "
-               "calling the float one [%s]", f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
-  else if (f->twin)
-    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
-               "'%s' is not annotated; converted code calls it, so its converted copy '%s' is "
-               "written after it and called there, and float code keeps calling '%s' [%s]",
-               f->name, f->twin, f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
-  else
-    cp_diag_at(run, f->unit, CP_NOTE, name_offset(f->cursor),
-               "'%s' is not annotated; only converted code calls it, so it is converted [%s]",
-               f->name, cp_rule_name(CP_RULE_AUTO_CONVERT));
-  if (!f->twin)
-    run->r->applied[CP_RULE_AUTO_CONVERT]++;
-}
-
 void cp_convert_functions(cp_run *run) {
-  find_twins(run);
+  cp_find_twins(run);
   for (unsigned i = 0; i < run->n_funcs; i++) {
     cp_func *f = &run->funcs[i];
     cp_rw c = {run, f, !f->pragma || f->pragma->scope == CP_SCOPE_ALL};
@@ -811,9 +558,9 @@ void cp_convert_functions(cp_run *run) {
       f->twin_edits = twin; /* from here on cp_func_edits(f) */
     }
     if (f->instance)
-      note_instance(run, f);
+      cp_note_instance(run, f);
     else if (f->auto_conv && f->twin)
-      note_helper(run, f, 1);
+      cp_note_helper(run, f, 1);
     size_t edits = cp_func_edits(f)->count;
     signature(run, f);
     if (f->is_host)
@@ -821,15 +568,15 @@ void cp_convert_functions(cp_run *run) {
     else if (!cp_convert_cas_atomic(run, f))
       walk(&c, f->body);
     if (f->auto_conv && !f->twin && !f->instance)
-      note_helper(run, f, cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text));
+      cp_note_helper(run, f, cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text));
     else if (f->pragma && !f->twin && !f->is_host && !f->n_vars &&
              !cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text))
-      cp_rule_diag(run, f->unit, CP_WARNING, name_offset(f->cursor), CP_RULE_PRAGMA,
+      cp_rule_diag(run, f->unit, CP_WARNING, cp_cursor_offset(f->cursor), CP_RULE_PRAGMA,
                    "'%s' is annotated, but there is nothing to convert in it: it computes with "
                    "no float or double value (int, __half and the like are left alone); it "
                    "stays as written", f->name);
     if (twin)
-      emit_twin(run, f, twin);
+      cp_emit_twin(run, f, twin);
     for (int k = 0; k < CP_RULE_COUNT; k++) /* what this function's conversion applied */
       f->applied[k] = run->r->applied[k] - before[k];
   }

@@ -432,6 +432,29 @@ static enum CXVisitorResult list_field(CXCursor c, CXClientData data) {
   return CXVisit_Continue;
 }
 
+int cp_ident_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '_';
+}
+
+unsigned cp_cursor_offset(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+  return off;
+}
+
+unsigned cp_extent_begin(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  return off;
+}
+
+unsigned cp_extent_end(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  return off;
+}
+
 unsigned cp_record_fields(CXType t, CXCursor *out, unsigned max) {
   field_list l = {out, 0, max};
   t = clang_getCanonicalType(t);
