@@ -543,6 +543,17 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
                    "in this file, so it cannot be converted with its caller; define it here, or "
                    "annotate its definition in a file of the same run", buf->name, name);
     }
+    enum CXTypeKind bk =
+        buf ? clang_getCanonicalType(clang_getCursorType(buf->decl)).kind : CXType_Invalid;
+    if (buf && buf->role == CP_VAR_COMPOSITE && cp_node_strip(an) == root &&
+        (bk == CXType_ConstantArray || bk == CXType_IncompleteArray || bk == CXType_Pointer)) {
+      /* its elements are composites: no float * reads them */
+      cp_rule_diag(c->run, c->f->unit, CP_ERROR, an->begin, CP_RULE_UNSUPPORTED_POINTER,
+                   "'%s' holds composites and is passed to '%s', which is not converted (it "
+                   "is not defined in a file the run converts) and reads floats through it: "
+                   "convert the file that defines '%s' in the same run (with --o-dir for a "
+                   "header), or pass it a float array", buf->name, name, name);
+    }
     const cp_val *x = cp_rvalue(c, an->val);
     if (cp_is_composite(x) || x != an->val) {
       over[cp_arg_index(n, nargs, i)] = cp_demote(c, x);

@@ -476,6 +476,10 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
   if (!w || (!cp_is_composite(a) && !cp_is_composite(b) && !cp_is_split(c, a) &&
              !cp_is_split(c, b)))
     return cp_pass(c, n);
+  if (a->vol) /* c ? smem[k] : v, an lvalue of volatile type: its element is read here */
+    a = volatile_read(c, a);
+  if (b->vol)
+    b = volatile_read(c, b);
   const char *over[3] = {NULL, cp_promote(c, a), cp_promote(c, b)};
   int ch;
   const char *t = cp_splice(c, n, over, &ch);

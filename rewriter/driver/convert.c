@@ -449,15 +449,21 @@ static int take_host_helper(cp_run *run, const cp_result *h, const cp_func_stat 
   for (unsigned i = 0; i < run->n_units && !u; i++)
     if (run->units[i]->p.tu && strcmp(run->units[i]->opt.input, hf->file) == 0)
       u = run->units[i];
-  if (!u)
+  CXTranslationUnit tu = u ? u->p.tu : NULL;
+  CXFile file = u ? u->p.main_file : NULL;
+  for (unsigned i = 0; i < run->n_inputs && !file; i++) /* a header the device view never */
+    if ((tu = run->units[i]->p.tu))                      /* reached: the helper's calls are */
+      file = clang_getFile(tu, hf->file);                /* all in skipped branches */
+  if (!file)
     return 0;
-  CXTranslationUnit tu = u->p.tu;
-  CXCursor fn = clang_getCursor(tu, clang_getLocation(tu, u->p.main_file, hf->line, hf->col));
+  CXCursor fn = clang_getCursor(tu, clang_getLocation(tu, file, hf->line, hf->col));
   if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || !clang_isCursorDefinition(fn))
     return 0;
   cp_func *g = cp_func_of(run, fn);
   if (g && (device_called(run, g) || !called_in_skipped(run, hf->name)))
     return 0; /* the device view has its calls, or neither view has any */
+  if (!u && !(u = cp_unit_for_file(run, tu, file)))
+    return 0; /* a header, without --o-dir: the host view did not convert it either */
   unsigned b = 0, e = 0;
   clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(fn)), NULL, NULL, NULL, &b);
   clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(fn)), NULL, NULL, NULL, &e);
@@ -481,6 +487,7 @@ static int take_host_helper(cp_run *run, const cp_result *h, const cp_func_stat 
         cp_edit_add(run->r->arena, &u->edits, ed->offset, ed->length,
                     cp_arena_strdup(run->r->arena, ed->text), ed->rule);
     }
+  u->has_funcs |= u->is_header; /* it now defines converted code: it includes cp.cuh */
   return 1;
 }
 
@@ -494,6 +501,25 @@ static void host_helper_diags(cp_run *run, const cp_result *h, const cp_func_sta
                   d->line_text ? cp_arena_strdup(run->r->arena, d->line_text) : NULL,
                   "%s (in the host compilation's view)", d->message);
   }
+}
+
+/* Whether helper hf lies in a branch the device parse skipped (defined under
+ * `#if !defined(__CUDA_ARCH__) || ...`): the host view's edits of that branch, the helper's
+ * conversion among them, join the run's as every skipped branch's do. */
+static int skipped_helper(cp_run *run, const cp_func_stat *hf) {
+  for (unsigned i = 0; i < run->n_units; i++) {
+    cp_unit *u = run->units[i];
+    if (!u->p.tu || !u->p.main_file || strcmp(u->opt.input, hf->file) != 0)
+      continue;
+    unsigned at = 0;
+    clang_getExpansionLocation(clang_getLocation(u->p.tu, u->p.main_file, hf->line, hf->col),
+                               NULL, NULL, NULL, &at);
+    CXSourceRangeList *sk = clang_getSkippedRanges(u->p.tu, u->p.main_file);
+    int in = in_skipped(sk, at);
+    clang_disposeSourceRangeList(sk);
+    return in;
+  }
+  return 0;
 }
 
 /* Every device function the host view converts: those only its calls reach come from it. */
@@ -510,7 +536,7 @@ static int host_only_helpers(cp_run *run, const cp_result *h) {
       k++;
     int taken = take_host_helper(run, h, hf);
     refused |= taken < 0;
-    if (taken > 0 && k == run->r->n_funcs)
+    if ((taken > 0 || (taken == 0 && skipped_helper(run, hf))) && k == run->r->n_funcs)
       host_helper_diags(run, h, hf);
   }
   return refused;
@@ -544,6 +570,48 @@ static void carried_locals(cp_run *run, cp_options *o) {
   o->n_carried = count;
 }
 
+/* Whether the host view converts a function of `path` inside a range `sk` lists. */
+static int defines_in(const cp_result *h, const char *path, CXTranslationUnit tu, CXFile file,
+                      const CXSourceRangeList *sk) {
+  for (size_t i = 0; i < h->n_funcs; i++) {
+    unsigned at = 0;
+    if (strcmp(h->funcs[i].file, path) != 0)
+      continue;
+    clang_getExpansionLocation(clang_getLocation(tu, file, h->funcs[i].line, h->funcs[i].col),
+                               NULL, NULL, NULL, &at);
+    if (in_skipped(sk, at))
+      return 1;
+  }
+  return 0;
+}
+
+/* A header whose code only the host compilation sees (helpers defined under
+ * `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 300`) and which the device view has no
+ * other reason to write: the host view's edits there need its unit. A header unit that
+ * gains functions so includes the runtime, as one that defines them does. */
+static void host_view_headers(cp_run *run, const cp_result *h) {
+  for (size_t k = 0; k < h->n_files; k++) {
+    const cp_file_result *hf = &h->files[k];
+    CXTranslationUnit tu = NULL;
+    CXFile file = NULL;
+    for (unsigned i = 0; i < run->n_inputs && !file && hf->is_header; i++)
+      if ((tu = run->units[i]->p.tu))
+        file = clang_getFile(tu, hf->path);
+    if (!file)
+      continue;
+    CXSourceRangeList *sk = clang_getSkippedRanges(tu, file);
+    int skipped = 0;
+    for (size_t e = 0; e < hf->edits.count && !skipped; e++) {
+      const cp_edit *ed = &hf->edits.items[e];
+      skipped = ed->rule != CP_RULE_HEADER && in_skipped(sk, ed->offset);
+    }
+    cp_unit *u = skipped ? cp_unit_for_file(run, tu, file) : NULL;
+    if (u && u->is_header && !u->has_funcs)
+      u->has_funcs = defines_in(h, hf->path, tu, file, sk);
+    clang_disposeSourceRangeList(sk);
+  }
+}
+
 static void add_host_view(cp_run *run, const cp_options *opts, int n) {
   cp_options *host = rerun_options(opts, n, 0, 1);
   if (!host)
@@ -551,6 +619,8 @@ static void add_host_view(cp_run *run, const cp_options *opts, int n) {
   for (int i = 0; i < n; i++)
     carried_locals(run, &host[i]);
   cp_result *h = cp_convert_files(host, n);
+  if (h->n_errors == 0)
+    host_view_headers(run, h);
   if (h->n_errors == 0 && host_only_helpers(run, h)) {
     cp_result_free(h);
     free(host);
