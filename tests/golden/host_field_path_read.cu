@@ -35,7 +35,7 @@ __global__ void displacement(Sim s) {
     s.moved[i] = s.cur.x[i] - s.pairs.last.x[i];
 }
 
-int main() {
+int run() {
   Sim s;
   s.n = 256;
   cudaMalloc(&s.cur.x, s.n * sizeof(float));

@@ -40,7 +40,7 @@ __global__ void displacement(Sim s) {
     cp_store(&s.moved[i], &s.moved_err[i], cp_sub(cp_make_float(s.cur.x[i], s.cur.x_err[i]), cp_make_float(s.pairs.last.x[i], s.pairs.last.x_err[i])));
 }
 
-int main() {
+int run() {
   Sim s;
   s.n = 256;
   cudaMalloc(&s.cur.x, s.n * sizeof(float));
