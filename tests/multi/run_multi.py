@@ -3,7 +3,10 @@
 --o-dir; the output tree must equal NAME/expected/ file for file (nothing more, nothing less),
 --check must find them current, and nvcc (when given) must build the converted program.
 An optional NAME/warnings file is the whole expected standard error of the conversion, an
-optional NAME/flags file more arguments for both runs."""
+optional NAME/flags file more arguments for both runs, an optional NAME/inputs file the .cu
+files that convert (one a line; the others of the directory stay out of the run, as files
+another part of the program builds). With NAME/errors instead of NAME/expected/, the run must
+fail with exit status 1, that whole standard error, and no output written."""
 import argparse, shlex, os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -23,12 +26,27 @@ def main():
     ap.add_argument("--runtime-include")
     ap.add_argument("dir")
     a = ap.parse_args()
-    inputs = sorted(f for f in os.listdir(a.dir) if f.endswith(".cu"))
+    inputs_file = os.path.join(a.dir, "inputs")
+    if os.path.exists(inputs_file):
+        inputs = open(inputs_file).read().split()
+    else:
+        inputs = sorted(f for f in os.listdir(a.dir) if f.endswith(".cu"))
     out = os.path.abspath(os.path.join(a.work, os.path.basename(a.dir)))
     shutil.rmtree(out, ignore_errors=True)
     flags_file = os.path.join(a.dir, "flags")  # optional: more arguments, split as a shell does
     flags = shlex.split(open(flags_file).read()) if os.path.exists(flags_file) else []
     p = subprocess.run([a.tool] + inputs + ["--o-dir", out] + flags, cwd=a.dir, capture_output=True)
+    errors = os.path.join(a.dir, "errors")
+    if os.path.exists(errors):
+        if p.returncode != 1:
+            fail("expected exit status 1, got %d" % p.returncode)
+        if open(errors, "rb").read() != p.stderr:
+            show_diff(open(errors, "rb").read(), p.stderr, "errors (expected)", "stderr")
+            fail("standard error differs from errors")
+        if os.path.exists(out) and tree(out):
+            fail("a failing conversion wrote %s" % tree(out))
+        print("PASS")
+        return
     if p.returncode != 0:
         sys.stdout.write(p.stderr.decode())
         fail("cpconvert exited with %d" % p.returncode)
