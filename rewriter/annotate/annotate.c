@@ -266,6 +266,12 @@ static void bind_pragma(cp_run *run, decl_list *l, const cp_pragma *pr) {
   unsigned i = l->next;
   while (i < l->n && l->offsets[i] < pr->end)
     i++;
+  /* a pragma between a template's parameter list and its function (`template <int B>`,
+   * the pragma line, `__global__ void k(...)`) marks that template, which began before it;
+   * the next declaration would be another function */
+  if (i > l->next && clang_getCursorKind(l->decls[i - 1]) == CXCursor_FunctionTemplate &&
+      cp_cursor_offset(l->decls[i - 1]) > pr->end)
+    i--;
   l->next = i;
   if (i == l->n || !cp_is_function_definition(l->decls[i])) {
     enum CXCursorKind k = i == l->n ? CXCursor_NoDeclFound : clang_getCursorKind(l->decls[i]);
