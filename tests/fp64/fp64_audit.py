@@ -35,7 +35,7 @@ nvidia-cuda-nvdisasm, installed with pip into --pytools (a folder of the build t
 first use. Where pip cannot install them the test is skipped (exit 77) with the reason,
 except under CI=true, where that is a failure.
 """
-import argparse, concurrent.futures, glob, os, re, shutil, subprocess, sys, time
+import argparse, concurrent.futures, glob, os, re, shlex, shutil, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -155,6 +155,9 @@ def golden_jobs(root, notes):
             notes.append("golden %s: needs MPI, none installed" % name)
             continue
         nv = [f for f in flags if f.startswith("-I")]  # the MPI headers
+        extra = os.path.join(gdir, name + ".nvcc-flags")  # --extended-lambda, as golden_nvcc
+        if os.path.exists(extra):
+            nv += shlex.split(open(extra).read())
         head = "".join(open(exp, errors="replace").readlines()[:3])
         backend = re.search(r"#define CP_BACKEND (\w+)", head)
         src = os.path.join(gdir, name + ".cu")
