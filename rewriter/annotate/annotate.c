@@ -31,13 +31,6 @@ typedef struct {
   unsigned n_dep;
 } decl_list;
 
-static unsigned cursor_offset(CXCursor c) {
-  unsigned off = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL,
-                             &off);
-  return off;
-}
-
 /* Top-level declarations of the main file, in source order, looking inside namespaces,
  * extern "C" blocks, classes and structs (after the class itself, its members). */
 static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data) {
@@ -64,7 +57,7 @@ static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClie
     l->cap = cap;
   }
   l->decls[l->n] = c;
-  l->offsets[l->n++] = cursor_offset(c);
+  l->offsets[l->n++] = cp_extent_begin(c);
   /* member functions defined in the class body are host code too (is_host_definition) */
   return k == CXCursor_ClassDecl || k == CXCursor_StructDecl ? CXChildVisit_Recurse
                                                               : CXChildVisit_Continue;

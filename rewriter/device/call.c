@@ -278,9 +278,7 @@ static void refuse_ref_arg(cp_rw *c, const cp_node *an) {
 /* A twin is written after its float original: a call of it in the same file before that
  * definition would name it before it is declared, so it is refused. */
 static void twin_defined_before(cp_rw *c, const cp_node *n, const cp_func *callee) {
-  unsigned defined_at = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(callee->cursor)), NULL,
-                             NULL, NULL, &defined_at);
+  unsigned defined_at = cp_extent_begin(callee->cursor);
   if (callee->twin && callee->unit == c->f->unit && n->begin < defined_at)
     cp_rule_error(c, n, CP_RULE_AUTO_CONVERT,
                   cp_arena_printf(c->run->r->arena, "'%s' is called here before its "

@@ -464,9 +464,7 @@ static int take_host_helper(cp_run *run, const cp_result *h, const cp_func_stat 
     return 0; /* the device view has its calls, or neither view has any */
   if (!u && !(u = cp_unit_for_file(run, tu, file)))
     return 0; /* a header, without --o-dir: the host view did not convert it either */
-  unsigned b = 0, e = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(fn)), NULL, NULL, NULL, &b);
-  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(fn)), NULL, NULL, NULL, &e);
+  unsigned b = cp_extent_begin(fn), e = cp_extent_end(fn);
   if (names_arch(u->opt.input_text, b, e)) {
     if (g)
       return 0;

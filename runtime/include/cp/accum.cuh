@@ -139,8 +139,6 @@ CP_DEVICE_FUNC cp_float cp_atomic_add_f(float *v, float *e, float x)
 
 typedef long long cp_fixed;
 
-#define CP_DETAIL_FIXED_ONE (1ULL << CP_FIXED_FRAC_BITS)
-
 /* Each conversion has a form that takes the fractional bits F as its last argument, 0 to 62
  * (the _bits functions; accumulate(fixed(F)) in a pragma writes them), and one that takes
  * CP_FIXED_FRAC_BITS. Inlined with a constant F, the two compile alike. Values of one
