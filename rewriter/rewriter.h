@@ -100,6 +100,11 @@ typedef enum { CP_ACC_COMPOSITE, CP_ACC_FIXED, CP_ACC_KAHAN, CP_ACC_DOUBLE } cp_
 /* --backend: the runtime's CP_BACKEND written into the output (auto writes nothing). */
 typedef enum { CP_BE_AUTO, CP_BE_FF, CP_BE_DP } cp_backend;
 
+/* A variable of an annotated function that stays float (keep_hints below). */
+typedef struct {
+  const char *function, *var;
+} cp_keep_hint;
+
 typedef struct {
   const char *input;             /* path of the .cu file, as the user named it */
   const char *input_text;        /* its bytes, read once by the caller */
@@ -145,6 +150,11 @@ typedef struct {
   void (*progress)(void *ctx, const char *stage, const char *file, unsigned i, unsigned n);
   void *progress_ctx;
   const char *version;
+  /* --use-profile: variables a profiled run showed never carrying an error term, each to
+   * stay float as if keep() named it in its function's pragma; a function or variable the
+   * run does not find is a warning (the source changed since the profile). */
+  const cp_keep_hint *keep_hints;
+  size_t n_keep_hints;
 } cp_options;
 
 /* What a run converted, for --stats. */

@@ -372,6 +372,42 @@ static void collect_function(cp_run *run, cp_func *f) {
   apply_clauses(run, f);
 }
 
+/* --use-profile: the variables the profiled run showed never carrying an error term stay
+ * float, as keep() would keep them; a hint that names a function no pragma marks, or a
+ * variable the function does not have as a float, is a warning (the source changed since
+ * the profile) and changes nothing. */
+static void apply_keep_hints(cp_run *run) {
+  const cp_options *o = run->settings;
+  for (size_t h = 0; h < o->n_keep_hints; h++) {
+    const cp_keep_hint *k = &o->keep_hints[h];
+    int seen = 0;
+    for (unsigned i = 0; i < run->n_funcs; i++) {
+      cp_func *f = &run->funcs[i];
+      if (!f->pragma || strcmp(f->name, k->function) != 0)
+        continue;
+      seen = 1;
+      cp_var *v = find_named(f, k->var);
+      if (!v || v->group >= 0 || v->is_param)
+        cp_diag_at(run, f->unit, CP_WARNING, f->pragma->offset,
+                   "the profile keeps '%s' of '%s' in float, but '%s' has no float local "
+                   "variable of that name (the source changed since the profile?): ignored [%s]",
+                   k->var, f->name, f->name, cp_rule_name(CP_RULE_PRAGMA));
+      else if (v->role != CP_VAR_FLOAT) {
+        v->role = CP_VAR_FLOAT;
+        cp_diag_at(run, f->unit, CP_NOTE, f->pragma->offset,
+                   "'%s' of '%s' stays float, as keep(%s) would keep it: in the profiled run "
+                   "it never carried an error term (--use-profile) [%s]",
+                   k->var, f->name, k->var, cp_rule_name(CP_RULE_PRAGMA));
+      }
+    }
+    if (!seen)
+      cp_diag_add(run->r, CP_WARNING, NULL, 0, 0, NULL,
+                  "the profile keeps '%s' of '%s' in float, but no annotated function of this "
+                  "run is named '%s' (the source changed since the profile?): ignored [%s]",
+                  k->var, k->function, k->function, cp_rule_name(CP_RULE_PRAGMA));
+  }
+}
+
 void cp_collect_variables(cp_run *run) {
   run->structs.is_host = 1; /* fields hold float and double buffers alike */
   for (unsigned u = 0; u < run->n_inputs; u++) {
@@ -387,6 +423,7 @@ void cp_collect_variables(cp_run *run) {
                         &run->units[u]->macros);
   for (unsigned i = 0; i < run->n_funcs; i++)
     collect_function(run, &run->funcs[i]);
+  apply_keep_hints(run);
   run->group_parent = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   run->group_paired = cp_arena_alloc(run->r->arena, (run->n_groups + 1) * sizeof(int));
   for (unsigned g = 0; g < run->n_groups; g++) {
