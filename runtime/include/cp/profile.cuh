@@ -270,8 +270,10 @@ __device__ static inline cp_double4 cp_detail_prof(cp_prof_counter *c, cp_double
 }
 #endif /* __CUDACC__ */
 
+/* Each name goes through one more macro, so that T may itself be a macro. */
 #if defined(__CUDA_ARCH__)
-#define cp_prof(T, N, x) cp_detail_prof(T##_dev + (N), (x))
+#define cp_prof(T, N, x) CP_DETAIL_PROF_DEV(T, N, x)
+#define CP_DETAIL_PROF_DEV(T, N, x) cp_detail_prof(T##_dev + (N), (x))
 #else
 #define cp_prof(T, N, x) (x)
 #endif
@@ -283,8 +285,9 @@ static inline void cp_detail_prof_host(cp_prof_unit *u, size_t i, unsigned long 
   __atomic_fetch_add(&u->host[i].bytes, bytes, __ATOMIC_RELAXED);
   cp_detail_prof_arm();
 }
-#define cp_prof_launch(T, N) cp_detail_prof_host(&T##_unit, (N), 0)
-#define cp_prof_count(T, N, B) cp_detail_prof_host(&T##_unit, (N), (unsigned long long)(B))
+#define cp_prof_launch(T, N) CP_DETAIL_PROF_HOST(T, N, 0)
+#define cp_prof_count(T, N, B) CP_DETAIL_PROF_HOST(T, N, B)
+#define CP_DETAIL_PROF_HOST(T, N, B) cp_detail_prof_host(&T##_unit, (N), (unsigned long long)(B))
 
 /* ---- the table ---- */
 
@@ -317,11 +320,12 @@ static inline void cp_detail_prof_host(cp_prof_unit *u, size_t i, unsigned long 
   }
 #endif
 
-#define CP_PROFILE_TABLE(T, ...)                                                              \
+#define CP_PROFILE_TABLE(...) CP_DETAIL_PROF_TABLE(__VA_ARGS__)
+#define CP_DETAIL_PROF_TABLE(T, ...)                                                          \
   static const char *const T##_sites[] = {__VA_ARGS__};                                      \
   static cp_prof_host_counter T##_host[sizeof(T##_sites) / sizeof(T##_sites[0])];            \
   CP_DETAIL_PROF_DEVICE(T)                                                                   \
-  static cp_prof_unit T##_unit = {0, cp_detail_prof_collect_table, T##_sites,                \
+  static cp_prof_unit T##_unit = {0, cp_detail_prof_collect_table, #T, T##_sites,           \
                                   sizeof(T##_sites) / sizeof(T##_sites[0]), T##_host,        \
                                   CP_DETAIL_PROF_READ(T), CP_BACKEND_IS_DP,                  \
                                   CP_DETAIL_PROF_TIER, 0};                                   \

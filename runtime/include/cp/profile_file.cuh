@@ -96,6 +96,7 @@ struct cp_prof_unit {
   cp_prof_unit *next;
   int (*collect)(cp_prof_unit *u, cp_prof_set *set); /* 0, or -1 (out of memory) */
   /* a site table's */
+  const char *name; /* the table's */
   const char *const *sites;
   size_t n;
   cp_prof_host_counter *host;
@@ -250,8 +251,7 @@ static inline int cp_detail_prof_collect_table(cp_prof_unit *u, cp_prof_set *set
   if (u->read_device) {
     const char *why = u->read_device(dev, u->n, &u->backend_dp);
     if (why) {
-      fprintf(stderr, "cpconvert profile: cannot read the device counters of %s: %s\n",
-              u->n ? u->sites[0] : "a table", why);
+      fprintf(stderr, "cpconvert profile: cannot read the device counters of %s: %s\n", u->name, why);
       memset(dev, 0, u->n * sizeof *dev);
     }
   }

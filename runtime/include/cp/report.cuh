@@ -210,7 +210,7 @@ static inline int cp_detail_report_collect(cp_prof_unit *u, cp_prof_set *set) {
   return 0;
 }
 
-static cp_prof_unit cp_detail_report_unit = {0, cp_detail_report_collect, 0, 0, 0, 0, 0, "", 0};
+static cp_prof_unit cp_detail_report_unit = {0, cp_detail_report_collect, "recombinations", 0, 0, 0, 0, 0, "", 0};
 
 /* The recombined values of the first CP_PROFILE_VALUES elements, as the recombination
  * computes them (host.cuh): RN(v + e), v itself where e is 0 (-0 kept). */
