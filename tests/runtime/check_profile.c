@@ -174,14 +174,15 @@ static void one_process(float first) {
   }
 }
 
-/* The file of `times` processes of one job (1 or 2), whose one_process had first = first
- * and second; the RMS against its exact value, the rest as text. */
-static void expect_file(const char *job, int processes, int times, double first, double second) {
+/* The file of `times` processes of one job (1 to 3), whose one_process had first = first,
+ * second and third; the RMS against its exact value, the rest as text. */
+static void expect_file(const char *job, int processes, int times, double first, double second,
+                        double third) {
   char *text = slurp(path);
   ck_assert_ptr_nonnull(text);
   double rel2 = 0.0;
   for (int p = 0; p < times; p++) {
-    double f = p ? second : first;
+    double f = p == 0 ? first : p == 1 ? second : third;
     rel2 += 0x1p-60 / (f * f) + 0x1p-60 / ((f + 1) * (f + 1)) + 2 * 0x1p-44 / 9.0;
   }
   double want_rms = sqrt(rel2 / (4.0 * times));
@@ -210,8 +211,8 @@ static void expect_file(const char *job, int processes, int times, double first,
 }
 
 /* Runs one_process in a child with CP_PROFILE_JOB = job (NULL: unset) that writes at exit
- * to CP_PROFILE_OUT = path. */
-static void run_child(const char *job, float first) {
+ * to CP_PROFILE_OUT = path (or before, and then not at exit, with write_first). */
+static void run_child(const char *job, float first, int write_first) {
   pid_t pid = fork();
   if (pid == 0) {
     if (job)
@@ -220,7 +221,9 @@ static void run_child(const char *job, float first) {
       unsetenv("CP_PROFILE_JOB");
     setenv("CP_PROFILE_OUT", path, 1);
     one_process(first);
-    exit(0); /* the profile is written here */
+    if (write_first && cp_profile_write(NULL) != 0)
+      exit(1);
+    exit(0); /* the profile is written here, unless it was just now */
   }
   int status;
   waitpid(pid, &status, 0);
@@ -233,7 +236,7 @@ START_TEST(test_write)
   unsetenv("CP_PROFILE_JOB");
   one_process(5.0f);
   ck_assert_int_eq(cp_profile_write(path), 0);
-  expect_file("", 1, 1, 5.0, 0);
+  expect_file("", 1, 1, 5.0, 0, 0);
   /* the device counters cannot be read: its sites count 0, a message, the file written */
   cp_prof_t_0badcafe_unit.read_device = failing_read;
   ck_assert_int_eq(cp_profile_write(path), 0);
@@ -246,15 +249,17 @@ END_TEST
 START_TEST(test_merge)
 {
   make_dir();
-  run_child("job.7", 5.0f);
-  expect_file("job.7", 1, 1, 5.0, 0);
-  run_child("job.7", 7.0f); /* same job: added, the values of the first */
-  expect_file("job.7", 2, 2, 5.0, 7.0);
-  run_child("job.8", 7.0f); /* another job: replaced */
-  expect_file("job.8", 1, 1, 7.0, 0);
-  run_child(NULL, 5.0f); /* no job: replaced, and never merged */
-  run_child(NULL, 5.0f);
-  expect_file("", 1, 1, 5.0, 0);
+  run_child("job.7", 5.0f, 0);
+  expect_file("job.7", 1, 1, 5.0, 0, 0);
+  run_child("job.7", 7.0f, 0); /* same job: added, the values of the first */
+  expect_file("job.7", 2, 2, 5.0, 7.0, 0);
+  run_child("job.7", 9.0f, 1); /* written by the program: not again at exit */
+  expect_file("job.7", 3, 3, 5.0, 7.0, 9.0);
+  run_child("job.8", 7.0f, 0); /* another job: replaced */
+  expect_file("job.8", 1, 1, 7.0, 0, 0);
+  run_child(NULL, 5.0f, 0); /* no job: replaced, and never merged */
+  run_child(NULL, 5.0f, 0);
+  expect_file("", 1, 1, 5.0, 0, 0);
   setenv("SLURM_JOB_ID", "42", 1); /* the job key from the environment, in its order */
   setenv("SLURM_STEP_ID", "0", 1);
   char job[64];

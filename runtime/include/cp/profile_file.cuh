@@ -110,10 +110,11 @@ struct cp_prof_unit {
 
 typedef struct cp_detail_prof_state_t {
   cp_prof_unit *head, *tail;
-  int armed;
+  int armed;   /* the write at exit is registered */
+  int written; /* the program wrote the profile itself: the exit does not */
 } cp_detail_prof_state_t;
 
-__attribute__((weak)) cp_detail_prof_state_t cp_detail_prof_state = {0, 0, 0};
+__attribute__((weak)) cp_detail_prof_state_t cp_detail_prof_state = {0, 0, 0, 0};
 
 #if defined(__cplusplus)
 }
@@ -549,7 +550,8 @@ static inline int cp_detail_prof_merge_write(const char *path, cp_prof_set *ours
 
 /* Writes the profile of every registered unit to `path` (NULL: $CP_PROFILE_OUT, nothing if
  * it is set and empty, else cp_profile.json), merging with the file of another process of
- * the same job. 0, or -1 with errno set and a message on standard error. */
+ * the same job. 0, or -1 with errno set and a message on standard error. Once it has
+ * succeeded, the write at exit is not made. */
 static inline int cp_profile_write(const char *path) {
   if (!path) {
     path = getenv("CP_PROFILE_OUT");
@@ -574,11 +576,18 @@ static inline int cp_profile_write(const char *path) {
   if (rc != 0) {
     fprintf(stderr, "cpconvert profile: cannot write %s: %s\n", path, strerror(err));
     errno = err;
+  } else {
+    cp_detail_prof_state.written = 1;
   }
   return rc;
 }
 
-static inline void cp_detail_prof_at_exit(void) { cp_profile_write(NULL); }
+/* At exit, unless the program has written the profile itself (a second write of the same
+ * counters would merge them twice). */
+static inline void cp_detail_prof_at_exit(void) {
+  if (!cp_detail_prof_state.written)
+    cp_profile_write(NULL);
+}
 
 /* Registers the write at exit, once per process: called by the first launch, count or
  * recombination, after the CUDA runtime has registered its own teardown, so the write runs
