@@ -116,6 +116,18 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #include "groups.cuh"
 #include "host.cuh"
 
+/* Recording for cpconvert --profile (profile.cuh, docs/profile.md); without CP_PROFILE the
+ * wrappers the profiled conversion writes are nothing, so its output compiles either way. */
+#if defined(CP_PROFILE)
+#include "profile.cuh"
+#else
+#define cp_prof(T, N, x) (x)
+#define cp_prof_launch(T, N) ((void)0)
+#define cp_prof_count(T, N, B) ((void)0)
+#define CP_PROFILE_TABLE(...)
+static inline int cp_profile_write(const char *path) { (void)path; return 0; }
+#endif
+
 #if defined(CP_REPORT)
 /* Fixed-point sums read back are checked for a resolution coarser than float's (accum.cuh).
  * A macro does not expand inside itself, so each expands to the function of its name. */

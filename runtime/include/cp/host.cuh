@@ -36,9 +36,9 @@
 /* cp_recombine_host, keeping what the rounding drops when `res` is not NULL:
  * dst[i] = RN(v + e) and res[i] = v + e - dst[i], exactly (TwoSum), so (dst, res) is the
  * pair, normalized, for a later sum over MPI ranks (cp/mpi.h). The one loop of both, and
- * where -DCP_REPORT measures. */
+ * where -DCP_REPORT and -DCP_PROFILE measure. */
 static inline void cp_recombine_keep_host(float *dst, float *res, const float *err, size_t n) {
-#if defined(CP_REPORT)
+#if CP_DETAIL_MEASURE
   cp_report_site site;
   cp_detail_report(cp_detail_report_take(&site), dst, err, n, 0);
 #endif
@@ -59,7 +59,7 @@ static inline void cp_recombine_host(float *dst, const float *err, size_t n) {
 
 /* dst[i] = RN(dst[i] + err[i]) for n doubles (buffers of converted double kernels). */
 static inline void cp_recombine_host_double(double *dst, const double *err, size_t n) {
-#if defined(CP_REPORT)
+#if CP_DETAIL_MEASURE
   cp_report_site site;
   cp_detail_report(cp_detail_report_take(&site), dst, err, n, 1);
 #endif
@@ -103,14 +103,14 @@ typedef struct {
   void *dst, *tmp;
   size_t n;
   int is_double;
-#if defined(CP_REPORT)
+#if CP_DETAIL_MEASURE
   cp_report_site site; /* where the recombination was enqueued */
 #endif
 } cp_detail_recombine_job;
 
 static void CUDART_CB cp_detail_recombine_cb(void *p) {
   cp_detail_recombine_job *job = (cp_detail_recombine_job *)p;
-#if defined(CP_REPORT)
+#if CP_DETAIL_MEASURE
   if (job->site.line)
     cp_detail_report_set(job->site.file, job->site.args, job->site.line);
 #endif
@@ -141,7 +141,7 @@ static inline cudaError_t cp_detail_recombine_async(void *dst, const void *err_d
   job->tmp = tmp;
   job->n = bytes / elem;
   job->is_double = is_double;
-#if defined(CP_REPORT)
+#if CP_DETAIL_MEASURE
   cp_detail_report_take(&job->site);
 #endif
   cudaError_t e = cudaMemcpyAsync(tmp, err_dev, bytes, cudaMemcpyDeviceToHost, stream);
@@ -200,7 +200,7 @@ static inline cudaError_t cp_zero_symbol(const T &err_symbol, size_t bytes, size
 #endif
 #endif
 
-#if defined(CP_REPORT)
+#if CP_DETAIL_MEASURE
 /* Each call written in the program records its file, line and arguments for the report
  * (report.cuh); a macro does not expand inside itself, so the function is then called. */
 #define CP_DETAIL_REPORTED(f, text, ...) (cp_detail_report_set(__FILE__, text, __LINE__), f(__VA_ARGS__))

@@ -15,6 +15,12 @@
  * all of them at exit. The values recombined are those of the build without CP_REPORT, bit
  * for bit (tests/runtime/check_report.c): the report only reads.
  *
+ * Built with -DCP_PROFILE (profile.cuh), every recombination is measured the same way
+ * without printing (unless CP_REPORT is defined too), the site also keeps the recombined
+ * values of the first CP_PROFILE_VALUES elements of its last recombination, and the
+ * translation unit's table of sites joins the process's profile units (profile_file.cuh),
+ * which cp_profile_write writes as `recombine` sites.
+ *
  * Plain C (tested on the CPU); one table of call sites per translation unit. The sites of
  * stream-ordered recombinations (cp_recombine_async) are recorded when the copy is
  * enqueued and measured in the host function that adds the errors; the counters are not
@@ -36,6 +42,16 @@
 #define CP_REPORT_LINES 10
 #endif
 #define CP_REPORT_SITES 256
+
+/* The recombinations are measured under the report, the profile, or both. */
+#if defined(CP_REPORT) || defined(CP_PROFILE)
+#define CP_DETAIL_MEASURE 1
+#else
+#define CP_DETAIL_MEASURE 0
+#endif
+#if defined(CP_PROFILE)
+#include "profile_file.cuh"
+#endif
 
 /* What one or more recombinations measured. */
 typedef struct {
@@ -95,10 +111,14 @@ static inline void cp_error_stats_print(FILE *out, const cp_error_stats *s) {
           s->elements);
 }
 
-#if defined(CP_REPORT)
+#if CP_DETAIL_MEASURE
 typedef struct {
   cp_report_site site;
   cp_error_stats all;
+#if defined(CP_PROFILE)
+  double *values; /* the last recombination's first CP_PROFILE_VALUES results (malloc'd) */
+  size_t nvalues;
+#endif
 } cp_detail_report_row;
 
 /* The table of call sites of this translation unit; the last row collects any beyond it. */
@@ -139,6 +159,7 @@ static inline void cp_detail_report_label(FILE *out, const cp_report_site *site)
   fprintf(out, "cp report: %s:%d %s: ", site->file, site->line, name);
 }
 
+#if defined(CP_REPORT)
 static inline void cp_detail_report_summary(void) {
   for (size_t i = 0; i < cp_detail_report_n; i++) {
     const cp_detail_report_row *row = &cp_detail_report_rows[i];
@@ -147,6 +168,70 @@ static inline void cp_detail_report_summary(void) {
     cp_error_stats_print(stderr, &row->all);
   }
 }
+#endif
+
+#if defined(CP_PROFILE)
+/* This unit's rows as `recombine` sites of the profile (the key as docs/profile.md). */
+static inline int cp_detail_report_collect(cp_prof_unit *u, cp_prof_set *set) {
+  (void)u;
+  for (size_t i = 0; i < cp_detail_report_n + (cp_detail_report_n == CP_REPORT_SITES); i++) {
+    const cp_detail_report_row *row = &cp_detail_report_rows[i];
+    if (!row->site.file) /* the row of the sites beyond the table, unused */
+      continue;
+    char name[128];
+    cp_detail_report_name(name, sizeof name, row->site.args);
+    char *file = cp_detail_prof_json_escape(row->site.file), *nm = cp_detail_prof_json_escape(name);
+    size_t size = (file ? strlen(file) : 0) + (nm ? strlen(nm) : 0) + 128;
+    char *key = file && nm ? (char *)malloc(size) : NULL;
+    if (key)
+      snprintf(key, size, "\"kind\":\"recombine\",\"file\":\"%s\",\"line\":%d,\"function\":\"\","
+               "\"name\":\"%s\"", file, row->site.line, nm);
+    free(file);
+    free(nm);
+    cp_prof_site *s = key ? cp_detail_prof_site_of(set, key) : NULL;
+    if (!s)
+      return -1;
+    cp_prof_site one;
+    memset(&one, 0, sizeof one);
+    one.copies = row->all.copies;
+    one.elements = row->all.elements;
+    one.nonzero = row->all.nonzero;
+    one.changed = row->all.changed;
+    one.rel_max = row->all.max_rel;
+    one.rel2_sum = row->all.sum_rel2;
+    cp_detail_prof_merge_site(s, &one);
+    if (!s->values && row->nvalues) {
+      if (!(s->values = (double *)malloc(row->nvalues * sizeof(double))))
+        return -1;
+      memcpy(s->values, row->values, row->nvalues * sizeof(double));
+      s->nvalues = row->nvalues;
+    }
+  }
+  return 0;
+}
+
+static cp_prof_unit cp_detail_report_unit = {0, cp_detail_report_collect, "recombinations", 0, 0, 0, 0, 0, "", 0};
+
+/* The recombined values of the first CP_PROFILE_VALUES elements, as the recombination
+ * computes them (host.cuh): RN(v + e), v itself where e is 0 (-0 kept). */
+static inline void cp_detail_report_values(cp_detail_report_row *row, const void *v,
+                                           const void *e, size_t n, int is_double) {
+  if (n > CP_PROFILE_VALUES)
+    n = CP_PROFILE_VALUES;
+  if (!row->values && !(row->values = (double *)malloc(CP_PROFILE_VALUES * sizeof(double))))
+    return;
+  for (size_t i = 0; i < n; i++) {
+    if (is_double) {
+      double a = ((const double *)v)[i], b = ((const double *)e)[i];
+      row->values[i] = b != 0.0 ? cp_dd_to_double(cp_make_double(a, b)) : a;
+    } else {
+      float a = ((const float *)v)[i], b = ((const float *)e)[i];
+      row->values[i] = (double)(b != 0.0f ? cp_fadd_rn(a, b) : a);
+    }
+  }
+  row->nvalues = n;
+}
+#endif
 
 static inline cp_detail_report_row *cp_detail_report_row_of(const cp_report_site *site) {
   static const cp_report_site unknown = {"(unknown)", "(a recombination called through a pointer)", 0};
@@ -158,8 +243,16 @@ static inline cp_detail_report_row *cp_detail_report_row_of(const cp_report_site
         strcmp(row->site.args, site->args) == 0)
       return row;
   }
-  if (cp_detail_report_n == 0)
+  if (cp_detail_report_n == 0) {
+#if defined(CP_REPORT)
     atexit(cp_detail_report_summary);
+#endif
+#if defined(CP_PROFILE)
+    cp_detail_report_unit.backend_dp = CP_BACKEND_IS_DP;
+    cp_detail_report_unit.tier = CP_DETAIL_PROF_TIER;
+    cp_detail_prof_register(&cp_detail_report_unit);
+#endif
+  }
   if (cp_detail_report_n == CP_REPORT_SITES) {
     static const cp_report_site more = {"(more sites)", "(the sites beyond the table)", 0};
     cp_detail_report_rows[CP_REPORT_SITES].site = more;
@@ -170,8 +263,12 @@ static inline cp_detail_report_row *cp_detail_report_row_of(const cp_report_site
 }
 
 static inline long cp_detail_report_lines(void) {
+#if defined(CP_REPORT)
   const char *env = getenv("CP_REPORT_LINES");
   return env && *env ? strtol(env, NULL, 10) : CP_REPORT_LINES;
+#else
+  return 0; /* the profile alone prints nothing */
+#endif
 }
 
 /* Measures one recombination of n pairs at `site` (NULL: unknown) and prints it while the
@@ -190,6 +287,10 @@ static inline void cp_detail_report(const cp_report_site *site, const void *v, c
   row->all.changed += one.changed;
   row->all.sum_rel2 += one.sum_rel2;
   row->all.max_rel = one.max_rel > row->all.max_rel ? one.max_rel : row->all.max_rel;
+#if defined(CP_PROFILE)
+  cp_detail_report_values(row, v, e, n, is_double);
+  cp_detail_prof_arm();
+#endif
   if ((long)row->all.copies <= cp_detail_report_lines()) {
     cp_detail_report_label(stderr, &row->site);
     fprintf(stderr, "copy %zu: ", row->all.copies);
