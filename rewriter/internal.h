@@ -377,10 +377,13 @@ typedef enum { CP_DROP_CONVERT, CP_DROP_CALL, CP_DROP_STORE } cp_drop;
 const char *cp_demote(cp_rw *c, const cp_val *v, const cp_node *at, cp_drop why, const char *call);
 /* --profile (value.c): `value` wrapped as the `store` site of a store into the paired buffer or
  * field `target` designates (an element, or its address for an atomic); as the `var` site of
- * a value given to the composite local `target` is rooted at. `value` itself without
- * --profile. */
+ * a value given to the composite local `v` (NULL: the one `at` is rooted at, if any).
+ * `value` itself without --profile. */
 const char *cp_prof_store(cp_rw *c, const cp_node *target, const char *value);
-const char *cp_prof_var(cp_rw *c, const cp_node *at, const char *name, const char *value);
+const char *cp_prof_var(cp_rw *c, const cp_node *at, const cp_var *v, const char *value);
+/* value.c: why a composite stored into the float lvalue `lhs` drops its error term: stored
+ * into memory (an element, a field, a symbol) or converted into a float variable. */
+cp_drop cp_drop_into(const cp_node *lhs);
 /* The store of a composite `value` into a paired element, both halves (cp_store, cp_store_float3);
  * `target` is the element's node (for --profile's site). */
 const char *cp_store_text(cp_rw *c, const cp_node *target, const cp_val *elem, const char *value);
@@ -504,6 +507,8 @@ const char *cp_prof_value(cp_run *run, const cp_unit *u, unsigned offset, const 
  * site) and its text made `TABLE, N`; returns the table that declares them
  * (CP_PROFILE_TABLE, lines ending in `nl`), or NULL without --profile or sites. */
 const char *cp_prof_resolve(cp_run *run, cp_unit *u, const char *nl);
+/* profile.c: whether edit `e` is such a table (lines.c puts no #line inside it). */
+int cp_prof_is_table(const cp_edit *e);
 
 /* annotate.c: 2 for a __global__ function, 1 for __device__, 0 otherwise. */
 int cp_cuda_kind(CXCursor fn);

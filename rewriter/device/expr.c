@@ -224,27 +224,6 @@ static cp_val *volatile_store(cp_rw *c, const cp_node *n, const cp_node *lhs, co
                  CP_V_OTHER, 0, CP_RULE_ASSIGN);
 }
 
-/* --profile: a value given to the composite local `lhs` is rooted at (a variable, its member
- * or element): its `var` site; a composite `*out = x` through an output pointer is none. */
-static const char *prof_var(cp_rw *c, const cp_node *lhs, const char *value) {
-  const cp_node *root = cp_node_root(lhs, 0);
-  cp_var *v = root ? cp_var_of(c->f, clang_getCursorReferenced(root->cur)) : NULL;
-  return v && v->role == CP_VAR_COMPOSITE ? cp_prof_var(c, lhs, v->name, value) : value;
-}
-
-/* Why a composite stored into the float lvalue `lhs` drops its error term: stored into
- * memory (an element, a field, a symbol) or converted into a float variable. */
-static cp_drop drop_why(const cp_node *lhs) {
-  const cp_node *s = cp_node_strip(lhs);
-  if (s->kind != CXCursor_DeclRefExpr)
-    return CP_DROP_STORE;
-  enum CXCursorKind scope =
-      clang_getCursorKind(clang_getCursorSemanticParent(clang_getCursorReferenced(s->cur)));
-  return scope == CXCursor_TranslationUnit || scope == CXCursor_Namespace
-             ? CP_DROP_STORE /* a file-scope symbol */
-             : CP_DROP_CONVERT;
-}
-
 cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
                       const char *op) {
   const cp_val *l = lhs->val, *r = rhs->val;
@@ -274,7 +253,7 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
   if (l->kind == CP_V_COMPOSITE) {
     if (!name) {
       int ch;
-      const char *t = cp_splice(c, n, one_override(c, n, rhs, prof_var(c, lhs, cp_promote(c, r))), &ch);
+      const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_prof_var(c, lhs, NULL, cp_promote(c, r))), &ch);
       return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
     }
     if (cp_side_effect(c, lhs)) {
@@ -283,14 +262,14 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
                "compute the element's index first");
       return cp_pass(c, n);
     }
-    const char *t = cp_arena_printf(a, "%s = %s", l->text, prof_var(c, lhs, cp_arith(c, name, l, r)));
+    const char *t = cp_arena_printf(a, "%s = %s", l->text, cp_prof_var(c, lhs, NULL, cp_arith(c, name, l, r)));
     if (cp_used_as_value(c, n))
       t = cp_arena_printf(a, "(%s)", t);
     return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
   }
   if (l->kind == CP_V_PLAIN && cp_is_composite(r)) {
     int ch;
-    const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_demote(c, r, lhs, drop_why(lhs), NULL)),
+    const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_demote(c, r, lhs, cp_drop_into(lhs), NULL)),
                               &ch);
     return cp_made(c, t, CP_V_PLAIN, l->width, CP_RULE_CONVERT);
   }

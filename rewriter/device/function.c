@@ -303,7 +303,7 @@ static void full_expr(cp_rw *c, cp_node *n, int mode, const cp_var *into) {
   else if (mode < 0 && cp_is_composite(v))
     text = cp_demote(c, v, n, CP_DROP_CONVERT, NULL);
   const char *wrapped = into && !(n->macro && !cp_macro_root(n))
-                            ? cp_prof_var(c, n, into->name, text) : text;
+                            ? cp_prof_var(c, n, into, text) : text;
   if (wrapped == text && text == v->text && !v->changed)
     return;
   if (n->macro && !cp_macro_root(n)) { /* its statement too comes from the macro */
@@ -350,7 +350,7 @@ static const char *record_init(cp_rw *c, cp_node *list, const cp_var *v) {
     stores = cp_arena_printf(c->run->r->arena, "%s %s%s(&%s.%s, &%s" CP_ERR_SUFFIX ".%s, %s);",
                              stores, w > 1 ? c->f->prec->store_vec : c->f->prec->store,
                              cp_wsuffix(w), v->name, field, v->name, field,
-                             cp_prof_var(c, e, v->name, cp_promote(c, cp_rewrite(c, e))));
+                             cp_promote(c, cp_rewrite(c, e)));
   }
   return stores;
 }

@@ -132,8 +132,22 @@ const char *cp_prof_store(cp_rw *c, const cp_node *target, const char *value) {
   return prof_wrap(c, target, "store", target ? site_name(c, target) : "", NULL, value);
 }
 
-const char *cp_prof_var(cp_rw *c, const cp_node *at, const char *name, const char *value) {
-  return prof_wrap(c, at, "var", name, NULL, value);
+const char *cp_prof_var(cp_rw *c, const cp_node *at, const cp_var *v, const char *value) {
+  const cp_node *root = !v && at ? cp_node_root(at, 0) : NULL;
+  if (root) /* a composite local, its member or element; not `*out = x` through a pointer */
+    v = cp_var_of(c->f, clang_getCursorReferenced(root->cur));
+  return v && v->role == CP_VAR_COMPOSITE ? prof_wrap(c, at, "var", v->name, NULL, value) : value;
+}
+
+cp_drop cp_drop_into(const cp_node *lhs) {
+  const cp_node *s = cp_node_strip(lhs);
+  if (s->kind != CXCursor_DeclRefExpr)
+    return CP_DROP_STORE;
+  enum CXCursorKind scope =
+      clang_getCursorKind(clang_getCursorSemanticParent(clang_getCursorReferenced(s->cur)));
+  return scope == CXCursor_TranslationUnit || scope == CXCursor_Namespace
+             ? CP_DROP_STORE /* a file-scope symbol */
+             : CP_DROP_CONVERT;
 }
 
 const char *cp_store_text(cp_rw *c, const cp_node *target, const cp_val *elem, const char *value) {

@@ -188,3 +188,8 @@ const char *cp_prof_resolve(cp_run *run, cp_unit *u, const char *nl) {
                         table, nl, t, nl);
   return t;
 }
+
+int cp_prof_is_table(const cp_edit *e) {
+  return e->rule == CP_RULE_PROFILE && e->length == 0 && e->text &&
+         strstr(e->text, "CP_PROFILE_TABLE(") != NULL;
+}
