@@ -369,9 +369,24 @@ const cp_val *cp_rewrite(cp_rw *c, cp_node *n);
 const cp_val *cp_rvalue(cp_rw *c, const cp_val *v);
 /* The text of `v` as a composite of width v->width, and as a plain float(N). */
 const char *cp_promote(cp_rw *c, const cp_val *v);
-const char *cp_demote(cp_rw *c, const cp_val *v);
-/* The store of a composite `value` into a paired element, both halves (cp_store, cp_store_float3). */
-const char *cp_store_text(cp_rw *c, const cp_val *elem, const char *value);
+/* Why a composite is demoted, for --profile's `drop` site there (docs/profile.md): passed to
+ * a call with no composite version (`call` names it), stored into memory that is not
+ * paired, or any other conversion. `at` is the operand (a call's argument, a conversion's
+ * operand) or the store's target, whose variable names the site; NULL: no site. */
+typedef enum { CP_DROP_CONVERT, CP_DROP_CALL, CP_DROP_STORE } cp_drop;
+const char *cp_demote(cp_rw *c, const cp_val *v, const cp_node *at, cp_drop why, const char *call);
+/* --profile (value.c): `value` wrapped as the `store` site of a store into the paired buffer or
+ * field `target` designates (an element, or its address for an atomic); as the `var` site of
+ * a value given to the composite local `v` (NULL: the one `at` is rooted at, if any).
+ * `value` itself without --profile. */
+const char *cp_prof_store(cp_rw *c, const cp_node *target, const char *value);
+const char *cp_prof_var(cp_rw *c, const cp_node *at, const cp_var *v, const char *value);
+/* value.c: why a composite stored into the float lvalue `lhs` drops its error term: stored
+ * into memory (an element, a field, a symbol) or converted into a float variable. */
+cp_drop cp_drop_into(const cp_node *lhs);
+/* The store of a composite `value` into a paired element, both halves (cp_store, cp_store_float3);
+ * `target` is the element's node (for --profile's site). */
+const char *cp_store_text(cp_rw *c, const cp_node *target, const cp_val *elem, const char *value);
 /* The source text of a node. */
 const char *cp_src(cp_rw *c, const cp_node *n);
 /* The source of `n` with changed children spliced in (over[i], when given, replaces
@@ -476,6 +491,25 @@ void cp_apply_edit(cp_run *run, cp_edit_list *edits, size_t offset, size_t lengt
  * converted as a copy written after its original (a twin, an instance), the copy's own. */
 cp_edit_list *cp_func_edits(cp_func *f);
 
+/* profile.c: --profile's sites (docs/profile.md). `s` as a quoted JSON string. */
+const char *cp_json_string(cp_arena *a, const char *s);
+/* profile.c: a site of kind `kind` at a byte offset of unit u's text, in `function`, naming
+ * `name`, with `extra` (more JSON members, or NULL) after the common ones: the text that
+ * stands for `TABLE, N` in its wrapper until cp_prof_resolve numbers it; NULL without
+ * --profile. */
+const char *cp_prof_site(cp_run *run, const cp_unit *u, unsigned offset, const char *function,
+                         const char *kind, const char *name, const char *extra);
+/* profile.c: `cp_prof(SITE, expr)` for such a site; `expr` itself without --profile. */
+const char *cp_prof_value(cp_run *run, const cp_unit *u, unsigned offset, const char *function,
+                          const char *kind, const char *name, const char *extra,
+                          const char *expr);
+/* profile.c: every site in u's edits numbered (in output order, one index per distinct
+ * site) and its text made `TABLE, N`; returns the table that declares them
+ * (CP_PROFILE_TABLE, lines ending in `nl`), or NULL without --profile or sites. */
+const char *cp_prof_resolve(cp_run *run, cp_unit *u, const char *nl);
+/* profile.c: whether edit `e` is such a table (lines.c puts no #line inside it). */
+int cp_prof_is_table(const cp_edit *e);
+
 /* annotate.c: 2 for a __global__ function, 1 for __device__, 0 otherwise. */
 int cp_cuda_kind(CXCursor fn);
 /* annotate.c: finds the pragmas of input u and the functions they mark (plus, with --all,
@@ -549,6 +583,10 @@ unsigned cp_find_writes(cp_arena *a, const char *text, const cp_node *body, CXCu
  * is looked up (by USR) in the run's inputs; `*visible` says whether it was found there.
  * NULL when it only reads or is not visible. */
 const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible);
+/* writes.c: whether the function `fn` (its definition in one of the run's inputs) reads
+ * through its pointer parameter `i`: uses it other than as a plain store's target
+ * (`x[i] = v`). --profile's launch sites list the paired parameters a kernel reads. */
+int cp_param_reads(cp_run *run, CXCursor fn, int i);
 /* writes.c: the first place where the function `fn` (its definition in one of the run's
  * inputs) writes through the pointer field `field` of any struct (param < 0), or of its
  * struct parameter number `param` (a store through another base it cannot tell apart

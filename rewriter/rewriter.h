@@ -144,6 +144,7 @@ typedef struct {
   size_t n_carried;
   const char *header_options;    /* the options echoed in the output's header comment */
   int no_verify;                 /* --no-verify: do not parse the output again (verify.c) */
+  int profile;                   /* --profile: the output records its sites (profile.c) */
   /* Called (when set) as each input is parsed and each output checked, so that the tool
    * can show a long run's progress: stage "parse" or "check", the file, its index (from
    * 1) among n. The rewriter itself prints nothing. */

@@ -536,7 +536,7 @@ static int run(cli *c) {
         .line_directives = c->line_directives, .suggest = c->suggest, .header_options = headers[i],
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
-        .no_verify = c->no_verify,
+        .no_verify = c->no_verify, .profile = c->profile,
         .progress = cp_progress_wanted(c) ? cp_progress : NULL,
     };
   }

@@ -73,6 +73,8 @@ const char *const cp_usage_text[] = {
     "                        paired,rule,count)\n"
     "  --line-directives     add #line markers so that compiler errors and debuggers\n"
     "                        point at the input's lines\n"
+    "  --profile             the output also records, when it runs, where error terms\n"
+    "                        are made and dropped, into cp_profile.json (docs/profile.md)\n"
     "  --suggest             list the kernels and the places where float loses most, with\n"
     "                        the pragma that converts them; writes nothing\n"
     "  --no-cache            parse the CUDA headers anew instead of using (or building)\n"
@@ -184,7 +186,7 @@ static const struct {
     {"--suggest", offsetof(cli, suggest)},       {"--markdown", offsetof(cli, markdown)},
     {"--no-cache", offsetof(cli, no_cache)},     {"--no-verify", offsetof(cli, no_verify)},
     {"-q", offsetof(cli, quiet)},                {"-w", offsetof(cli, no_warnings)},
-    {"-v", offsetof(cli, verbose)},
+    {"-v", offsetof(cli, verbose)},              {"--profile", offsetof(cli, profile)},
 };
 
 static int *flag_of(cli *c, const char *a) {
@@ -436,7 +438,8 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       return CP_EXIT_OK;
     } else if (flag_of(c, a)) {
       *flag_of(c, a) = 1;
-      if (strcmp(a, "--all") == 0 || strcmp(a, "--line-directives") == 0)
+      if (strcmp(a, "--all") == 0 || strcmp(a, "--line-directives") == 0 ||
+          strcmp(a, "--profile") == 0)
         append_header_option(c, a, "");
     } else if ((status = parse_value_option(c, a, argc, argv, &i)) != 0 ||
                (status = parse_list_option(c, a, argc, argv, &i)) != 0 ||

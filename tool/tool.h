@@ -19,7 +19,7 @@ enum { CP_EXIT_OK = 0, CP_EXIT_ERRORS = 1, CP_EXIT_USAGE = 2 };
 typedef struct {
   const char *input, *output, *cuda_path;
   int no_cuda, dump_edits, list_rules, markdown, all, stats, diff, check, md;
-  int line_directives, suggest, no_cache, no_verify;
+  int line_directives, suggest, no_cache, no_verify, profile;
   int quiet, no_warnings; /* -q: no notes; -w: no warnings or notes */
   int verbose;            /* -v: progress and summary even when stderr is no terminal */
   int diag_format;        /* --diagnostics-format: a cp_diag_format */

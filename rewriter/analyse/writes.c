@@ -194,6 +194,37 @@ const cp_node *cp_param_write(cp_run *run, CXCursor fn, int i, int *visible) {
              ? w[0] : NULL;
 }
 
+/* A use of `var` that reads through it: any but the target of a plain store (`x[i] = v`,
+ * `x[i].y = v`, `*x = v`); an element read, op=, ++/--, a call or atomic given it. */
+static int reads_through(const char *text, const cp_node *n, CXCursor var) {
+  if (n->kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(n->cur), var)) {
+    const cp_node *top = n, *p = n->parent;
+    char op[4];
+    while (p && ((p->kind == CXCursor_ArraySubscriptExpr && p->kids[0] == top) ||
+                 p->kind == CXCursor_MemberRefExpr || p->kind == CXCursor_ParenExpr ||
+                 (p->kind == CXCursor_UnexposedExpr &&
+                  clang_getCanonicalType(clang_getCursorType(p->cur)).kind == CXType_Pointer) ||
+                 (p->kind == CXCursor_UnaryOperator &&
+                  strcmp(cp_node_operator(text, p, op), "*") == 0))) {
+      top = p;
+      p = p->parent;
+    }
+    return !(p && p->kind == CXCursor_BinaryOperator && p->nkids == 2 && p->kids[0] == top &&
+             strcmp(cp_node_operator(text, p, op), "=") == 0);
+  }
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (reads_through(text, n->kids[i], var))
+      return 1;
+  return 0;
+}
+
+int cp_param_reads(cp_run *run, CXCursor fn, int i) {
+  cp_unit *unit;
+  const char *text;
+  cp_node *tree = definition(run, fn, &unit, &text);
+  return tree && i < cp_num_args(tree->cur) && reads_through(text, tree, cp_arg(tree->cur, (unsigned)i));
+}
+
 /* ---- stores that copy a paired value -------------------------------------------------
  * An unconverted kernel that stores into a paired field a value it read from a paired
  * field (a cell update's r.x[j] = r.x[i], a load into a local that a warp shuffle hands to

@@ -246,14 +246,14 @@ static const char *ref_local(cp_rw *c, int k) {
  * read into a composite, the call works on them, and both halves of each are stored back
  * in argument order, in a statement that stands for the call's (`do { ... } while (0)`,
  * one statement wherever the call's was). */
-static const char *through_elements(cp_rw *c, const cp_val *const *elems, int n,
-                                    const char *call) {
+static const char *through_elements(cp_rw *c, const cp_val *const *elems,
+                                    const cp_node *const *nodes, int n, const char *call) {
   cp_arena *a = c->run->r->arena;
   const char *loads = "", *stores = "";
   for (int k = 0; k < n; k++) {
     loads = cp_arena_printf(a, "%s%s%s %s = %s; ", loads, c->f->prec->type,
                             cp_wsuffix(elems[k]->width), ref_local(c, k), cp_promote(c, elems[k]));
-    stores = cp_arena_printf(a, "%s %s;", stores, cp_store_text(c, elems[k], ref_local(c, k)));
+    stores = cp_arena_printf(a, "%s %s;", stores, cp_store_text(c, nodes[k], elems[k], ref_local(c, k)));
   }
   return cp_arena_printf(a, "do { %s%s;%s } while (0)", loads, call, stores);
 }
@@ -297,7 +297,7 @@ static cp_val *float_original_call(cp_rw *c, cp_node *n, const cp_func *callee, 
     cp_node *an = cp_call_arg(n, nargs, i);
     const cp_val *x = cp_rvalue(c, an->val);
     if (cp_is_composite(x) || x != an->val)
-      over[cp_arg_index(n, nargs, i)] = cp_demote(c, x);
+      over[cp_arg_index(n, nargs, i)] = cp_demote(c, x, an, CP_DROP_CALL, callee->name);
     any |= cp_is_composite(x) || x != an->val;
   }
   if (any)
@@ -318,6 +318,7 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
   cp_arena *a = c->run->r->arena;
   int composite_sig = !callee->pragma || callee->pragma->scope == CP_SCOPE_ALL;
   const cp_val *elems[MAX_REF_ELEMS]; /* paired elements bound to converting references */
+  const cp_node *elem_nodes[MAX_REF_ELEMS];
   int n_elems = 0;
   for (int i = 0; i < nargs && i < cp_num_args(callee->cursor); i++) {
     cp_node *an = cp_call_arg(n, nargs, i);
@@ -329,6 +330,7 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
         !composite_lvalue(an) && n_elems < MAX_REF_ELEMS && an->val &&
         an->val->kind == CP_V_PAIRED && whole_statement(n) && !cp_used_as_value(c, n)) {
       over[k] = ref_local(c, n_elems);
+      elem_nodes[n_elems] = an;
       elems[n_elems++] = an->val;
       continue;
     }
@@ -340,7 +342,7 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
     if (p->role == CP_VAR_COMPOSITE && p->is_param && p->group < 0 && composite_sig)
       over[k] = cp_promote(c, an->val);
     else if (p->group < 0 && cp_is_composite(an->val)) {
-      over[k] = cp_demote(c, an->val);
+      over[k] = cp_demote(c, an->val, an, CP_DROP_CALL, callee->name);
       demoted_accumulator(c, an, callee);
     } else if (p->role == CP_VAR_PAIRED) {
       const cp_node *root;
@@ -360,7 +362,7 @@ static cp_val *converted_call(cp_rw *c, cp_node *n, cp_func *callee, int nargs) 
                         w ? (composite_sig ? CP_V_COMPOSITE : CP_V_PLAIN) : CP_V_OTHER, w,
                         CP_RULE_CALL);
   if (n_elems) {
-    v->text = through_elements(c, elems, n_elems, v->text);
+    v->text = through_elements(c, elems, elem_nodes, n_elems, v->text);
     v->kind = CP_V_OTHER;
     c->run->r->applied[CP_RULE_BUFFER_WRITE] += (unsigned)n_elems;
   }
@@ -414,6 +416,7 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
   const char *value = cp_promote(c, v);
   if (cp_atomic_sign(name) < 0)
     value = cp_arena_printf(a, "%sneg(%s)", P->fn, value);
+  value = cp_prof_store(c, cp_call_arg(n, nargs, 0), value); /* used where the atomic converts */
   const char *text = NULL;
   const cp_node *root;
   cp_var *buf = root_var(c, cp_call_arg(n, nargs, 0), &root);
@@ -435,7 +438,7 @@ static cp_val *atomic_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     if (!cp_is_composite(v))
       return cp_pass(c, n);
     const char **over = overrides(c, n);
-    over[n->nkids - 1] = cp_demote(c, v);
+    over[n->nkids - 1] = cp_demote(c, v, cp_call_arg(n, nargs, 0), CP_DROP_STORE, NULL);
     return call_with(c, n, over, NULL, CP_V_PLAIN, 1, CP_RULE_CONVERT);
   }
   if (cp_used_as_value(c, n)) {
@@ -554,7 +557,7 @@ static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
     }
     const cp_val *x = cp_rvalue(c, an->val);
     if (cp_is_composite(x) || x != an->val) {
-      over[cp_arg_index(n, nargs, i)] = cp_demote(c, x);
+      over[cp_arg_index(n, nargs, i)] = cp_demote(c, x, an, CP_DROP_CALL, name);
       any = 1;
     }
   }

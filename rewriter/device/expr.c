@@ -85,7 +85,8 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x) {
       return cp_fixed_call(c, "cp_fixed_from_float", x->text);
     return cp_fixed_call(c, "cp_fixed_from_cp", cp_promote(c, x));
   case CP_ACC_KAHAN:
-    return cp_arena_printf(a, "cp_kahan_add(cp_kahan_init(), %s)", cp_demote(c, x));
+    return cp_arena_printf(a, "cp_kahan_add(cp_kahan_init(), %s)",
+                           cp_demote(c, x, NULL, CP_DROP_CONVERT, NULL)); /* Kahan sums floats */
   case CP_ACC_DOUBLE:
     if (cp_is_composite(x))
       return cp_arena_printf(a, "cp_to_double(%s)", cp_promote(c, x));
@@ -144,7 +145,7 @@ static cp_val *accum_update(cp_rw *c, const cp_node *n, const cp_val *l, const c
     t = cp_arena_printf(a, "%s = cp_fixed_add(%s, %s%s)", name, name, neg ? "-" : "",
                         cp_accum_in(c, v, r));
   } else if (sum && v->accum == CP_ACC_KAHAN) {
-    const char *x = cp_demote(c, r);
+    const char *x = cp_demote(c, r, NULL, CP_DROP_CONVERT, NULL);
     t = neg ? cp_arena_printf(a, "%s = cp_kahan_add(%s, -(%s))", name, name, x)
             : cp_arena_printf(a, "%s = cp_kahan_add(%s, %s)", name, name, x);
   } else {
@@ -194,7 +195,7 @@ static cp_val *into_other(cp_rw *c, const cp_node *n, const cp_node *lhs, const 
   CXType t = clang_getCanonicalType(clang_getCursorType(lhs->cur));
   const char *x = t.kind == CXType_Double && !c->f->dbl
                       ? cp_arena_printf(c->run->r->arena, "cp_to_double(%s)", cp_promote(c, r))
-                      : cp_demote(c, r);
+                      : cp_demote(c, r, rhs, CP_DROP_CONVERT, NULL);
   int ch;
   return cp_made(c, cp_splice(c, n, one_override(c, n, rhs, x), &ch), CP_V_OTHER, 0,
                  CP_RULE_CONVERT);
@@ -242,17 +243,17 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
     }
     if (name && strcmp(name, "add") == 0)
       return cp_made(c, cp_arena_printf(a, "%s(&%s, &%s, %s)", c->f->prec->add_to, l->text, l->twin,
-                                        cp_promote(c, r)),
+                                        cp_prof_store(c, lhs, cp_promote(c, r))),
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
     const char *value = name ? cp_arith(c, name, l, r) : cp_promote(c, r);
-    return cp_made(c, cp_store_text(c, l, value), CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
+    return cp_made(c, cp_store_text(c, lhs, l, value), CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
   }
   if (l->kind == CP_V_COMPOSITE && l->vol)
     return volatile_store(c, n, lhs, l, r, name);
   if (l->kind == CP_V_COMPOSITE) {
     if (!name) {
       int ch;
-      const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_promote(c, r)), &ch);
+      const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_prof_var(c, lhs, NULL, cp_promote(c, r))), &ch);
       return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
     }
     if (cp_side_effect(c, lhs)) {
@@ -261,14 +262,15 @@ cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_n
                "compute the element's index first");
       return cp_pass(c, n);
     }
-    const char *t = cp_arena_printf(a, "%s = %s", l->text, cp_arith(c, name, l, r));
+    const char *t = cp_arena_printf(a, "%s = %s", l->text, cp_prof_var(c, lhs, NULL, cp_arith(c, name, l, r)));
     if (cp_used_as_value(c, n))
       t = cp_arena_printf(a, "(%s)", t);
     return cp_made(c, t, CP_V_COMPOSITE, l->width, CP_RULE_ASSIGN);
   }
   if (l->kind == CP_V_PLAIN && cp_is_composite(r)) {
     int ch;
-    const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_demote(c, r)), &ch);
+    const char *t = cp_splice(c, n, one_override(c, n, rhs, cp_demote(c, r, lhs, cp_drop_into(lhs), NULL)),
+                              &ch);
     return cp_made(c, t, CP_V_PLAIN, l->width, CP_RULE_CONVERT);
   }
   if (l->kind == CP_V_OTHER && name && cp_is_composite(r))
@@ -381,9 +383,12 @@ static cp_val *unary(cp_rw *c, cp_node *n) {
       return cp_pass(c, n);
     }
     if (k->kind == CP_V_PAIRED)
-      return cp_made(c, cp_arena_printf(a, "%s(&%s, &%s, %s(%s%s))", c->f->prec->add_to, k->text,
-                                        k->twin, c->f->prec->from_scalar, op[0] == '-' ? "-" : "",
-                                        c->f->prec->one),
+      return cp_made(c, cp_arena_printf(a, "%s(&%s, &%s, %s)", c->f->prec->add_to, k->text, k->twin,
+                                        cp_prof_store(c, n->kids[0],
+                                                      cp_arena_printf(a, "%s(%s%s)",
+                                                                      c->f->prec->from_scalar,
+                                                                      op[0] == '-' ? "-" : "",
+                                                                      c->f->prec->one))),
                   CP_V_OTHER, 0, CP_RULE_BUFFER_WRITE);
     const char *step = op[0] == '+' ? "add" : "sub";
     const char *t = cp_arena_printf(a, "%s = %s%s%s(%s, %s)", k->text, cp_op_fn(c, step), step, c->f->prec->cf, k->text,
@@ -558,7 +563,8 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
       v->cpx = cp_promote(c, k);
       return v;
     }
-    return cp_made(c, cp_demote(c, k), CP_V_OTHER, 0, CP_RULE_CONVERT);
+    return cp_made(c, cp_demote(c, k, n->kids[0], CP_DROP_CONVERT, NULL), CP_V_OTHER, 0,
+                   CP_RULE_CONVERT);
   }
   cp_val *v = cp_pass(c, n);
   if (k->kind == CP_V_PAIRED_ADDR)

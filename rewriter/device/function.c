@@ -282,8 +282,9 @@ static enum CXChildVisitResult find_prototypes(CXCursor c, CXCursor parent, CXCl
   return CXChildVisit_Continue;
 }
 
-/* One full expression: `mode` 1 promotes the result, -1 demotes it, 0 takes it as is. */
-static void full_expr(cp_rw *c, cp_node *n, int mode) {
+/* One full expression: `mode` 1 promotes the result, -1 demotes it, 0 takes it as is; `into`,
+ * when given, is the composite local it initialises (--profile's `var` site). */
+static void full_expr(cp_rw *c, cp_node *n, int mode, const cp_var *into) {
   const cp_val *v = cp_rewrite(c, n);
   if (mode && v->kind == CP_V_ACCUM) /* an accumulator as a value: T t = {sum, sum2}; */
     v = cp_rvalue(c, v);
@@ -300,8 +301,10 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
   else if (mode > 0 && v->kind != CP_V_OTHER && v->kind != CP_V_COMPOSITE)
     text = cp_promote(c, v);
   else if (mode < 0 && cp_is_composite(v))
-    text = cp_demote(c, v);
-  if (text == v->text && !v->changed)
+    text = cp_demote(c, v, n, CP_DROP_CONVERT, NULL);
+  const char *wrapped = into && !(n->macro && !cp_macro_root(n))
+                            ? cp_prof_var(c, n, into, text) : text;
+  if (wrapped == text && text == v->text && !v->changed)
     return;
   if (n->macro && !cp_macro_root(n)) { /* its statement too comes from the macro */
     cp_rule_diag(c->run, c->f->unit, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_MACRO,
@@ -310,8 +313,8 @@ static void full_expr(cp_rw *c, cp_node *n, int mode) {
                  "macro a __device__ function");
     return;
   }
-  cp_rule rule = text != v->text ? CP_RULE_CONVERT : v->rule;
-  cp_edit_add(c->run->r->arena, cp_func_edits(c->f), n->begin, n->end - n->begin, text, rule);
+  cp_rule rule = text != v->text ? CP_RULE_CONVERT : v->changed ? v->rule : CP_RULE_PROFILE;
+  cp_edit_add(c->run->r->arena, cp_func_edits(c->f), n->begin, n->end - n->begin, wrapped, rule);
 }
 
 /* An initializer list: for composite elements each element promoted (mode 1); for a
@@ -321,7 +324,7 @@ static void init_list(cp_rw *c, cp_node *n, int mode) {
     if (n->kids[i]->kind == CXCursor_InitListExpr)
       init_list(c, n->kids[i], mode);
     else if (clang_isExpression(n->kids[i]->kind))
-      full_expr(c, n->kids[i], mode);
+      full_expr(c, n->kids[i], mode, NULL);
   }
 }
 
@@ -338,7 +341,7 @@ static const char *record_init(cp_rw *c, cp_node *list, const cp_var *v) {
     if (!e || e->kind == CXCursor_InitListExpr || e->macro || !w ||
         !cp_is_composite(cp_rewrite(c, e))) {
       if (e)
-        e->kind == CXCursor_InitListExpr ? init_list(c, e, -1) : full_expr(c, e, -1);
+        e->kind == CXCursor_InitListExpr ? init_list(c, e, -1) : full_expr(c, e, -1, NULL);
       continue;
     }
     const char *field = cp_cursor_spelling(c->run->r->arena, fields[i]);
@@ -378,7 +381,8 @@ static const char *var_init(cp_rw *c, cp_node *decl, cp_var *v) {
     else if (k->kind == CXCursor_InitListExpr)
       init_list(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : -1);
     else
-      full_expr(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : v && v->role == CP_VAR_FLOAT ? -1 : 0);
+      full_expr(c, k, v && v->role == CP_VAR_COMPOSITE ? 1 : v && v->role == CP_VAR_FLOAT ? -1 : 0,
+                v && v->role == CP_VAR_COMPOSITE && !v->is_param ? v : NULL);
   }
   return "";
 }
@@ -479,7 +483,7 @@ static void walk(cp_rw *c, cp_node *n) {
   if (n->kind == CXCursor_VarDecl)
     check_union(c, n);
   if (clang_isExpression(n->kind)) {
-    full_expr(c, n, 0);
+    full_expr(c, n, 0, NULL);
     return;
   }
   if (n->kind == CXCursor_DeclStmt) {
@@ -488,7 +492,7 @@ static void walk(cp_rw *c, cp_node *n) {
   }
   if (n->kind == CXCursor_ReturnStmt && n->nkids == 1) {
     int composite = c->f->returns_width && cp_composite_signature(c->f);
-    full_expr(c, n->kids[0], composite ? 1 : c->f->returns_width ? -1 : 0);
+    full_expr(c, n->kids[0], composite ? 1 : c->f->returns_width ? -1 : 0, NULL);
     return;
   }
   for (unsigned i = 0; i < n->nkids; i++)

@@ -107,21 +107,75 @@ const char *cp_promote(cp_rw *c, const cp_val *v) {
   }
 }
 
-const char *cp_store_text(cp_rw *c, const cp_val *elem, const char *value) {
+/* --profile: the name a site gives the place `n` designates: a paired field as written
+ * (s.x, p->pos), else its variable; "" if none. */
+static const char *site_name(cp_rw *c, const cp_node *n) {
+  const cp_node *s = cp_node_strip(n);
+  if (s->kind != CXCursor_DeclRefExpr && s->kind != CXCursor_MemberRefExpr &&
+      s->kind != CXCursor_ArraySubscriptExpr && s->kind != CXCursor_UnaryOperator)
+    return ""; /* a value computed there, not a variable's */
+  const cp_node *r = cp_field_root(n);
+  if (r)
+    return cp_src(c, r);
+  r = cp_node_root(n, 0);
+  return r ? cp_cursor_spelling(c->run->r->arena, clang_getCursorReferenced(r->cur)) : "";
+}
+
+static const char *prof_wrap(cp_rw *c, const cp_node *at, const char *kind, const char *name,
+                             const char *extra, const char *value) {
+  if (!at || !c->run->settings->profile)
+    return value;
+  return cp_prof_value(c->run, c->f->unit, at->begin, c->f->name, kind, name, extra, value);
+}
+
+const char *cp_prof_store(cp_rw *c, const cp_node *target, const char *value) {
+  return prof_wrap(c, target, "store", target ? site_name(c, target) : "", NULL, value);
+}
+
+const char *cp_prof_var(cp_rw *c, const cp_node *at, const cp_var *v, const char *value) {
+  const cp_node *root = !v && at ? cp_node_root(at, 0) : NULL;
+  if (root) /* a composite local, its member or element; not `*out = x` through a pointer */
+    v = cp_var_of(c->f, clang_getCursorReferenced(root->cur));
+  return v && v->role == CP_VAR_COMPOSITE ? prof_wrap(c, at, "var", v->name, NULL, value) : value;
+}
+
+cp_drop cp_drop_into(const cp_node *lhs) {
+  const cp_node *s = cp_node_strip(lhs);
+  if (s->kind != CXCursor_DeclRefExpr)
+    return CP_DROP_STORE;
+  enum CXCursorKind scope =
+      clang_getCursorKind(clang_getCursorSemanticParent(clang_getCursorReferenced(s->cur)));
+  return scope == CXCursor_TranslationUnit || scope == CXCursor_Namespace
+             ? CP_DROP_STORE /* a file-scope symbol */
+             : CP_DROP_CONVERT;
+}
+
+const char *cp_store_text(cp_rw *c, const cp_node *target, const cp_val *elem, const char *value) {
   const cp_prec *P = c->f->prec;
   return cp_arena_printf(c->run->r->arena, "%s%s(&%s, &%s, %s)",
                          elem->width > 1 ? P->store_vec : P->store, cp_wsuffix(elem->width),
-                         elem->text, elem->twin, value);
+                         elem->text, elem->twin, cp_prof_store(c, target, value));
 }
 
-const char *cp_demote(cp_rw *c, const cp_val *v) {
+/* The `drop` site's own members: why, and the call for a call. */
+static const char *drop_members(cp_rw *c, cp_drop why, const char *call) {
+  static const char *const whys[] = {"convert", "call", "store"};
+  cp_arena *a = c->run->r->arena;
+  const char *t = cp_arena_printf(a, "\"why\":\"%s\"", whys[why]);
+  return why == CP_DROP_CALL ? cp_arena_printf(a, "%s,\"call\":%s", t,
+                                               cp_json_string(a, call ? call : ""))
+                             : t;
+}
+
+const char *cp_demote(cp_rw *c, const cp_val *v, const cp_node *at, cp_drop why, const char *call) {
   cp_arena *a = c->run->r->arena;
   const char *to = c->f->prec->to_scalar;
-  if (v->kind == CP_V_COMPOSITE)
-    return cp_arena_printf(a, "%s%s(%s)", to, cp_wsuffix(v->width), v->text);
-  if (v->kind == CP_V_PAIRED)
-    return cp_arena_printf(a, "%s%s(%s)", to, cp_wsuffix(v->width), cp_promote(c, v));
-  return v->text;
+  if (v->kind != CP_V_COMPOSITE && v->kind != CP_V_PAIRED)
+    return v->text;
+  const char *x = v->kind == CP_V_PAIRED ? cp_promote(c, v) : v->text;
+  if (at && c->run->settings->profile)
+    x = prof_wrap(c, at, "drop", site_name(c, at), drop_members(c, why, call), x);
+  return cp_arena_printf(a, "%s%s(%s)", to, cp_wsuffix(v->width), x);
 }
 
 /* True when the operand can be passed as a plain float without losing anything: a float

@@ -255,8 +255,16 @@ static void finish_files(cp_run *run) {
     f->input_text = u->opt.input_text;
     f->input_len = u->opt.input_len;
     f->is_header = u->is_header;
+    /* --profile: the sites numbered and the table declared after the runtime include (a
+     * header with sites includes the runtime as one that defines converted code does);
+     * the host compilation's view keeps its markers for the run it joins (add_host_view) */
+    const char *nl = line_ending(f->input_text, f->input_len);
+    const char *table = r->n_errors == 0 && !u->opt.host_view ? cp_prof_resolve(run, u, nl) : NULL;
     if (r->n_errors == 0)
-      add_header(run, &u->edits, &u->opt, u->is_header && !u->has_funcs);
+      add_header(run, &u->edits, &u->opt, u->is_header && !u->has_funcs && !table);
+    if (table)
+      cp_edit_add(r->arena, &u->edits, bom_length(f->input_text, f->input_len), 0, table,
+                  CP_RULE_PROFILE);
     if (r->n_errors == 0 && u->opt.line_directives)
       cp_add_line_directives(r->arena, &u->edits, f->input_text, f->input_len, f->path,
                              line_ending(f->input_text, f->input_len));

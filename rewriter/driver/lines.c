@@ -51,7 +51,7 @@ static void put(line_state *s, char ch) {
 /* An edit's text with the markers its lines need. Its j-th line should be `want` + j up
  * to the number of lines it replaces (`span`: a rewritten expression keeps its layout),
  * then `want` + span (added lines count as the line they were added at); `want` 0 (the
- * header) needs none. Returns the text, changed or not. */
+ * header, --profile's table) needs none. Returns the text, changed or not. */
 static const char *mark_text(line_state *s, const char *text, unsigned want, unsigned span,
                              int at_line_start) {
   size_t n = strlen(text), start = 0;
@@ -111,7 +111,9 @@ void cp_add_line_directives(cp_arena *a, cp_edit_list *list, const char *input, 
     unsigned span = 0;
     for (size_t i = e->offset; i < e->offset + e->length; i++)
       span += input[i] == '\n';
-    e->text = mark_text(&s, e->text, e->rule == CP_RULE_HEADER ? 0 : line, span, at_line_start);
+    int head = e->rule == CP_RULE_HEADER || cp_prof_is_table(e); /* no marker inside a macro's
+                                                                    arguments */
+    e->text = mark_text(&s, e->text, head ? 0 : line, span, at_line_start);
     if (*e->text)
       at_line_start = e->text[strlen(e->text) - 1] == '\n';
     pos = e->offset + e->length;

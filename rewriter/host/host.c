@@ -210,6 +210,9 @@ static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   const char *call2 = NULL;
   if (strcmp(kind, "cudaMemcpyHostToDevice") == 0 && dtwin) {
     call2 = copy_in(h, call, nargs, s, &ct, stream, dtwin);
+    const char *site = cp_prof_site(h->run, h->u, call->begin, h->f->name, "input", ct.arg[0], NULL);
+    if (site) /* the values enter as float here: counted with their bytes */
+      call2 = cp_arena_printf(arena(h), "(cp_prof_count(%s, %s), %s)", site, ct.arg[2], call2);
   } else if (strcmp(kind, "cudaMemcpyDeviceToHost") == 0 && stwin) {
     call2 = copy_back(h, call, nargs, s, &ct, stream, sv, stwin);
   } else if (strcmp(kind, "cudaMemcpyDeviceToDevice") == 0 && dtwin && stwin) {
@@ -324,6 +327,33 @@ static int call_instance(host *h, cp_node *call, const cp_func *g) {
   return 1;
 }
 
+/* --profile: the `launch` site of a converted kernel's launch: the host expression given
+ * each paired parameter, and the paired parameters the kernel writes and reads. */
+static void profile_launch(host *h, cp_node *call, cp_func *g) {
+  int nargs = cp_num_args(call->cur), nparams = cp_num_args(g->cursor), visible;
+  const char *args = "", *writes = "", *reads = "";
+  for (int i = 0; i < nargs && i < nparams; i++) {
+    cp_var *p = cp_var_of(g, cp_arg(g->cursor, (unsigned)i));
+    if (!is_paired(p))
+      continue;
+    cp_node *a = cp_call_arg(call, nargs, i);
+    const char *name = cp_json_string(arena(h), p->name);
+    args = cp_arena_printf(arena(h), "%s%s%s:%s", args, *args ? "," : "", name,
+                           cp_json_string(arena(h), cp_host_trim(h, text(h) + a->begin,
+                                                                 a->end - a->begin)));
+    if (cp_param_write(h->run, g->cursor, i, &visible))
+      writes = cp_arena_printf(arena(h), "%s%s%s", writes, *writes ? "," : "", name);
+    if (cp_param_reads(h->run, g->cursor, i))
+      reads = cp_arena_printf(arena(h), "%s%s%s", reads, *reads ? "," : "", name);
+  }
+  const char *site = cp_prof_site(
+      h->run, h->u, call->begin, h->f->name, "launch", "",
+      cp_arena_printf(arena(h), "\"kernel\":%s,\"args\":{%s},\"writes\":[%s],\"reads\":[%s]",
+                      cp_json_string(arena(h), g->name), args, writes, reads));
+  if (site)
+    cp_host_prof_grid(h, call, cp_arena_printf(arena(h), "cp_prof_launch(%s)", site));
+}
+
 /* A launch of a converted kernel, or a call of a host function that passes buffers on:
  * each paired parameter's argument is followed by its companion. */
 static void on_call(host *h, cp_node *call, cp_func *g) {
@@ -333,6 +363,8 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
     return; /* said once: its companions cannot be added either */
   if (g->is_kernel && doubles_shared(h->run, g, 0))
     double_shared_bytes(h, call, nargs > 0 ? cp_call_arg(call, nargs, 0) : NULL);
+  if (g->is_kernel)
+    profile_launch(h, call, g);
   for (int i = 0; i < nargs && i < nparams; i++) {
     cp_var *p = cp_var_of(g, cp_arg(g->cursor, (unsigned)i));
     if (!is_paired(p))

@@ -119,6 +119,8 @@ const char *cp_host_added_text(host *h, unsigned at, unsigned like, const char *
 const char *cp_host_trim(host *h, const char *s, size_t n);
 /* The statement with its call replaced by `call`, as a complete statement. */
 const char *cp_host_with_call(host *h, const call_text *ct, const char *call);
+/* --profile: the launch `call`'s grid written `(forms, grid)`; 0 where it cannot be. */
+int cp_host_prof_grid(host *h, const cp_node *call, const char *forms);
 /* An error of rule host-pair at `n`. */
 void cp_host_error(host *h, const cp_node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The statement holding `call` and its text; reports and returns NULL if there is none. */

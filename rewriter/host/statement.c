@@ -244,3 +244,38 @@ const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var) {
   }
   return NULL;
 }
+
+/* --profile: the first expression of the configuration of the launch `call` (`grid` of
+ * k<<<grid, block>>>(...)) becomes `(forms, grid)`, so that `forms` (cp_prof_launch,
+ * cp_prof_count) run once per launch; 0 where the launch is not written out in the text. */
+int cp_host_prof_grid(host *h, const cp_node *call, const char *forms) {
+  const char *t = text(h);
+  int nargs = cp_num_args(call->cur);
+  unsigned end = nargs > 0 ? cp_call_arg(call, nargs, 0)->begin : call->end, i = call->begin;
+  if (call->macro)
+    return 0;
+  while (i + 3 <= end && memcmp(t + i, "<<<", 3) != 0)
+    i++;
+  if (i + 3 > end)
+    return 0;
+  unsigned b = i + 3, e = b;
+  for (int depth = 0; e < end; e++) {
+    if (t[e] == '(' || t[e] == '[' || t[e] == '{')
+      depth++;
+    else if (t[e] == ')' || t[e] == ']' || t[e] == '}')
+      depth--;
+    else if (depth == 0 && (t[e] == ',' || (e + 3 <= end && memcmp(t + e, ">>>", 3) == 0)))
+      break;
+  }
+  if (e >= end)
+    return 0;
+  while (b < e && (t[b] == ' ' || t[b] == '\t'))
+    b++;
+  while (e > b && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+    e--;
+  if (b == e)
+    return 0;
+  cp_edit_add(arena(h), &h->u->edits, b, e - b,
+              cp_arena_printf(arena(h), "(%s, %.*s)", forms, (int)(e - b), t + b), CP_RULE_PROFILE);
+  return 1;
+}

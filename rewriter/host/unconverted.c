@@ -203,6 +203,21 @@ static void struct_field_writes(host *h, cp_node *call, const char *name, int i,
                name, path, name, f->name, cp_rule_name(CP_RULE_HOST_PAIR));
 }
 
+/* --profile: the `unconverted` sites of the call (`forms`, one cp_prof_count per buffer) run
+ * before it: in a launch, with its grid; else the call becomes `(forms, call)`, where it is
+ * a call of a function written out (not a constructor's, whose text is a declaration). */
+static void profile_unconverted(host *h, cp_node *call, const char *forms) {
+  enum CXCursorKind k = clang_getCursorKind(cp_callee(call->cur));
+  if (!*forms || call->macro || cp_host_prof_grid(h, call, forms))
+    return;
+  if (cp_cuda_kind(cp_callee(call->cur)) == 2 ||
+      (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate))
+    return;
+  cp_edit_add(arena(h), &h->u->edits, call->begin, 0, cp_arena_printf(arena(h), "(%s, ", forms),
+              CP_RULE_PROFILE);
+  cp_edit_add(arena(h), &h->u->edits, call->end, 0, ")", CP_RULE_PROFILE);
+}
+
 /* Calls that take a paired buffer and are none of the above (a host helper, a library
  * template such as thrust::device_ptr or thrust::reduce, a method): cpconvert cannot know
  * what they do with it. One that only reads (a pointer to const) still reads values
@@ -215,6 +230,7 @@ void cp_host_other_call(host *h, cp_node *call, const char *name) {
   int nargs = cp_num_args(call->cur);
   cp_var *seen[16]; /* one warning per buffer: thrust::for_each(y, y + n, f) names y twice */
   int n_seen = 0;
+  const char *forms = "", *site; /* --profile: a site per buffer */
   for (int i = 0; i < nargs; i++) {
     struct_field_writes(h, call, name, i, cp_call_arg(call, nargs, i));
     cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
@@ -227,6 +243,12 @@ void cp_host_other_call(host *h, cp_node *call, const char *name) {
       continue;
     if (n_seen < 16)
       seen[n_seen++] = v;
+    if ((strncmp(name, "cuda", 4) != 0 || strncmp(name, "cudaMemcpy", 10) == 0) &&
+        (site = cp_prof_site(h->run, h->u, call->begin, h->f->name, "unconverted", v->name,
+                             cp_arena_printf(arena(h), "\"call\":%s",
+                                             cp_json_string(arena(h), name)))))
+      forms = cp_arena_printf(arena(h), "%s%scp_prof_count(%s, 0)", forms, *forms ? ", " : "",
+                              site);
     if (strncmp(name, "MPI_", 4) == 0 || strncmp(name, "nccl", 4) == 0)
       cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                  "paired buffer '%s' is handed to '%s' directly: the message or reduction "
@@ -246,6 +268,7 @@ void cp_host_other_call(host *h, cp_node *call, const char *name) {
                  "(recombine into a buffer of its own first, e.g. with cp_recombine) [%s]",
                  v->name, name, cp_rule_name(CP_RULE_HOST_PAIR));
   }
+  profile_unconverted(h, call, forms);
 }
 
 /* The line of `offset` in the unit's text, for a message that names a second place. */

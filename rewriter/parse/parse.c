@@ -98,10 +98,11 @@ static const char *define_line(cp_arena *a, const char *name, const char *value,
 }
 
 const char *cp_runtime_prologue(cp_arena *a, const cp_options *opt, const char *nl) {
-  return cp_arena_printf(a, "%s%s%s#include <cp/cp.cuh>%s",
+  return cp_arena_printf(a, "%s%s%s%s#include <cp/cp.cuh>%s",
                          define_line(a, "CP_CONVERTED", "1", nl), /* docs/runtime.md */
                          define_line(a, "CP_ALGO", algo_macro(opt->algo), nl),
-                         define_line(a, "CP_BACKEND", backend_macro(opt->backend), nl), nl);
+                         define_line(a, "CP_BACKEND", backend_macro(opt->backend), nl),
+                         define_line(a, "CP_PROFILE", opt->profile ? "1" : NULL, nl), nl);
 }
 
 /* -fopenmp (-fopenmp=LIB) is parsed as -D_OPENMP=202011, the value clang gives it: in the
