@@ -161,8 +161,8 @@ static int read_profile(const source *src, cp_budget *b) {
                    type_name(root->type));
   v = cp_json_member(root, "format");
   if (!v || v->type != CP_JSON_STRING || strcmp(v->string, "cp_profile") != 0)
-    return located(src, v ? v->offset : root->offset, "not a profile of cpconvert's runtime "
-                   "(expected \"format\": \"cp_profile\"; --profile output writes it when run)");
+    return located(src, v ? v->offset : root->offset, "not a profile (expected \"format\": "
+                   "\"cp_profile\", as the runtime of --profile output writes it)");
   v = cp_json_member(root, "version");
   if (!v || v->type != CP_JSON_NUMBER)
     return located(src, v ? v->offset : root->offset, "\"version\" is the number of the "

@@ -199,8 +199,10 @@ char *cp_budget_html(const cp_budget *b, size_t *len) {
   hesc(out, b->path);
   fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>Error budget of <code>", style);
   hesc(out, b->path);
-  fprintf(out, "</code></h1>\n<p>%zu output%s, %zu sites; %.0f process%s; ", b->n_outputs,
-          b->n_outputs == 1 ? "" : "s", b->n_sites, b->processes, b->processes == 1 ? "" : "es");
+  fprintf(out, "</code></h1>\n<p>%zu output%s, %zu sites; ", b->n_outputs,
+          b->n_outputs == 1 ? "" : "s", b->n_sites);
+  if (b->processes > 0)
+    fprintf(out, "%.0f process%s; ", b->processes, b->processes == 1 ? "" : "es");
   if (b->sample > 1)
     fprintf(out, "1 warp in %.0f recorded (device counts are sampled)", b->sample);
   else

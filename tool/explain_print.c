@@ -156,10 +156,13 @@ void cp_budget_print_text(FILE *out, const cp_budget *b) {
   if (b->sample > 1)
     snprintf(sample, sizeof sample, "1 warp in %.0f recorded (device counts are sampled)",
              b->sample);
-  fprintf(out, "%s: %zu output%s, %zu sites; %.0f process%s, %s%s%s%s%s\n", b->path,
-          b->n_outputs, b->n_outputs == 1 ? "" : "s", b->n_sites, b->processes,
-          b->processes == 1 ? "" : "es", sample, *b->backend ? ", backend " : "", b->backend,
-          *b->tier ? ", tier " : "", b->tier);
+  char procs[48] = "";
+  if (b->processes > 0)
+    snprintf(procs, sizeof procs, "%.0f process%s, ", b->processes,
+             b->processes == 1 ? "" : "es");
+  fprintf(out, "%s: %zu output%s, %zu sites; %s%s%s%s%s%s\n", b->path, b->n_outputs,
+          b->n_outputs == 1 ? "" : "s", b->n_sites, procs, sample,
+          *b->backend ? ", backend " : "", b->backend, *b->tier ? ", tier " : "", b->tier);
   for (size_t i = 0; i < b->n_outputs; i++)
     print_output(out, &b->outputs[i]);
   if (!b->n_outputs) {

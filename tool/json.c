@@ -213,6 +213,8 @@ static int container(cp_json *j, cp_json_value *v, int depth) {
     if (v->type == CP_JSON_OBJECT) {
       cp_json_space(j);
       const char *at = j->s;
+      if (j->s < j->end && *j->s != '"')
+        return cp_json_fail(j, "a member name (a string)");
       if (!(key = cp_json_string(j)))
         return 0;
       if (cp_json_member(v, key)) {
