@@ -239,10 +239,7 @@ static void find_feeders(const cp_budget *b, cp_budget_output *o) {
 
 /* 1 when a launch site names kernel `f`. */
 static int launched(const cp_budget *b, const char *f) {
-  for (size_t i = 0; i < b->n_sites; i++)
-    if (b->sites[i].kind == CP_SITE_LAUNCH && strcmp(b->sites[i].kernel, f) == 0)
-      return 1;
-  return 0;
+  return in_set(b->launched, b->n_launched, f);
 }
 
 /* Whether site s is in o's budget (the global one: every site); *shared when only as a
@@ -348,6 +345,9 @@ static void find_keep(cp_budget *b) {
 
 static void analyse(cp_budget *b) {
   b->outputs = calloc(b->n_sites + 1, sizeof *b->outputs);
+  for (size_t i = 0; i < b->n_sites; i++)
+    if (b->sites[i].kind == CP_SITE_LAUNCH)
+      add_to_set(&b->launched, &b->n_launched, b->sites[i].kernel);
   for (size_t i = 0; i < b->n_sites; i++) {
     const cp_site *s = &b->sites[i];
     if (s->kind != CP_SITE_RECOMBINE)
@@ -404,6 +404,7 @@ void cp_budget_free(cp_budget *b) {
   free_output(&b->global);
   free(b->outputs);
   free(b->keep.at);
+  free(b->launched);
   free(b->sites);
   cp_json_free(b->root);
 }

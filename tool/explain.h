@@ -64,6 +64,8 @@ typedef struct {
   size_t n_outputs;
   cp_budget_output global; /* every site, when no output exists (n_outputs == 0) */
   cp_budget_list keep;     /* store and var sites that never carried an error to an output */
+  const char **launched;   /* the kernels launch sites name, once each */
+  size_t n_launched;
   cp_json_value *root;
 } cp_budget;
 
