@@ -56,6 +56,18 @@ static const char *bar_class(const cp_site *s) {
                                           : "kept";
 }
 
+/* What a bar shows on hover: the site, and for a lost one its fix. */
+static void bar_title(FILE *out, const cp_budget_item *it) {
+  char text[800], fix[640] = "";
+  const cp_site *s = it->site;
+  if (s->kind == CP_SITE_DROP || s->kind == CP_SITE_INPUT || s->kind == CP_SITE_UNCONVERTED)
+    cp_budget_fix(s, fix, sizeof fix);
+  snprintf(text, sizeof text, "%s:%u: %s %s in %s%s%s", s->file, s->line,
+           cp_site_kind_names[s->kind], s->name, *s->function ? s->function : "?",
+           *fix ? "; fix: " : "", fix);
+  hesc(out, text);
+}
+
 /* One panel of the chart from y on: a title and a bar per item; returns the y after it. */
 static int panel(FILE *out, const char *title, const cp_budget_list *l, int y) {
   fprintf(out, "<text x=\"0\" y=\"%d\" font-weight=\"bold\">", y + 13);
@@ -73,12 +85,14 @@ static int panel(FILE *out, const char *title, const cp_budget_list *l, int y) {
       snprintf(v, sizeof v, "%.0fx", s->count);
     else
       cp_fmt3(v, sizeof v, l->at[i].score);
-    fprintf(out, "<text x=\"0\" y=\"%d\">", y + 13);
-    hesc(out, label);
-    fprintf(out, "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>"
-                 "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
-            bar_class(s), LABEL_W, y + 3, w < 1 ? 1 : w, ROW_H - 5, LABEL_W + (w < 1 ? 1 : w) + 6,
-            y + 13, v);
+    size_t n_label = strlen(label); /* 45 characters fill LABEL_W: a long path by its end */
+    fprintf(out, "<text x=\"0\" y=\"%d\">%s", y + 13, n_label > 45 ? "..." : "");
+    hesc(out, n_label > 45 ? label + n_label - 42 : label);
+    fprintf(out, "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\">"
+                 "<title>", bar_class(s), LABEL_W, y + 3, w < 1 ? 1 : w, ROW_H - 5);
+    bar_title(out, &l->at[i]);
+    fprintf(out, "</title></rect><text x=\"%.1f\" y=\"%d\">%s</text>\n",
+            LABEL_W + (w < 1 ? 1 : w) + 6, y + 13, v);
   }
   return y + 8;
 }
