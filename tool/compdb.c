@@ -323,157 +323,7 @@ static char *compiled_file(const command *cmd) {
  * database does not hold. The format is clang's (JSONCompilationDatabase): an array of
  * objects, each with "directory", "file", and "arguments" (an array of strings) or
  * "command" (one string, split by split_words); other members ("output") are skipped.
- * A recursive descent over RFC 8259 JSON, nesting at most CP_JSON_DEPTH deep. */
-#define CP_JSON_DEPTH 64
-
-typedef struct {
-  const char *s, *end, *start;
-  const char *error; /* what was expected at `at` */
-  const char *at;
-} json;
-
-static int failed(json *j, const char *what) {
-  if (!j->error)
-    j->error = what, j->at = j->s;
-  return 0;
-}
-
-static void skip_space(json *j) {
-  while (j->s < j->end && (*j->s == ' ' || *j->s == '\t' || *j->s == '\n' || *j->s == '\r'))
-    j->s++;
-}
-
-static int take(json *j, char c) {
-  skip_space(j);
-  if (j->s < j->end && *j->s == c) {
-    j->s++;
-    return 1;
-  }
-  return 0;
-}
-
-static int hex4(const char *p, const char *end, unsigned *v) {
-  *v = 0;
-  for (int k = 0; k < 4; k++, p++) {
-    if (p >= end)
-      return 0;
-    int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
-            : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
-    if (d < 0)
-      return 0;
-    *v = *v * 16 + (unsigned)d;
-  }
-  return 1;
-}
-
-/* A string, decoded (escapes, \uXXXX and surrogate pairs to UTF-8), or NULL after
- * failed(): no string holds a control character or U+0000, which no argument can hold. */
-static char *json_string(json *j) {
-  skip_space(j);
-  if (j->s >= j->end || *j->s != '"')
-    return failed(j, "a string"), NULL;
-  const char *p = ++j->s, *close = p;
-  while (close < j->end && *close != '"')
-    close += *close == '\\' ? 2 : 1;
-  if (close >= j->end)
-    return failed(j, "the end of the string"), NULL;
-  char *out = malloc((size_t)(close - p) + 1), *o = out;
-  while (p < close) {
-    unsigned char c = (unsigned char)*p;
-    if (c < 0x20) {
-      j->s = p;
-      free(out);
-      return failed(j, "no control character in a string"), NULL;
-    }
-    if (c != '\\') {
-      *o++ = *p++;
-      continue;
-    }
-    const char *esc = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t", *k = strchr(esc, p[1]);
-    if (p[1] && k) {
-      *o++ = to[k - esc];
-      p += 2;
-      continue;
-    }
-    unsigned u, lo;
-    if (p[1] != 'u' || !hex4(p + 2, close, &u) || u == 0) {
-      j->s = p;
-      free(out);
-      return failed(j, "an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX (not \\u0000)"),
-             NULL;
-    }
-    p += 6;
-    if (u >= 0xD800 && u < 0xDC00 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, close, &lo) &&
-        lo >= 0xDC00 && lo < 0xE000) {
-      u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-      p += 6;
-    } else if (u >= 0xD800 && u < 0xE000) {
-      u = 0xFFFD; /* a lone surrogate */
-    }
-    if (u < 0x80) {
-      *o++ = (char)u;
-    } else if (u < 0x800) {
-      *o++ = (char)(0xC0 | u >> 6);
-      *o++ = (char)(0x80 | (u & 0x3F));
-    } else if (u < 0x10000) {
-      *o++ = (char)(0xE0 | u >> 12);
-      *o++ = (char)(0x80 | (u >> 6 & 0x3F));
-      *o++ = (char)(0x80 | (u & 0x3F));
-    } else {
-      *o++ = (char)(0xF0 | u >> 18);
-      *o++ = (char)(0x80 | (u >> 12 & 0x3F));
-      *o++ = (char)(0x80 | (u >> 6 & 0x3F));
-      *o++ = (char)(0x80 | (u & 0x3F));
-    }
-  }
-  *o = '\0';
-  j->s = close + 1;
-  return out;
-}
-
-/* Any value, skipped; 0 after failed(). */
-static int skip_value(json *j, int depth) {
-  skip_space(j);
-  if (depth > CP_JSON_DEPTH)
-    return failed(j, "less deeply nested values");
-  if (j->s >= j->end)
-    return failed(j, "a value");
-  char c = *j->s;
-  if (c == '"') {
-    char *s = json_string(j);
-    free(s);
-    return s != NULL;
-  }
-  if (c == '[' || c == '{') {
-    char close = c == '[' ? ']' : '}';
-    j->s++;
-    if (take(j, close))
-      return 1;
-    do {
-      if (c == '{') {
-        char *key = json_string(j);
-        free(key);
-        if (!key || !take(j, ':'))
-          return failed(j, "':'");
-      }
-      if (!skip_value(j, depth + 1))
-        return 0;
-    } while (take(j, ','));
-    return take(j, close) || failed(j, close == ']' ? "',' or ']'" : "',' or '}'");
-  }
-  static const char *const words[] = {"true", "false", "null"};
-  for (int k = 0; k < 3; k++)
-    if ((size_t)(j->end - j->s) >= strlen(words[k]) &&
-        strncmp(j->s, words[k], strlen(words[k])) == 0) {
-      j->s += strlen(words[k]);
-      return 1;
-    }
-  const char *start = j->s;
-  while (j->s < j->end && strchr("+-0123456789.eE", *j->s) && *j->s)
-    j->s++;
-  return j->s > start || failed(j, "a value");
-}
-
+ * The JSON is json.c's strict reading, walked here entry by entry. */
 static void free_command(command *c) {
   free(c->dir);
   free(c->file);
@@ -483,20 +333,20 @@ static void free_command(command *c) {
   memset(c, 0, sizeof *c);
 }
 
-/* One object of the array into `c`; 0 after failed(). */
-static int json_command(json *j, command *c) {
+/* One object of the array into `c`; 0 after cp_json_fail(). */
+static int json_command(cp_json *j, command *c) {
   const char *start = j->s;
   char *line = NULL;
   int have_args = 0;
-  if (!take(j, '{'))
-    return failed(j, "'{' (each entry is an object)");
-  if (!take(j, '}'))
+  if (!cp_json_take(j, '{'))
+    return cp_json_fail(j, "'{' (each entry is an object)");
+  if (!cp_json_take(j, '}'))
     do {
-      char *key = json_string(j), **slot = NULL;
-      if (!key || !take(j, ':')) {
+      char *key = cp_json_string(j), **slot = NULL;
+      if (!key || !cp_json_take(j, ':')) {
         free(key);
         free(line);
-        return failed(j, "':'");
+        return cp_json_fail(j, "':'");
       }
       if (strcmp(key, "directory") == 0 || strcmp(key, "file") == 0 ||
           strcmp(key, "command") == 0)
@@ -504,7 +354,7 @@ static int json_command(json *j, command *c) {
       int is_args = strcmp(key, "arguments") == 0;
       free(key);
       if (slot) {
-        char *v = json_string(j);
+        char *v = cp_json_string(j);
         if (!v) {
           free(line);
           return 0;
@@ -512,43 +362,43 @@ static int json_command(json *j, command *c) {
         free(*slot);
         *slot = v;
       } else if (is_args) {
-        if (!take(j, '[')) {
+        if (!cp_json_take(j, '[')) {
           free(line);
-          return failed(j, "'[' (\"arguments\" is an array of strings)");
+          return cp_json_fail(j, "'[' (\"arguments\" is an array of strings)");
         }
         for (int i = 0; i < c->args.n; i++)
           free(c->args.s[i]);
         c->args.n = 0;
         have_args = 1;
-        if (!take(j, ']')) {
+        if (!cp_json_take(j, ']')) {
           do {
-            char *v = json_string(j);
+            char *v = cp_json_string(j);
             if (!v) {
               free(line);
               return 0;
             }
             push(&c->args, v);
-          } while (take(j, ','));
-          if (!take(j, ']')) {
+          } while (cp_json_take(j, ','));
+          if (!cp_json_take(j, ']')) {
             free(line);
-            return failed(j, "',' or ']'");
+            return cp_json_fail(j, "',' or ']'");
           }
         }
-      } else if (!skip_value(j, 2)) {
+      } else if (!cp_json_skip(j, 2)) {
         free(line);
         return 0;
       }
-    } while (take(j, ','));
-  if (!take(j, '}')) {
+    } while (cp_json_take(j, ','));
+  if (!cp_json_take(j, '}')) {
     free(line);
-    return failed(j, "',' or '}'");
+    return cp_json_fail(j, "',' or '}'");
   }
   if (line && !have_args) /* "arguments" wins over "command", as in clang */
     split_words(&c->args, line, strlen(line));
   free(line);
   if (!c->dir || !c->file || (!have_args && !c->args.n)) {
     j->s = start;
-    return failed(j, !c->dir    ? "an entry with a \"directory\""
+    return cp_json_fail(j, !c->dir    ? "an entry with a \"directory\""
                      : !c->file ? "an entry with a \"file\""
                                 : "an entry with \"arguments\" or a \"command\"");
   }
@@ -559,15 +409,16 @@ static int json_command(json *j, command *c) {
  * line and column where it stops being one. */
 static int read_database(const char *build_dir, const char *text, size_t len, command **cmds,
                          unsigned *n) {
-  json j = {text, text + len, text, NULL, NULL};
+  cp_json j;
+  cp_json_init(&j, text, len);
   *cmds = NULL;
   *n = 0;
   size_t cap = 0;
-  skip_space(&j);
+  cp_json_space(&j);
   if (j.s + 3 <= j.end && memcmp(j.s, "\xEF\xBB\xBF", 3) == 0)
     j.s += 3; /* a byte order mark */
-  int ok = take(&j, '[') || failed(&j, "'[' (the database is an array of entries)");
-  if (ok && !take(&j, ']')) {
+  int ok = cp_json_take(&j, '[') || cp_json_fail(&j, "'[' (the database is an array of entries)");
+  if (ok && !cp_json_take(&j, ']')) {
     do {
       if (*n == cap) {
         cap = cap ? 2 * cap : 64;
@@ -579,17 +430,16 @@ static int read_database(const char *build_dir, const char *text, size_t len, co
         free_command(&(*cmds)[*n]);
       else
         ++*n;
-    } while (ok && take(&j, ','));
-    ok = ok && (take(&j, ']') || failed(&j, "',' or ']'"));
+    } while (ok && cp_json_take(&j, ','));
+    ok = ok && (cp_json_take(&j, ']') || cp_json_fail(&j, "',' or ']'"));
   }
-  skip_space(&j);
+  cp_json_space(&j);
   if (ok && j.s != j.end)
-    ok = failed(&j, "nothing after the array");
+    ok = cp_json_fail(&j, "nothing after the array");
   if (ok)
     return 0;
-  unsigned line = 1, col = 1;
-  for (const char *p = text; p < j.at; p++)
-    line += *p == '\n', col = *p == '\n' ? 1 : col + 1;
+  unsigned line, col;
+  cp_json_where(&j, j.at, &line, &col);
   cp_tool_error("-p '%s': '%s/compile_commands.json' line %u, column %u: expected %s", build_dir,
                 build_dir, line, col, j.error);
   for (unsigned i = 0; i < *n; i++)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "tool.h"
+#include "explain.h"
 
 static void put_make_path(FILE *f, const char *p) {
   for (; *p; p++) {
@@ -586,7 +586,7 @@ int main(int argc, char **argv) {
     status = CP_EXIT_OK;
   }
   if (status < 0 && (status = cp_check_usage(&c)) < 0)
-    status = run(&c);
+    status = c.explain ? cp_explain(c.explain, c.output, c.diag_format == CP_DIAG_JSON) : run(&c);
   cp_finish_diags(status);
   cp_cli_free(&c);
   for (int i = 0; i < n; i++)

@@ -16,6 +16,7 @@
 const char *const cp_usage_text[] = {
     "usage: cpconvert INPUT.cu -o OUTPUT.cu [options] [-- compiler flags]\n"
     "       cpconvert INPUT.cu... --o-dir DIR [options] [-- compiler flags]\n"
+    "       cpconvert --explain cp_profile.json [-o BUDGET.html]\n"
     "\n"
     "Converts the CUDA functions annotated with `#pragma cp composite` from float to\n"
     "composite precision (value + error pairs) and writes the result to OUTPUT.cu.\n"
@@ -90,6 +91,12 @@ const char *const cp_usage_text[] = {
     "  -w                    print no warnings and no notes; errors are always printed\n"
     "  @FILE                 read more arguments from FILE (separated by white space;\n"
     "                        quotes and backslashes as in a shell; @FILE nests)\n"
+    "  --explain PROFILE     print the error budget of a profiled run (cp_profile.json):\n"
+    "                        per output, where composite changed it most, where error\n"
+    "                        enters that composite cannot remove and what would remove\n"
+    "                        it, and the variables to keep(); no .cu input; with\n"
+    "                        -o FILE.html a page with charts instead, with\n"
+    "                        --diagnostics-format json one JSON document\n"
     "  --list-rules          print the rewrite rules and exit\n"
     "  --markdown            with --list-rules: print docs/rules.md\n"
     "  --version             print the version (and libclang's) and exit\n"
@@ -262,6 +269,8 @@ static const struct {
     {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
     {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
     {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
+    {"--explain", "a profile (cp_profile.json, written by a run of --profile output)",
+     offsetof(cli, explain), 0},
 };
 
 static int parse_value_option(cli *c, const char *a, int argc, char **argv, int *i) {
@@ -481,7 +490,38 @@ static int output_clash(const cli *c) {
   return clash;
 }
 
+/* --explain reads a profile and prints (or writes -o FILE.html): no input to convert,
+ * nothing the conversion writes. */
+static int explain_usage(const cli *c) {
+  static const struct {
+    const char *name;
+    size_t field;
+  } other[] = {{"--o-dir", offsetof(cli, o_dir)},         {"-MF", offsetof(cli, mf)},
+               {"--stats-csv", offsetof(cli, stats_csv)}, {"-p", offsetof(cli, build_dir)}};
+  if (c->n_inputs)
+    return usage_error("--explain reads a profile and converts nothing; give it no input "
+                       "('%s')", c->inputs[0]);
+  for (size_t k = 0; k < sizeof other / sizeof other[0]; k++)
+    if (*(const char **)((const char *)c + other[k].field))
+      return usage_error("--explain writes no conversion; give it no %s", other[k].name);
+  const char *flag = c->diff ? "--diff" : c->check ? "--check" : c->dump_edits ? "--dump-edits"
+                     : c->suggest ? "--suggest" : c->md ? "-MD" : c->stats ? "--stats"
+                     : NULL;
+  if (flag)
+    return usage_error("--explain writes no conversion; give it no %s", flag);
+  size_t n = c->output ? strlen(c->output) : 0;
+  if (c->output && !(n > 5 && strcmp(c->output + n - 5, ".html") == 0) &&
+      !(n > 4 && strcmp(c->output + n - 4, ".htm") == 0))
+    return usage_error("--explain -o writes an HTML page: name it FILE.html, not '%s' (the "
+                       "JSON budget goes to stdout with --diagnostics-format json)", c->output);
+  if (c->output && cp_same_file(c->output, c->explain))
+    return usage_error("the output '%s' is the profile; choose another output", c->output);
+  return -1;
+}
+
 int cp_check_usage(const cli *c) {
+  if (c->explain)
+    return explain_usage(c);
   if (c->markdown)
     return usage_error("%s goes with --list-rules", "--markdown");
   if (!c->n_inputs)

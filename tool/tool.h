@@ -24,6 +24,7 @@ typedef struct {
   int verbose;            /* -v: progress and summary even when stderr is no terminal */
   int diag_format;        /* --diagnostics-format: a cp_diag_format */
   const char *mf, *stats_csv, *build_dir;
+  const char *explain; /* --explain PROFILE: the error budget, no conversion */
   cp_algo algo;
   cp_backend backend;
   cp_scope scope;
@@ -99,6 +100,49 @@ void cp_tool_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * database, or no command for `input`. The caller frees the array (not the strings). */
 const char **cp_compdb_flags(const char *build_dir, const char *input, const char *const *extra,
                              int n_extra, int *n);
+
+/* json.c: a strict RFC 8259 reader. The cursor: the text [start, end), the reading
+ * position s, and the first failure (what was expected, `error`, at `at`). */
+typedef struct {
+  const char *s, *end, *start;
+  const char *error, *at;
+} cp_json;
+#define CP_JSON_DEPTH 64
+void cp_json_init(cp_json *j, const char *text, size_t len);
+/* Records what was expected at j->s, unless a failure is recorded already; returns 0. */
+int cp_json_fail(cp_json *j, const char *what);
+void cp_json_space(cp_json *j);
+/* Skips white space; takes `c` if it comes next (1), else 0 (nothing recorded). */
+int cp_json_take(cp_json *j, char c);
+/* A string, decoded to UTF-8 (the caller frees), or NULL after cp_json_fail. */
+char *cp_json_string(cp_json *j);
+/* Any value, skipped, `depth` levels deep already: 1, or 0 after cp_json_fail. */
+int cp_json_skip(cp_json *j, int depth);
+/* The 1-based line and column (in bytes) of `at` in the text. */
+void cp_json_where(const cp_json *j, const char *at, unsigned *line, unsigned *col);
+/* The tree: a value, where it starts in the text (`offset`), and its contents. An object's
+ * members are items[i] named keys[i], in the order written (names are unique). */
+typedef enum {
+  CP_JSON_NULL, CP_JSON_BOOL, CP_JSON_NUMBER, CP_JSON_STRING, CP_JSON_ARRAY, CP_JSON_OBJECT
+} cp_json_type;
+typedef struct cp_json_value {
+  cp_json_type type;
+  size_t offset;
+  int boolean;
+  double number;
+  char *string;
+  size_t n;
+  struct cp_json_value *items;
+  char **keys;
+} cp_json_value;
+/* The value at the cursor, `depth` levels deep already, or NULL after cp_json_fail. */
+cp_json_value *cp_json_value_at(cp_json *j, int depth);
+/* The whole text as one value (nothing but white space after it), or NULL after
+ * cp_json_fail. Free with cp_json_free. */
+cp_json_value *cp_json_parse(cp_json *j);
+void cp_json_free(cp_json_value *v);
+/* The member `key` of object `obj`, or NULL (also when obj is no object). */
+const cp_json_value *cp_json_member(const cp_json_value *obj, const char *key);
 
 /* One argument after `--` on the command line (`next` the one after it, or NULL): nvcc's
  * own options, which clang rejects, are dropped (code generation: -arch=sm_90, -gencode X,
