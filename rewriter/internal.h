@@ -492,7 +492,7 @@ void cp_apply_edit(cp_run *run, cp_edit_list *edits, size_t offset, size_t lengt
 cp_edit_list *cp_func_edits(cp_func *f);
 
 /* profile.c: --profile's sites (docs/profile.md). `s` as a quoted JSON string. */
-const char *cp_json_string(cp_arena *a, const char *s);
+const char *cp_json_quote(cp_arena *a, const char *s);
 /* profile.c: a site of kind `kind` at a byte offset of unit u's text, in `function`, naming
  * `name`, with `extra` (more JSON members, or NULL) after the common ones: the text that
  * stands for `TABLE, N` in its wrapper until cp_prof_resolve numbers it; NULL without

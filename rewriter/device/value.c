@@ -163,7 +163,7 @@ static const char *drop_members(cp_rw *c, cp_drop why, const char *call) {
   cp_arena *a = c->run->r->arena;
   const char *t = cp_arena_printf(a, "\"why\":\"%s\"", whys[why]);
   return why == CP_DROP_CALL ? cp_arena_printf(a, "%s,\"call\":%s", t,
-                                               cp_json_string(a, call ? call : ""))
+                                               cp_json_quote(a, call ? call : ""))
                              : t;
 }
 

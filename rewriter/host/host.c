@@ -337,9 +337,9 @@ static void profile_launch(host *h, cp_node *call, cp_func *g) {
     if (!is_paired(p))
       continue;
     cp_node *a = cp_call_arg(call, nargs, i);
-    const char *name = cp_json_string(arena(h), p->name);
+    const char *name = cp_json_quote(arena(h), p->name);
     args = cp_arena_printf(arena(h), "%s%s%s:%s", args, *args ? "," : "", name,
-                           cp_json_string(arena(h), cp_host_trim(h, text(h) + a->begin,
+                           cp_json_quote(arena(h), cp_host_trim(h, text(h) + a->begin,
                                                                  a->end - a->begin)));
     if (cp_param_write(h->run, g->cursor, i, &visible))
       writes = cp_arena_printf(arena(h), "%s%s%s", writes, *writes ? "," : "", name);
@@ -349,7 +349,7 @@ static void profile_launch(host *h, cp_node *call, cp_func *g) {
   const char *site = cp_prof_site(
       h->run, h->u, call->begin, h->f->name, "launch", "",
       cp_arena_printf(arena(h), "\"kernel\":%s,\"args\":{%s},\"writes\":[%s],\"reads\":[%s]",
-                      cp_json_string(arena(h), g->name), args, writes, reads));
+                      cp_json_quote(arena(h), g->name), args, writes, reads));
   if (site)
     cp_host_prof_grid(h, call, cp_arena_printf(arena(h), "cp_prof_launch(%s)", site));
 }

@@ -246,7 +246,7 @@ void cp_host_other_call(host *h, cp_node *call, const char *name) {
     if ((strncmp(name, "cuda", 4) != 0 || strncmp(name, "cudaMemcpy", 10) == 0) &&
         (site = cp_prof_site(h->run, h->u, call->begin, h->f->name, "unconverted", v->name,
                              cp_arena_printf(arena(h), "\"call\":%s",
-                                             cp_json_string(arena(h), name)))))
+                                             cp_json_quote(arena(h), name)))))
       forms = cp_arena_printf(arena(h), "%s%scp_prof_count(%s, 0)", forms, *forms ? ", " : "",
                               site);
     if (strncmp(name, "MPI_", 4) == 0 || strncmp(name, "nccl", 4) == 0)

@@ -26,7 +26,7 @@
 #define MARK_CLOSE '\x02'
 
 /* `s` as a JSON string, quoted: `"` and `\` escaped, control bytes as \u00XX. */
-const char *cp_json_string(cp_arena *a, const char *s) {
+const char *cp_json_quote(cp_arena *a, const char *s) {
   size_t n = 3;
   for (const char *p = s; *p; p++)
     n += (unsigned char)*p < 0x20 ? 6 : *p == '"' || *p == '\\' ? 2 : 1;
@@ -58,9 +58,9 @@ const char *cp_prof_site(cp_run *run, const cp_unit *u, unsigned offset, const c
   unsigned line, col;
   cp_position(run, u, offset, &line, &col);
   return cp_arena_printf(a, MARK_OPEN "\"kind\":\"%s\",\"file\":%s,\"line\":%u,\"function\":%s,"
-                         "\"name\":%s%s%s%c", kind, cp_json_string(a, u->opt.input), line,
-                         cp_json_string(a, function ? function : ""),
-                         cp_json_string(a, name ? name : ""), extra && *extra ? "," : "",
+                         "\"name\":%s%s%s%c", kind, cp_json_quote(a, u->opt.input), line,
+                         cp_json_quote(a, function ? function : ""),
+                         cp_json_quote(a, name ? name : ""), extra && *extra ? "," : "",
                          extra ? extra : "", MARK_CLOSE);
 }
 
