@@ -20,10 +20,12 @@ install(FILES ${PROJECT_BINARY_DIR}/CPConvertConfig.cmake
               ${CMAKE_CURRENT_LIST_DIR}/CPConvert.cmake
         DESTINATION ${CPCONVERT_INSTALL_CMAKEDIR})
 
-# The man page, docs/cpconvert.1, checked for at install time rather than at configure time,
-# so that a tree configured before the page was written still installs it.
-install(CODE "
-  if(EXISTS \"${PROJECT_SOURCE_DIR}/docs/cpconvert.1\")
-    file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_MANDIR}/man1\"
-         TYPE FILE FILES \"${PROJECT_SOURCE_DIR}/docs/cpconvert.1\")
-  endif()")
+# The man pages, docs/cpconvert.1 and docs/cpconvert-tune.1, checked for at install time rather than at configure time,
+# so that a tree configured before a page was written still installs it.
+foreach(_page cpconvert.1 cpconvert-tune.1)
+  install(CODE "
+    if(EXISTS \"${PROJECT_SOURCE_DIR}/docs/${_page}\")
+      file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_MANDIR}/man1\"
+           TYPE FILE FILES \"${PROJECT_SOURCE_DIR}/docs/${_page}\")
+    endif()")
+endforeach()

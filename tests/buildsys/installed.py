@@ -38,11 +38,17 @@ def install(a, prefix):
     files = ["bin/cpconvert", "include/cp/cp.cuh", "lib/cmake/CPConvert/CPConvertConfig.cmake",
              "lib/cmake/CPConvert/CPConvertConfigVersion.cmake",
              "lib/cmake/CPConvert/CPConvert.cmake"]
-    if os.path.exists(os.path.join(a.source_dir, "docs", "cpconvert.1")):
-        files.append("share/man/man1/cpconvert.1")
+    for page in ("cpconvert.1", "cpconvert-tune.1"):
+        if os.path.exists(os.path.join(a.source_dir, "docs", page)):
+            files.append("share/man/man1/" + page)
+    if os.path.exists(os.path.join(a.source_dir, "tool", "cpconvert-tune")):
+        files.append("bin/cpconvert-tune")
     for f in files:
         if not os.path.isfile(os.path.join(prefix, f)):
             fail("the install has no " + f)
+    if "bin/cpconvert-tune" in files and not os.access(os.path.join(prefix, "bin/cpconvert-tune"),
+                                                       os.X_OK):
+        fail("the installed cpconvert-tune is not executable")
     return 0
 
 
