@@ -533,7 +533,7 @@ static int run(cli *c) {
         .clang_resources = cuda ? cp_find_clang_resources() : NULL, .algo = c->algo,
         .backend = c->backend,
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
-        .line_directives = c->line_directives, .suggest = c->suggest, .header_options = headers[i],
+        .line_directives = c->line_directives || c->profile, .suggest = c->suggest, .header_options = headers[i],
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify, .profile = c->profile,

@@ -10,6 +10,7 @@ CP_PROFILE_TABLE(cp_prof_profile_drop_ca624148,
   "\"kind\":\"drop\",\"file\":\"profile_drop.cu\",\"line\":13,\"function\":\"damp\",\"name\":\"w\",\"why\":\"convert\"",
   "\"kind\":\"drop\",\"file\":\"profile_drop.cu\",\"line\":14,\"function\":\"damp\",\"name\":\"w\",\"why\":\"convert\"",
   "\"kind\":\"store\",\"file\":\"profile_drop.cu\",\"line\":15,\"function\":\"damp\",\"name\":\"v\"")
+#line 1 "profile_drop.cu"
 // --profile: the drop sites, where a composite is turned into a float: an argument of a
 // call with no composite version, a store into memory that is not paired, a conversion.
 #include <cuda_runtime.h>

@@ -8,6 +8,7 @@ CP_PROFILE_TABLE(cp_prof_profile_host_328a6981,
   "\"kind\":\"input\",\"file\":\"profile_host.cu\",\"line\":32,\"function\":\"main\",\"name\":\"d_v\"",
   "\"kind\":\"launch\",\"file\":\"profile_host.cu\",\"line\":34,\"function\":\"main\",\"name\":\"\",\"kernel\":\"step\",\"args\":{\"v\":\"d_v\",\"f\":\"d_f\"},\"writes\":[\"v\",\"f\"],\"reads\":[\"v\",\"f\"]",
   "\"kind\":\"unconverted\",\"file\":\"profile_host.cu\",\"line\":35,\"function\":\"main\",\"name\":\"d_v\",\"call\":\"clamp\"")
+#line 1 "profile_host.cu"
 // --profile: the host sites: a converted kernel's launch (the host expressions given its
 // paired parameters, the ones it writes and reads), a copy into a paired buffer, a paired
 // buffer handed to a kernel that is not converted; the copy back recombines (no site).
@@ -35,29 +36,39 @@ int main() {
   for (int i = 0; i < n; i++)
     h[i] = 0.01f * i;
   float *d_x, *d_v, *d_f;
+#line 27 "profile_host.cu"
   float *d_v_err = nullptr;
+#line 27 "profile_host.cu"
   float *d_f_err = nullptr;
   cudaMalloc(&d_x, n * sizeof(float));
   cudaMalloc(&d_v, n * sizeof(float));
+#line 29 "profile_host.cu"
   cudaMalloc(&d_v_err, n * sizeof(float));
+#line 29 "profile_host.cu"
   cudaMemset(d_v_err, 0, n * sizeof(float));
   cudaMalloc(&d_f, n * sizeof(float));
+#line 30 "profile_host.cu"
   cudaMalloc(&d_f_err, n * sizeof(float));
+#line 30 "profile_host.cu"
   cudaMemset(d_f_err, 0, n * sizeof(float));
   cudaMemcpy(d_x, h, n * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(d_v, h, n * sizeof(float), cudaMemcpyHostToDevice);
+#line 32 "profile_host.cu"
   (cp_prof_count(cp_prof_profile_host_328a6981, 2, n * sizeof(float)), cudaMemset(d_v_err, 0, n * sizeof(float)));
   for (int t = 0; t < 10; t++) {
     step<<<(cp_prof_launch(cp_prof_profile_host_328a6981, 3), (n + 127) / 128), 128>>>(d_x, d_v, d_v_err, d_f, d_f_err, 0.1f, n);
     clamp<<<(cp_prof_count(cp_prof_profile_host_328a6981, 4, 0), n / 128), 128>>>(d_v, n);
   }
   cudaMemcpy(h, d_v, n * sizeof(float), cudaMemcpyDeviceToHost);
+#line 37 "profile_host.cu"
   cp_recombine(h, d_v_err, n * sizeof(float));
   printf("%g\n", h[1]);
   cudaFree(d_x);
   cudaFree(d_v);
+#line 40 "profile_host.cu"
   cudaFree(d_v_err);
   cudaFree(d_f);
+#line 41 "profile_host.cu"
   cudaFree(d_f_err);
   return 0;
 }

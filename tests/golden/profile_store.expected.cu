@@ -14,6 +14,7 @@ CP_PROFILE_TABLE(cp_prof_profile_store_ad9347ae,
   "\"kind\":\"store\",\"file\":\"profile_store.cu\",\"line\":19,\"function\":\"forces\",\"name\":\"f3\"",
   "\"kind\":\"store\",\"file\":\"profile_store.cu\",\"line\":20,\"function\":\"forces\",\"name\":\"fx\"",
   "\"kind\":\"store\",\"file\":\"profile_store.cu\",\"line\":21,\"function\":\"forces\",\"name\":\"energy\"")
+#line 1 "profile_store.cu"
 // --profile: the store, add_to, atomic and var sites of converted kernels.
 #include <cuda_runtime.h>
 

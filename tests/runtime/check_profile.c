@@ -193,7 +193,7 @@ static void expect_file(const char *job, int processes, int times, double first,
   char want[4096];
   unsigned long long c = (unsigned long long)times;
   snprintf(want, sizeof want,
-    "{\"format\":\"cp_profile\",\"version\":1,\"job\":\"%s\",\"processes\":%d,\"sample\":1,\"backend\":\"ff\",\"tier\":\"high\",\n"
+    "{\"format\":\"cp_profile\",\"version\":1,\"job\":\"%s\",\"processes\":%d,\"sample\":%d,\"backend\":\"ff\",\"tier\":\"high\",\n"
     "\"sites\":[\n"
     "{\"kind\":\"store\",\"file\":\"t.cu\",\"line\":10,\"function\":\"k\",\"name\":\"fx\",\"count\":%llu,\"nonzero\":%llu,\"ulps_max\":0.5,\"ulps_mean\":0.25},\n"
     "{\"kind\":\"var\",\"file\":\"t.cu\",\"line\":11,\"function\":\"k\",\"name\":\"a\",\"count\":%llu,\"nonzero\":0,\"ulps_max\":0,\"ulps_mean\":0},\n"
@@ -202,7 +202,7 @@ static void expect_file(const char *job, int processes, int times, double first,
     "{\"kind\":\"unconverted\",\"file\":\"t.cu\",\"line\":22,\"function\":\"main\",\"name\":\"d_fx\",\"call\":\"cublasSaxpy\",\"count\":%llu},\n"
     "{\"kind\":\"recombine\",\"file\":\"%s\",\"line\":%d,\"function\":\"\",\"name\":\"vel_err\",\"copies\":%llu,\"elements\":%llu,\"nonzero\":%llu,\"changed\":%llu,\"rel_max\":%.17g,\"rel_rms\":%.17g,\"values\":[%.17g,3.0000002384185791,0]}\n"
     "]}\n",
-    job, processes, 64 * c, 32 * c, 3 * c, c, c, 4096 * c, c, __FILE__, line_of_recombine, 2 * c,
+    job, processes, (int)CP_PROFILE_SAMPLE, 64 * c, 32 * c, 3 * c, c, c, 4096 * c, c, __FILE__, line_of_recombine, 2 * c,
     6 * c, 4 * c, 2 * c, 0x1p-22 / 3.0, rms, first + 1.0);
   ck_assert_msg(strcmp(text, want) == 0, "got:\n%s\nwanted:\n%s", text, want);
   char cmd[1024];

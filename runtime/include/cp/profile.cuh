@@ -34,7 +34,7 @@
  * Integer and float operations only: no FP64 instruction (the FP64 audit covers profiled
  * output), except the dp backend's split of its double.
  *
- * Sampling: with CP_PROFILE_SAMPLE S (default 1), only warps whose global index (blocks in
+ * Sampling: with CP_PROFILE_SAMPLE S (default 32), only warps whose global index (blocks in
  * x, y, z order, then the warps of the block) is a multiple of S record.
  */
 #ifndef CP_PROFILE_CUH
@@ -163,11 +163,17 @@ __device__ static inline unsigned long long cp_detail_prof_warp(void) {
   return block * ((threads + 31) / 32) + t / 32;
 }
 
-__device__ static inline void cp_detail_prof_record(cp_prof_counter *c, cp_detail_prof_lane l) {
+/* Whether this warp records (CP_PROFILE_SAMPLE): tested before anything is measured, so
+ * that the warps that do not record pay one comparison a site. */
+__device__ static inline int cp_detail_prof_sampled(void) {
 #if CP_PROFILE_SAMPLE > 1
-  if (cp_detail_prof_warp() % CP_PROFILE_SAMPLE != 0) /* the same for the whole warp */
-    return;
+  return cp_detail_prof_warp() % CP_PROFILE_SAMPLE == 0; /* the same for the whole warp */
+#else
+  return 1;
 #endif
+}
+
+__device__ static inline void cp_detail_prof_record(cp_prof_counter *c, cp_detail_prof_lane l) {
   unsigned mask = __activemask(), lane;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
   /* the sum of ulps in two parts that cannot overflow 32 bits over 32 lanes (each lane's
@@ -209,12 +215,16 @@ __device__ static inline void cp_detail_prof_record(cp_prof_counter *c, cp_detai
 
 /* cp_prof's device forms: each records its elements and returns its argument. */
 __device__ static inline cp_float cp_detail_prof(cp_prof_counter *c, cp_float x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add(&l, x);
   cp_detail_prof_record(c, l);
   return x;
 }
 __device__ static inline cp_float2 cp_detail_prof(cp_prof_counter *c, cp_float2 x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add(&l, x.x);
   cp_detail_prof_add(&l, x.y);
@@ -222,6 +232,8 @@ __device__ static inline cp_float2 cp_detail_prof(cp_prof_counter *c, cp_float2 
   return x;
 }
 __device__ static inline cp_float3 cp_detail_prof(cp_prof_counter *c, cp_float3 x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add(&l, x.x);
   cp_detail_prof_add(&l, x.y);
@@ -230,6 +242,8 @@ __device__ static inline cp_float3 cp_detail_prof(cp_prof_counter *c, cp_float3 
   return x;
 }
 __device__ static inline cp_float4 cp_detail_prof(cp_prof_counter *c, cp_float4 x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add(&l, x.x);
   cp_detail_prof_add(&l, x.y);
@@ -239,12 +253,16 @@ __device__ static inline cp_float4 cp_detail_prof(cp_prof_counter *c, cp_float4 
   return x;
 }
 __device__ static inline cp_double cp_detail_prof(cp_prof_counter *c, cp_double x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add_dd(&l, x);
   cp_detail_prof_record(c, l);
   return x;
 }
 __device__ static inline cp_double2 cp_detail_prof(cp_prof_counter *c, cp_double2 x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add_dd(&l, x.x);
   cp_detail_prof_add_dd(&l, x.y);
@@ -252,6 +270,8 @@ __device__ static inline cp_double2 cp_detail_prof(cp_prof_counter *c, cp_double
   return x;
 }
 __device__ static inline cp_double3 cp_detail_prof(cp_prof_counter *c, cp_double3 x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add_dd(&l, x.x);
   cp_detail_prof_add_dd(&l, x.y);
@@ -260,6 +280,8 @@ __device__ static inline cp_double3 cp_detail_prof(cp_prof_counter *c, cp_double
   return x;
 }
 __device__ static inline cp_double4 cp_detail_prof(cp_prof_counter *c, cp_double4 x) {
+  if (!cp_detail_prof_sampled())
+    return x;
   cp_detail_prof_lane l = {0, 0, 0, 0, 0};
   cp_detail_prof_add_dd(&l, x.x);
   cp_detail_prof_add_dd(&l, x.y);

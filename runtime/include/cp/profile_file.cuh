@@ -39,7 +39,7 @@
 #include "config.cuh"
 
 #ifndef CP_PROFILE_SAMPLE
-#define CP_PROFILE_SAMPLE 1
+#define CP_PROFILE_SAMPLE 32
 #endif
 #ifndef CP_PROFILE_VALUES
 #define CP_PROFILE_VALUES 1024

@@ -8,6 +8,7 @@ CP_PROFILE_TABLE(cp_prof_energy_ff6541a9,
   "\"kind\":\"var\",\"file\":\"energy.cu\",\"line\":12,\"function\":\"energy\",\"name\":\"sum\"",
   "\"kind\":\"store\",\"file\":\"energy.cu\",\"line\":14,\"function\":\"energy\",\"name\":\"e\"",
   "\"kind\":\"launch\",\"file\":\"energy.cu\",\"line\":23,\"function\":\"run_energy\",\"name\":\"\",\"kernel\":\"energy\",\"args\":{\"e\":\"e\"},\"writes\":[\"e\"],\"reads\":[]")
+#line 1 "energy.cu"
 // Pair energies summed per atom, with the header's device function.
 #include "pot.h"
 
@@ -27,18 +28,23 @@ __global__ void energy(const float *x, float *e, float *e_err, int n)
 float run_energy(const float *hx, int n)
 {
   float *x, *e;
+#line 19 "energy.cu"
   float *e_err = nullptr;
   cudaMalloc((void **)&x, n * sizeof(float));
   cudaMalloc((void **)&e, n * sizeof(float));
+#line 21 "energy.cu"
   cudaMalloc((void **)&e_err, n * sizeof(float));
+#line 21 "energy.cu"
   cudaMemset(e_err, 0, n * sizeof(float));
   cudaMemcpy(x, hx, n * sizeof(float), cudaMemcpyHostToDevice);
   energy<<<(cp_prof_launch(cp_prof_energy_ff6541a9, 4), (n + 63) / 64), 64>>>(x, e, e_err, n);
   float he[1];
   cudaMemcpy(he, e, sizeof(float), cudaMemcpyDeviceToHost);
+#line 25 "energy.cu"
   cp_recombine(he, e_err, sizeof(float));
   cudaFree(x);
   cudaFree(e);
+#line 27 "energy.cu"
   cudaFree(e_err);
   return he[0];
 }

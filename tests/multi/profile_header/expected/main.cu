@@ -2,6 +2,7 @@
 #define CP_CONVERTED 1
 #define CP_PROFILE 1
 #include <cp/cp.cuh>
+#line 1 "main.cu"
 // Prints what the two converted files compute.
 #include <cstdio>
 

@@ -7,6 +7,7 @@
 CP_PROFILE_TABLE(cp_prof_pot_d12cfd7a,
   "\"kind\":\"var\",\"file\":\"pot.h\",\"line\":9,\"function\":\"pair_energy\",\"name\":\"inv\"")
 #endif
+#line 1 "pot.h"
 // --profile with --o-dir: a converted header has sites of its own, so it gets a table of
 // its own (inside a guard: the table stands before the header's own include guard).
 #ifndef POT_H

@@ -6,6 +6,7 @@ CP_PROFILE_TABLE(cp_prof_virial_bfa53772,
   "\"kind\":\"var\",\"file\":\"virial.cu\",\"line\":9,\"function\":\"virial\",\"name\":\"dx\"",
   "\"kind\":\"store\",\"file\":\"virial.cu\",\"line\":10,\"function\":\"virial\",\"name\":\"w\"",
   "\"kind\":\"launch\",\"file\":\"virial.cu\",\"line\":19,\"function\":\"run_virial\",\"name\":\"\",\"kernel\":\"virial\",\"args\":{\"w\":\"w\"},\"writes\":[\"w\"],\"reads\":[]")
+#line 1 "virial.cu"
 // A second file that includes pot.h: each translation unit registers the header's table.
 #include "pot.h"
 
@@ -21,18 +22,23 @@ __global__ void virial(const float *x, float *w, float *w_err, int n)
 float run_virial(const float *hx, int n)
 {
   float *x, *w;
+#line 15 "virial.cu"
   float *w_err = nullptr;
   cudaMalloc((void **)&x, n * sizeof(float));
   cudaMalloc((void **)&w, n * sizeof(float));
+#line 17 "virial.cu"
   cudaMalloc((void **)&w_err, n * sizeof(float));
+#line 17 "virial.cu"
   cudaMemset(w_err, 0, n * sizeof(float));
   cudaMemcpy(x, hx, n * sizeof(float), cudaMemcpyHostToDevice);
   virial<<<(cp_prof_launch(cp_prof_virial_bfa53772, 2), (n + 63) / 64), 64>>>(x, w, w_err, n);
   float hw[1];
   cudaMemcpy(hw, w, sizeof(float), cudaMemcpyDeviceToHost);
+#line 21 "virial.cu"
   cp_recombine(hw, w_err, sizeof(float));
   cudaFree(x);
   cudaFree(w);
+#line 23 "virial.cu"
   cudaFree(w_err);
   return hw[0];
 }
