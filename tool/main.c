@@ -494,6 +494,23 @@ static char *input_header(const char *header, const char **flags, int n_db) {
   return h;
 }
 
+/* --use-profile: the local variables the profile's budget keeps in float (var sites that
+ * never carried an error term, or whose error reaches no output; explain.c), as keep
+ * hints; 0, or -1 after a located error. The strings are copies: the budget is freed. */
+static int profile_hints(const char *path, cp_keep_hint **out, size_t *n) {
+  cp_budget b;
+  if (cp_budget_read(path, &b) != 0)
+    return -1;
+  *out = calloc(b.keep.n + 1, sizeof **out);
+  for (size_t i = 0; i < b.keep.n; i++) {
+    const cp_site *s = b.keep.at[i].site;
+    if (s->kind == CP_SITE_VAR && *s->function && *s->name)
+      (*out)[(*n)++] = (cp_keep_hint){strdup(s->function), strdup(s->name)};
+  }
+  cp_budget_free(&b);
+  return 0;
+}
+
 static int run(cli *c) {
   char **texts = calloc((size_t)c->n_inputs, sizeof *texts);
   const char ***flags = calloc((size_t)c->n_inputs, sizeof *flags);
@@ -511,6 +528,10 @@ static int run(cli *c) {
            c->header_options, more);
   const char *cuda = c->no_cuda ? NULL : cp_find_cuda(c->cuda_path);
   int status = CP_EXIT_OK;
+  size_t n_hints = 0;
+  cp_keep_hint *hints = NULL;
+  if (c->use_profile && profile_hints(c->use_profile, &hints, &n_hints) != 0)
+    status = CP_EXIT_ERRORS;
   if (c->cuda_path && !c->no_cuda && !cuda) {
     cp_tool_error("--cuda-path '%s' holds no include/cuda_runtime.h", c->cuda_path);
     status = CP_EXIT_ERRORS;
@@ -537,6 +558,7 @@ static int run(cli *c) {
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify, .profile = c->profile,
+        .keep_hints = hints, .n_keep_hints = n_hints,
         .progress = cp_progress_wanted(c) ? cp_progress : NULL,
     };
   }
@@ -559,6 +581,9 @@ static int run(cli *c) {
   free(texts);
   free(flags);
   free(opts);
+  for (size_t i = 0; i < n_hints; i++)
+    free((char *)hints[i].function), free((char *)hints[i].var);
+  free(hints);
   return status;
 }
 

@@ -76,6 +76,8 @@ const char *const cp_usage_text[] = {
     "                        point at the input's lines\n"
     "  --profile             the output also records, when it runs, where error terms\n"
     "                        are made and dropped, into cp_profile.json (docs/profile.md)\n"
+    "  --use-profile PROFILE the variables that profile shows never carrying an error\n"
+    "                        term to an output stay float, as keep() would keep them\n"
     "  --suggest             list the kernels and the places where float loses most, with\n"
     "                        the pragma that converts them; writes nothing\n"
     "  --no-cache            parse the CUDA headers anew instead of using (or building)\n"
@@ -271,6 +273,8 @@ static const struct {
     {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
     {"--explain", "a profile (cp_profile.json, written by a run of --profile output)",
      offsetof(cli, explain), 0},
+    {"--use-profile", "a profile (cp_profile.json, written by a run of --profile output)",
+     offsetof(cli, use_profile), 0},
 };
 
 static int parse_value_option(cli *c, const char *a, int argc, char **argv, int *i) {
@@ -463,6 +467,8 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       c->inputs[c->n_inputs++] = a;
     }
   }
+  if (c->use_profile)
+    append_header_option(c, "--use-profile ", c->use_profile);
   return -1;
 }
 
@@ -497,7 +503,8 @@ static int explain_usage(const cli *c) {
     const char *name;
     size_t field;
   } other[] = {{"--o-dir", offsetof(cli, o_dir)},         {"-MF", offsetof(cli, mf)},
-               {"--stats-csv", offsetof(cli, stats_csv)}, {"-p", offsetof(cli, build_dir)}};
+               {"--stats-csv", offsetof(cli, stats_csv)}, {"-p", offsetof(cli, build_dir)},
+               {"--use-profile", offsetof(cli, use_profile)}};
   if (c->n_inputs)
     return usage_error("--explain reads a profile and converts nothing; give it no input "
                        "('%s')", c->inputs[0]);

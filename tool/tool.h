@@ -25,6 +25,7 @@ typedef struct {
   int diag_format;        /* --diagnostics-format: a cp_diag_format */
   const char *mf, *stats_csv, *build_dir;
   const char *explain; /* --explain PROFILE: the error budget, no conversion */
+  const char *use_profile; /* --use-profile PROFILE: its keep() candidates stay float */
   cp_algo algo;
   cp_backend backend;
   cp_scope scope;

@@ -9,8 +9,10 @@ NAME.json is a profile written by hand in the shape the runtime writes (docs/pro
     error NAME    (err_*.json) exit 1, nothing on stdout, standard error equal to NAME.err
                   (a located message), and no page written with -o.
     missing       a profile that does not exist: exit 1, a message naming it.
+                  The same profile given to --use-profile: the same message, exit 1,
+                  nothing converted.
     usage         --explain with a .cu input, -o FILE that is no .html, -o onto the
-                  profile, with --o-dir or --diff: exit 2, nothing written.
+                  profile, with --o-dir, --diff or --use-profile: exit 2, nothing written.
 --update writes the expected files from the tool's output instead (review the diff).
 """
 import argparse, html.parser, json, os, re, shutil, subprocess, sys, tempfile
@@ -127,6 +129,14 @@ def error(tool, name, update):
     if rc != 1 or out:
         fail("exit %d (expected 1), stdout %r" % (rc, out))
     compare(os.path.join(HERE, name + ".err"), err, update)
+    # --use-profile reads it the same way: the same located error, nothing converted
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "k.cu")
+        open(src, "w").write("#pragma cp composite\n__global__ void k(float *x) { x[0] += 1; }\n")
+        rc2, out2, err2 = run(tool, src, "-o", os.path.join(d, "out.cu"), "--use-profile",
+                              name + ".json", "-nocudainc", "--no-cache")
+        if rc2 != 1 or err2 != err or sorted(os.listdir(d)) != ["k.cu"]:
+            fail("--use-profile: exit %d, left %s, stderr %r" % (rc2, os.listdir(d), err2))
     with tempfile.TemporaryDirectory() as d:
         rc, out, err = run(tool, "--explain", name + ".json", "-o", os.path.join(d, "b.html"))
         if rc != 1 or os.listdir(d):
@@ -148,6 +158,7 @@ def usage(tool, _name, _update):
                            (["-o", "md.json"], "name it FILE.html"),
                            (["-o", "./md.json.html", "--o-dir", "out"], "no --o-dir"),
                            (["--diff"], "no --diff"),
+                           (["--use-profile", "md.json"], "no --use-profile"),
                            (["-MD", "-o", "b.html"], "no -MD")):
             rc, out, err = run(tool, "--explain", "md.json", *args, cwd=d)
             if rc != 2 or says.encode() not in err:
