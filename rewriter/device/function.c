@@ -409,16 +409,82 @@ static const char *new_type(cp_run *run, const cp_func *f, const cp_var *v) {
   return NULL;
 }
 
+/* `float a, b, c;` whose declarators become different types (keep(b), an accumulator
+ * among composites): one declaration per run of declarators of one type, each with the
+ * declaration's own specifiers, in their order (`cp_float a; float b; cp_float c;`), so
+ * that an initializer still sees the names declared before it. Only a statement of a
+ * block whose declarators are all plain (no pointer, array or reference) and of the type
+ * the specifiers spell; 0, editing nothing, otherwise. */
+static int split_decl(cp_rw *c, cp_node *n) {
+  cp_run *run = c->run;
+  const char *text = c->f->unit->opt.input_text;
+  if (!n->parent || n->parent->kind != CXCursor_CompoundStmt || n->macro || !n->nkids)
+    return 0;
+  CXType t0 = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur));
+  unsigned name0 = cp_cursor_offset(n->kids[0]->cur), at[64], names[64];
+  if (n->nkids > 64)
+    return 0;
+  for (unsigned i = 0; i < n->nkids; i++) {
+    cp_node *k = n->kids[i];
+    cp_var *v = cp_var_of(c->f, k->cur);
+    CXType t = clang_getCanonicalType(clang_getCursorType(k->cur));
+    if (k->kind != CXCursor_VarDecl || k->macro || !v || v->group >= 0 || v->is_record ||
+        !clang_equalTypes(t, t0) || (t.kind != CXType_Float && t.kind != CXType_Record))
+      return 0;
+    at[i] = names[i] = cp_cursor_offset(k->cur);
+    if (i == 0)
+      continue;
+    long p = (long)at[i] - 1; /* a plain declarator: its name follows the comma */
+    while (p > (long)n->begin && (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' ||
+                                  text[p] == '\r'))
+      p--;
+    if (text[p] != ',')
+      return 0;
+    at[i] = (unsigned)p;
+  }
+  const char *word = type_word(run, clang_getCursorType(n->kids[0]->cur));
+  long w = last_word(c->f->unit, n->begin, name0, word);
+  if (w < 0)
+    return 0; /* a typedef or a macro spells it */
+  const char *spec = cp_arena_printf(run->r->arena, "%.*s", (int)(name0 - n->begin),
+                                     text + n->begin);
+  size_t end = strlen(spec);
+  while (end && (spec[end - 1] == ' ' || spec[end - 1] == '\t' || spec[end - 1] == '\n'))
+    end--;
+  const char *prev = "";
+  for (unsigned i = 0; i < n->nkids; i++) {
+    cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
+    const char *t = new_type(run, c->f, v), *key = t ? t : "float";
+    if (i > 0 && strcmp(key, prev) == 0)
+      continue;
+    cp_rule rule = v->role == CP_VAR_ACCUM ? CP_RULE_ACCUMULATE : CP_RULE_LOCAL_TYPE;
+    if (i == 0 && t)
+      cp_apply_edit(run, cp_func_edits(c->f), (size_t)w, strlen(word), t, rule);
+    else if (i > 0) /* `, b` -> `; SPEC b`, SPEC with the type word replaced if it changes */
+      cp_apply_edit(run, cp_func_edits(c->f), at[i], 1, /* the space or line after it stays */
+                    cp_arena_printf(run->r->arena, "; %.*s%s%.*s%s", (int)(w - n->begin), spec,
+                                    t ? t : word, (int)(end - (size_t)(w - n->begin) - strlen(word)),
+                                    spec + (w - n->begin) + strlen(word),
+                                    names[i] == at[i] + 1 ? " " : ""),
+                    rule);
+    prev = key;
+  }
+  return 1;
+}
+
 static void decl_stmt(cp_rw *c, cp_node *n) {
   cp_run *run = c->run;
   cp_var *first = NULL;
   const char *type = NULL;
-  for (unsigned i = 0; i < n->nkids; i++) {
+  int split = 0;
+  for (unsigned i = 0; i < n->nkids && !split; i++) {
     cp_var *v = cp_var_of(c->f, n->kids[i]->cur);
     if (!v || v->group >= 0)
       continue;
     const char *t = new_type(run, c->f, v);
     if (first && (!t != !type || (t && strcmp(t, type) != 0))) {
+      if ((split = split_decl(c, n)) != 0)
+        break;
       cp_diag_at(run, c->f->unit, CP_ERROR, n->begin,
                  "'%s' becomes %s but shares its declaration with '%s', which becomes %s; "
                  "declare them separately [%s]", v->name, t ? t : "float", first->name,
@@ -429,7 +495,9 @@ static void decl_stmt(cp_rw *c, cp_node *n) {
     type = t;
   }
   int from_macro = n->macro || (n->nkids && n->kids[0]->macro);
-  if (type && !from_macro) {
+  if (split) {
+    /* split_decl made the type edits */
+  } else if (type && !from_macro) {
     cp_node *d = n->kids[0];
     retype(run, c->f->unit, cp_func_edits(c->f), c->f, clang_getCursorType(d->cur), first->width,
            n->begin, cp_cursor_offset(d->cur),
