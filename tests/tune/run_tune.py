@@ -169,6 +169,15 @@ def split(c):
         st = json.loads(read(os.path.join(state, "state.json")))
         expect(not [n for n, v in st["variants"].items() if v["status"] == "built"],
                "--run-prepared left built variants")
+        if rounds == 1:  # --report mid-search: the best so far, said so, nothing built or run
+            r = c.run(["--report", state], root)
+            expect_exit(r, 0, "--report")
+            res = read(os.path.join(root, "out", "result.md"))
+            expect("The search is not over" in res, "--report mid-search does not say so")
+            left = json.loads(read(os.path.join(state, "state.json")))
+            expect(not [n for n, v in left["variants"].items() if v["status"] == "built"],
+                   "--report built a variant")
+            os.remove(os.path.join(root, "out", "result.diff"))
         r = c.run(["--prepare", "split"], root)
         expect_exit(r, 0, "--prepare (round %d)" % rounds)
     expect(rounds == 4, "%d rounds, expected 4 (base with singles, union, prefixes, union)" % rounds)

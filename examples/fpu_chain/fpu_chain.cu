@@ -1,26 +1,26 @@
 // A chain of anharmonic oscillators (Fermi-Pasta-Ulam-Tsingou beta chain) integrated with
-// velocity Verlet, and a velocity-rescaling thermostat, written the way older MD codes
-// write it: every step the velocities are copied to the host, rescaled there in float, and
-// copied back.
+// velocity Verlet, written the way many older codes write their boundary conditions: every
+// step the state is copied to the host, the two end particles are pinned there (x = v = 0),
+// and the state is copied back.
 //
 // The point of the example is where the error enters. The forces, the integration and the
-// energy sums are annotated and convert to composite precision, but each step's host copy
-// is float: the velocities re-enter the device without their error terms, so the
-// converted build is barely more accurate than float. `cpconvert --profile` and
-// `cpconvert --explain` show it (docs/guide.md, "Where composite pays"): the input site of
-// the velocities runs once per step. Built with -DRESCALE_ON_DEVICE the same rescaling is
-// an annotated kernel, the state never leaves the device, and the converted build keeps
+// energies are annotated and convert to composite precision, but each step's host round
+// trip is float: the positions and velocities re-enter the device without their error
+// terms, so the converted build is barely more accurate than float. `cpconvert --profile`
+// and `cpconvert --explain` show it (docs/guide.md, "Where composite pays"): the input
+// sites of x and v run once per step. Built with -DBOUNDARY_ON_DEVICE the ends are pinned
+// by an annotated kernel, the state never leaves the device, and the converted build keeps
 // its gain.
 //
 // Variants (same source):
-//   float:      nvcc -O3 -arch=sm_90 thermostat.cu -o th_float
-//   double:     nvcc -O3 -arch=sm_90 -DREAL_DOUBLE thermostat.cu -o th_double
-//   composite:  cpconvert thermostat.cu -o thermostat_cp.cu
-//               nvcc -O3 -arch=sm_90 -I<cpconvert>/runtime/include thermostat_cp.cu -o th_cp
-//   each of them with -DRESCALE_ON_DEVICE (given to cpconvert as well: -DRESCALE_ON_DEVICE)
-//   run:        ./th_float [n=4096] [steps=2000]
+//   float:      nvcc -O3 -arch=sm_90 fpu_chain.cu -o fpu_float
+//   double:     nvcc -O3 -arch=sm_90 -DREAL_DOUBLE fpu_chain.cu -o fpu_double
+//   composite:  cpconvert fpu_chain.cu -o fpu_chain_cp.cu
+//               nvcc -O3 -arch=sm_90 -I<cpconvert>/runtime/include fpu_chain_cp.cu -o fpu_cp
+//   each of them with -DBOUNDARY_ON_DEVICE (given to cpconvert as well)
+//   run:        ./fpu_float [n=4096] [steps=2000]
 //
-// Output: `step energy kinetic` every 200 steps, then `final energy kinetic x0 v0`; the
+// Output: `step energy kinetic` every 200 steps, then `final energy kinetic x1 v1`; the
 // energies are sums in double on the host of the recombined per-particle values.
 #include <cmath>
 #include <cstdio>
@@ -42,8 +42,7 @@ typedef float real;
     }                                                                                    \
   } while (0)
 
-// F_i = (x_{i+1} - x_i) - (x_i - x_{i-1}) + beta ((x_{i+1} - x_i)^3 - (x_i - x_{i-1})^3),
-// fixed ends.
+// F_i = (x_{i+1} - x_i) - (x_i - x_{i-1}) + beta ((x_{i+1} - x_i)^3 - (x_i - x_{i-1})^3)
 #pragma cp composite
 __global__ void forces(const real *x, real *f, int n, real beta) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -65,10 +64,14 @@ __global__ void drift(real *x, const real *v, int n, real dt) {
   if (i < n) x[i] += dt * v[i];
 }
 
+// The boundary condition on the device: the end particles stay at rest at 0.
 #pragma cp composite
-__global__ void rescale(real *v, int n, real s) {
+__global__ void pin_ends(real *x, real *v, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) v[i] *= s;
+  if (i == 0 || i == n - 1) {
+    x[i] = 0;
+    v[i] = 0;
+  }
 }
 
 // Per particle: kinetic energy and the potential energy of the bond to its right.
@@ -86,12 +89,13 @@ __global__ void energies(const real *x, const real *v, real *ke, real *pe, int n
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 4096;
   int steps = argc > 2 ? atoi(argv[2]) : 2000;
-  const real dt = 0.01f, beta = 0.5f, target = 0.25f; // target kinetic energy per particle
+  const real dt = 0.01f, beta = 0.5f;
   std::vector<real> hx(n), hv(n), hke(n), hpe(n);
   for (int i = 0; i < n; i++) {
     hx[i] = 0.1f * sinf(0.37f * i);
     hv[i] = 0.5f * cosf(0.11f * i);
   }
+  hx[0] = hx[n - 1] = hv[0] = hv[n - 1] = 0;
   size_t bytes = n * sizeof(real);
   real *x, *v, *f, *ke, *pe;
   CHECK(cudaMalloc(&x, bytes));
@@ -107,32 +111,33 @@ int main(int argc, char **argv) {
   for (int step = 1; step <= steps; step++) {
     half_kick<<<grid, block>>>(v, f, n, dt);
     drift<<<grid, block>>>(x, v, n, dt);
-    forces<<<grid, block>>>(x, f, n, beta);
-    half_kick<<<grid, block>>>(v, f, n, dt);
-    // the thermostat: a weak velocity rescaling toward the target kinetic energy
-    energies<<<grid, block>>>(x, v, ke, pe, n, beta);
-    CHECK(cudaMemcpy(hke.data(), ke, bytes, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(hpe.data(), pe, bytes, cudaMemcpyDeviceToHost));
-    k = 0, e = 0;
-    for (int i = 0; i < n; i++) {
-      k += hke[i];
-      e += hke[i] + hpe[i];
-    }
-    real s = (real)sqrt(1 + 0.001 * (target * n / k - 1));
-#ifdef RESCALE_ON_DEVICE
-    rescale<<<grid, block>>>(v, n, s);
+#ifdef BOUNDARY_ON_DEVICE
+    pin_ends<<<grid, block>>>(x, v, n);
 #else
+    // the boundary condition on the host: the state makes a round trip through float
+    CHECK(cudaMemcpy(hx.data(), x, bytes, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(hv.data(), v, bytes, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < n; i++)
-      hv[i] *= s;
+    hx[0] = hx[n - 1] = hv[0] = hv[n - 1] = 0;
+    CHECK(cudaMemcpy(x, hx.data(), bytes, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(v, hv.data(), bytes, cudaMemcpyHostToDevice));
 #endif
-    if (step % 200 == 0)
+    forces<<<grid, block>>>(x, f, n, beta);
+    half_kick<<<grid, block>>>(v, f, n, dt);
+    if (step % 200 == 0 || step == steps) {
+      energies<<<grid, block>>>(x, v, ke, pe, n, beta);
+      CHECK(cudaMemcpy(hke.data(), ke, bytes, cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(hpe.data(), pe, bytes, cudaMemcpyDeviceToHost));
+      k = 0, e = 0;
+      for (int i = 0; i < n; i++) {
+        k += hke[i];
+        e += hke[i] + hpe[i];
+      }
       printf("%d %.17g %.17g\n", step, e, k);
+    }
   }
   CHECK(cudaMemcpy(hx.data(), x, bytes, cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(hv.data(), v, bytes, cudaMemcpyDeviceToHost));
-  printf("final %.17g %.17g %.9g %.9g\n", e, k, (double)hx[0], (double)hv[0]);
+  printf("final %.17g %.17g %.9g %.9g\n", e, k, (double)hx[1], (double)hv[1]);
   CHECK(cudaFree(x));
   CHECK(cudaFree(v));
   CHECK(cudaFree(f));
