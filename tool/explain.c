@@ -235,6 +235,15 @@ static void find_feeders(const cp_budget *b, cp_budget_output *o) {
       }
     }
   }
+  /* Names are matched as written: a buffer reached through a pointer into it, a struct
+   * field or a wrapper's parameter matches no launch. Then nothing is known of what feeds
+   * it, and every launched kernel counts (so that no site is called unneeded on no
+   * evidence). */
+  if (o->n_kernels == 0) {
+    o->unattributed = 1;
+    for (size_t i = 0; i < b->n_launched; i++)
+      add_to_set(&o->kernels, &o->n_kernels, b->launched[i]);
+  }
 }
 
 /* 1 when a launch site names kernel `f`. */
@@ -324,17 +333,35 @@ static int by_change(const void *a, const void *b) {
   return by_place(x->site, y->site);
 }
 
-/* Store and var sites that ran and never held a nonzero error term, or (with outputs)
- * whose error reaches none: candidates for keep(NAME). */
+/* Whether site s's error reaches an output (with no output: any). */
+static int reaches(const cp_budget *b, const cp_site *s) {
+  int reached = !b->n_outputs, shared;
+  for (size_t k = 0; k < b->n_outputs && !reached; k++)
+    reached = belongs(b, &b->outputs[k], s, &shared);
+  return reached;
+}
+
+/* Whether another site of the same variable (kind, function, name: its other lines)
+ * carried an error term that reaches an output: then keeping it float loses that. */
+static int needed_elsewhere(const cp_budget *b, const cp_site *s) {
+  for (size_t i = 0; i < b->n_sites; i++) {
+    const cp_site *o = &b->sites[i];
+    if (o != s && o->kind == s->kind && o->nonzero > 0 && strcmp(o->function, s->function) == 0 &&
+        strcmp(o->name, s->name) == 0 && reaches(b, o))
+      return 1;
+  }
+  return 0;
+}
+
+/* Store and var sites of variables all of whose sites ran and never held a nonzero error
+ * term, or (with outputs) whose error reaches none: candidates for keep(NAME). */
 static void find_keep(cp_budget *b) {
   for (size_t i = 0; i < b->n_sites; i++) {
     const cp_site *s = &b->sites[i];
     if ((s->kind != CP_SITE_STORE && s->kind != CP_SITE_VAR) || s->count <= 0)
       continue;
-    int reached = 0, shared;
-    for (size_t k = 0; k < b->n_outputs && !reached; k++)
-      reached = belongs(b, &b->outputs[k], s, &shared);
-    if (s->nonzero == 0 || (b->n_outputs && !reached)) {
+    int reached = reaches(b, s);
+    if ((s->nonzero == 0 || !reached) && !needed_elsewhere(b, s)) {
       push_item(&b->keep, s, s->count, 0);
       b->keep.at[b->keep.n - 1].unreached = s->nonzero != 0;
     }

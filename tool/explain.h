@@ -51,6 +51,8 @@ typedef struct {
   double changed_fraction;
   const char **kernels, **buffers;
   size_t n_kernels, n_buffers;
+  int unattributed; /* no launch names its buffer (a pointer into it, a field, another
+                       function's parameter): every launched kernel counts as feeding it */
   cp_budget_list kept, lost;
 } cp_budget_output;
 

@@ -122,7 +122,9 @@ static void print_output(FILE *out, const cp_budget_output *o) {
   fprintf(out, "\n%s:%u: output %s: composite changed %s%% of %.0f elements (%.0f "
           "recombination%s); |e/v| max %s, rms %s\n", *s->file ? s->file : "?", s->line,
           o->buffer, pct, s->elements, s->copies, s->copies == 1 ? "" : "s", mx, rms);
-  print_names(out, "  fed by kernels", o->kernels, o->n_kernels);
+  print_names(out, o->unattributed ? "  fed by (no launch names its buffer, so every "
+                                      "launched kernel counts) kernels" : "  fed by kernels",
+              o->kernels, o->n_kernels);
   print_names(out, "; buffers", o->buffers, o->n_buffers);
   fputc('\n', out);
   print_list(out, "where composite kept the most (nonzero/count x mean ulps)", &o->kept, 0,
@@ -136,16 +138,17 @@ static void print_keep(FILE *out, const cp_budget *b) {
   if (!b->keep.n)
     return;
   fprintf(out, "\nconverted variables whose error never reached an output (keep(NAME) in "
-          "FUNCTION leaves them float):\n");
+          "FUNCTION leaves a variable float, nopair(NAME) a buffer):\n");
   row *rows = calloc(b->keep.n, sizeof *rows);
   for (size_t i = 0; i < b->keep.n; i++) {
     const cp_site *s = b->keep.at[i].site;
     fill_row(&rows[i], &b->keep.at[i], 0);
     snprintf(rows[i].cell[4], CELL, "%.0f", s->count);
-    snprintf(rows[i].cell[5], CELL, "%s: keep(%s) in %s",
+    snprintf(rows[i].cell[5], CELL, "%s: %s(%s) in %s",
              b->keep.at[i].unreached ? "its error reaches no recombined output"
                                      : "never an error term",
-             s->name, *s->function ? s->function : "?");
+             s->kind == CP_SITE_STORE ? "nopair" : "keep", s->name,
+             *s->function ? s->function : "?");
   }
   print_rows(out, rows, b->keep.n);
   free(rows);
@@ -243,7 +246,8 @@ static void jitem(FILE *out, const cp_budget_item *it, int lost, int keep) {
     fprintf(out, ", \"reason\": \"%s\", \"suggestion\": ",
             it->unreached ? "reaches no output" : "no error term");
     char keep_clause[512];
-    snprintf(keep_clause, sizeof keep_clause, "keep(%s) in %s", s->name, s->function);
+    snprintf(keep_clause, sizeof keep_clause, "%s(%s) in %s",
+             s->kind == CP_SITE_STORE ? "nopair" : "keep", s->name, s->function);
     jstr(out, keep_clause);
   }
   fputc('}', out);
@@ -288,6 +292,7 @@ static void joutput(FILE *out, const cp_budget_output *o) {
   jfield(out, "changed_fraction", o->changed_fraction);
   jfield(out, "rel_max", s->rel_max);
   jfield(out, "rel_rms", s->rel_rms);
+  fprintf(out, ",\n     \"unattributed\": %s", o->unattributed ? "true" : "false");
   fputs(",\n     \"kernels\": [", out);
   for (size_t i = 0; i < o->n_kernels; i++) {
     fputs(i ? ", " : "", out);
