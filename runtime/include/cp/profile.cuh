@@ -213,83 +213,32 @@ __device__ static inline void cp_detail_prof_record(cp_prof_counter *c, cp_detai
   }
 }
 
-/* cp_prof's device forms: each records its elements and returns its argument. */
-__device__ static inline cp_float cp_detail_prof(cp_prof_counter *c, cp_float x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add(&l, x);
-  cp_detail_prof_record(c, l);
-  return x;
-}
-__device__ static inline cp_float2 cp_detail_prof(cp_prof_counter *c, cp_float2 x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add(&l, x.x);
-  cp_detail_prof_add(&l, x.y);
-  cp_detail_prof_record(c, l);
-  return x;
-}
-__device__ static inline cp_float3 cp_detail_prof(cp_prof_counter *c, cp_float3 x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add(&l, x.x);
-  cp_detail_prof_add(&l, x.y);
-  cp_detail_prof_add(&l, x.z);
-  cp_detail_prof_record(c, l);
-  return x;
-}
-__device__ static inline cp_float4 cp_detail_prof(cp_prof_counter *c, cp_float4 x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add(&l, x.x);
-  cp_detail_prof_add(&l, x.y);
-  cp_detail_prof_add(&l, x.z);
-  cp_detail_prof_add(&l, x.w);
-  cp_detail_prof_record(c, l);
-  return x;
-}
-__device__ static inline cp_double cp_detail_prof(cp_prof_counter *c, cp_double x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add_dd(&l, x);
-  cp_detail_prof_record(c, l);
-  return x;
-}
-__device__ static inline cp_double2 cp_detail_prof(cp_prof_counter *c, cp_double2 x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add_dd(&l, x.x);
-  cp_detail_prof_add_dd(&l, x.y);
-  cp_detail_prof_record(c, l);
-  return x;
-}
-__device__ static inline cp_double3 cp_detail_prof(cp_prof_counter *c, cp_double3 x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add_dd(&l, x.x);
-  cp_detail_prof_add_dd(&l, x.y);
-  cp_detail_prof_add_dd(&l, x.z);
-  cp_detail_prof_record(c, l);
-  return x;
-}
-__device__ static inline cp_double4 cp_detail_prof(cp_prof_counter *c, cp_double4 x) {
-  if (!cp_detail_prof_sampled())
-    return x;
-  cp_detail_prof_lane l = {0, 0, 0, 0, 0};
-  cp_detail_prof_add_dd(&l, x.x);
-  cp_detail_prof_add_dd(&l, x.y);
-  cp_detail_prof_add_dd(&l, x.z);
-  cp_detail_prof_add_dd(&l, x.w);
-  cp_detail_prof_record(c, l);
-  return x;
-}
+/* cp_prof's device forms: each records its elements (ADD of each member named, or of the
+ * whole pair) and returns its argument. */
+#define CP_DETAIL_PROF_FORM(T, ...)                                                          \
+  __device__ static inline T cp_detail_prof(cp_prof_counter *c, T x) {                       \
+    if (!cp_detail_prof_sampled())                                                          \
+      return x;                                                                             \
+    cp_detail_prof_lane l = {0, 0, 0, 0, 0};                                                \
+    __VA_ARGS__                                                                             \
+    cp_detail_prof_record(c, l);                                                            \
+    return x;                                                                               \
+  }
+#define CP_DETAIL_PROF_F(m) cp_detail_prof_add(&l, x m);
+#define CP_DETAIL_PROF_D(m) cp_detail_prof_add_dd(&l, x m);
+CP_DETAIL_PROF_FORM(cp_float, CP_DETAIL_PROF_F())
+CP_DETAIL_PROF_FORM(cp_float2, CP_DETAIL_PROF_F(.x) CP_DETAIL_PROF_F(.y))
+CP_DETAIL_PROF_FORM(cp_float3, CP_DETAIL_PROF_F(.x) CP_DETAIL_PROF_F(.y) CP_DETAIL_PROF_F(.z))
+CP_DETAIL_PROF_FORM(cp_float4, CP_DETAIL_PROF_F(.x) CP_DETAIL_PROF_F(.y) CP_DETAIL_PROF_F(.z)
+                                   CP_DETAIL_PROF_F(.w))
+CP_DETAIL_PROF_FORM(cp_double, CP_DETAIL_PROF_D())
+CP_DETAIL_PROF_FORM(cp_double2, CP_DETAIL_PROF_D(.x) CP_DETAIL_PROF_D(.y))
+CP_DETAIL_PROF_FORM(cp_double3, CP_DETAIL_PROF_D(.x) CP_DETAIL_PROF_D(.y) CP_DETAIL_PROF_D(.z))
+CP_DETAIL_PROF_FORM(cp_double4, CP_DETAIL_PROF_D(.x) CP_DETAIL_PROF_D(.y) CP_DETAIL_PROF_D(.z)
+                                    CP_DETAIL_PROF_D(.w))
+#undef CP_DETAIL_PROF_D
+#undef CP_DETAIL_PROF_F
+#undef CP_DETAIL_PROF_FORM
 #endif /* __CUDACC__ */
 
 /* Each name goes through one more macro, so that T may itself be a macro. */
