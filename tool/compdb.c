@@ -560,9 +560,46 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
   return flags;
 }
 
-int cp_nvcc_arg(const char *a, const char *next, const char **out, int *n_out) {
+/* Flags after `--` that would make the parser write a file (a dependency file, a trace,
+ * saved temporaries, a compilation database entry): dropped, whatever they name, since
+ * nothing the parser is given may write a file (`-- -MD -MF k.cu` must not overwrite the
+ * input); with a value apart, or joined (`-MFdeps.d`, `-ftime-trace=DIR`). `-o` too. */
+static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o",
+                                                 "-dependency-file", "-dependency-dot",
+                                                 "-header-include-file", NULL};
+static const char *const writing_alone[] = {"-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-MV",
+                                            "-save-temps*", "--save-temps*", "-ftime-trace*",
+                                            "-fcrash-diagnostics*", "-fproc-stat-report*",
+                                            "-fmodules-cache-path=*", NULL};
+
+/* How many arguments from `a` on write a file (0: none): `-MF X`, `-MFX`, `-Xclang -MF
+ * -Xclang X`, ... */
+static int writes_file(const char *a, const char *next, const char *after_next) {
   int has_value;
+  if (strcmp(a, "-Xclang") == 0 && next) {
+    int k = writes_file(next, NULL, NULL);
+    if (k == 0)
+      return 0;
+    /* `-Xclang -dependency-dot -Xclang FILE`: the value comes through -Xclang too */
+    int takes = in_list(next, writing_with_value, &has_value, 1) && has_value;
+    return takes && after_next && strcmp(after_next, "-Xclang") == 0 ? 4 : 2;
+  }
+  if (in_list(a, writing_alone, &has_value, 0))
+    return 1;
+  for (int k = 0; writing_with_value[k]; k++) {
+    size_t n = strlen(writing_with_value[k]);
+    if (strncmp(a, writing_with_value[k], n) == 0)
+      return a[n] ? 1 : next ? 2 : 1; /* -MFX or -MF=X; -MF X */
+  }
+  return 0;
+}
+
+int cp_nvcc_arg(const char *a, const char *next, const char *after, const char **out,
+                int *n_out) {
+  int has_value, w;
   *n_out = 0;
+  if ((w = writes_file(a, next, after)) != 0)
+    return w;
   if (in_list(a, nvcc_with_value, &has_value, 1) || in_list(a, nvcc_alone, &has_value, 0))
     return has_value && next ? 2 : 1;
   if (strcmp(a, "-x") == 0 && next && strcmp(next, "cu") == 0)

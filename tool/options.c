@@ -438,7 +438,8 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       for (i++; i < argc;) { /* nvcc's own options dropped or mapped, clang's kept */
         int n = 0;
         const char **out = c->clang_args + c->n_clang_args;
-        i += cp_nvcc_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL, out, &n);
+        i += cp_nvcc_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL,
+                         i + 2 < argc ? argv[i + 2] : NULL, out, &n);
         c->n_clang_args += n;
         name_macro(c, out, n, i < argc ? argv[i] : NULL);
       }

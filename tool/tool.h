@@ -149,10 +149,13 @@ const cp_json_value *cp_json_member(const cp_json_value *obj, const char *key);
  * own options, which clang rejects, are dropped (code generation: -arch=sm_90, -gencode X,
  * -Xcompiler X, --extended-lambda, -rdc=true, ...), nvcc's spellings of parser flags are
  * mapped to clang's (--define-macro X is -D X, --include-path, --system-include,
- * --pre-include, --undefine-macro), anything else is clang's and kept. Returns how many
- * arguments it read (1 or 2); out[0..*n_out) (2 at most) is what the parser gets, pointers
- * to static text or into `a` and `next`. */
-int cp_nvcc_arg(const char *a, const char *next, const char **out, int *n_out);
+ * --pre-include, --undefine-macro), a flag that would make the parser write a file
+ * (-MD, -MF X, -Xclang -dependency-dot -Xclang X, ...) dropped, anything else is clang's
+ * and kept. `after` is the argument after `next`. Returns how many arguments it read (1 to
+ * 4); out[0..*n_out) (2 at most) is what the parser gets, pointers to static text or into
+ * `a` and `next`. */
+int cp_nvcc_arg(const char *a, const char *next, const char *after, const char **out,
+                int *n_out);
 
 /* diff.c: the minimal unified diff of `old` and `neu`, as GNU `diff -u` writes it under
  * the header lines `--- OLD_LABEL` and `+++ NEW_LABEL` (nothing if the texts are equal). */

@@ -893,6 +893,26 @@ def diag_control_bytes(c):
 
 
 @case
+def parser_flags_that_write(c):
+    """Flags after `--` that would make the parser write a file (a dependency file over the
+    input, a pasted build command's depfile, clang's own trace and dot files): dropped, the
+    input untouched, nothing written but the output (the background PCH builder too)."""
+    c.write("k.cu", KERNEL)
+    c.write("obj.o.d", b"build's own depfile\n")
+    flags = [["-MD", "-MF", "k.cu"], ["-MD", "-MT", "obj.o", "-MF", "obj.o.d"], ["-MMD", "-MFk.cu"],
+             ["-MJ", "k.cu"], ["-Xclang", "-dependency-dot", "-Xclang", "dot.txt"],
+             ["-Xclang", "-header-include-file", "-Xclang", "inc.txt"], ["-ftime-trace"],
+             ["-save-temps"], ["-M"], ["-o", "k.cu"]]
+    for f in flags:
+        r = c.run("k.cu", "-o", "out.cu", "-nocudainc", "--", *f)
+        expect_exit(r, 0)
+        expect(c.read("obj.o.d") == b"build's own depfile\n", "%s rewrote the build's depfile" % f)
+        left = sorted(set(os.listdir(c.d)) - {"k.cu", "obj.o.d", "out.cu"})
+        expect(not left, "%s wrote %s" % (f, left))
+    c.inputs["obj.o.d"] = b"build's own depfile\n"
+
+
+@case
 def long_output_name(c):
     # A legal 250-byte output name failed: "File name too long", from the temporary name.
     c.write("k.cu", KERNEL)
