@@ -275,6 +275,17 @@ int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
       return -1;
     }
   }
+  /* pair(x) with nopair(x): one would silently win */
+  for (unsigned i = 0; i < pr->n_nopair; i++)
+    for (unsigned j = 0; j < pr->n_pair; j++)
+      if (strcmp(pr->nopair[i].name, pr->pair[j].name) == 0) {
+        const cp_clause_name *later =
+            pr->nopair[i].offset > pr->pair[j].offset ? &pr->nopair[i] : &pr->pair[j];
+        cp_diag_at(run, lx->u, CP_ERROR, later->offset,
+                   "'%s' is named in both pair() and nopair(); keep one [%s]", later->name,
+                   cp_rule_name(CP_RULE_PRAGMA));
+        return -1;
+      }
   return 0;
 }
 
