@@ -465,8 +465,25 @@ typedef struct {
 
 /* MPI_Allreduce and its kin (mpi.c). */
 static void on_mpi(host *h, cp_node *call, const char *api, int nargs) {
-  if (!cp_mpi_device_sendrecv(h, call, api))
-    cp_mpi_convert(h, call, api, nargs);
+  if (cp_mpi_device_sendrecv(h, call, api))
+    return;
+  cp_mpi_convert(h, call, api, nargs);
+  /* a sum of a paired device buffer itself (CUDA-aware MPI): cpconvert sums host copies
+   * only, so its error terms are dropped there, as in any MPI call not converted */
+  if (strcmp(api, "MPI_Allreduce") != 0 && strcmp(api, "MPI_Reduce") != 0)
+    return;
+  for (int i = 0; i < nargs && i < 2; i++) {
+    cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
+    if (is_paired(v)) {
+      cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
+                 "paired buffer '%s' is handed to '%s' directly: the reduction sums its "
+                 "values without their error terms, which are dropped there; copy it to a "
+                 "host buffer first (cpconvert keeps the errors through MPI_Allreduce and "
+                 "MPI_Reduce of a host copy), or reduce the recombined values as MPI_DOUBLE "
+                 "[%s]", v->name, api, cp_rule_name(CP_RULE_MPI));
+      return;
+    }
+  }
 }
 
 static const api_row api_table[] = {
