@@ -540,6 +540,8 @@ static void on_pointer_assignment(host *h, cp_node *n) {
                         "with a companion: assign '%s" CP_ERR_SUFFIX "' by hand too", l->name, l->name);
     return;
   }
+  if (!cp_host_repeatable(h, s, n, cp_arena_printf(arena(h), "the assignment of '%s'", l->name)))
+    return;
   const char *stmt = to_companion(h, cp_host_statement_text(h, s), l->name);
   if (is_paired(r) && r != l)
     stmt = to_companion(h, stmt, r->name);
@@ -560,6 +562,8 @@ static void on_pointer_swap(host *h, cp_node *n) {
                   is_paired(a) ? a->name : b->name);
     return;
   }
+  if (!cp_host_repeatable(h, s, n, cp_arena_printf(arena(h), "the swap of '%s'", a->name)))
+    return;
   const char *stmt = to_companion(h, cp_host_statement_text(h, s), a->name);
   cp_host_insert_after(h, s, elements ? stmt : to_companion(h, stmt, b->name), CP_RULE_HOST_PAIR);
 }

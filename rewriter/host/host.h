@@ -121,6 +121,11 @@ const char *cp_host_trim(host *h, const char *s, size_t n);
 const char *cp_host_with_call(host *h, const call_text *ct, const char *call);
 /* --profile: the launch `call`'s grid written `(forms, grid)`; 0 where it cannot be. */
 int cp_host_prof_grid(host *h, const cp_node *call, const char *forms);
+/* Whether statement `s` can be repeated for a companion (cp_host_statement_text): 1, or 0
+ * after a located error naming its first side effect besides the operation `op` (k++ in
+ * an argument, `sent +=` around a call, `, n++` after it): the copy would do it twice.
+ * `what` names the operation in the message ("the swap of 'a'"). */
+int cp_host_repeatable(host *h, const cp_node *s, const cp_node *op, const char *what);
 /* An error of rule host-pair at `n`. */
 void cp_host_error(host *h, const cp_node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The statement holding `call` and its text; reports and returns NULL if there is none. */

@@ -484,6 +484,9 @@ int cp_mpi_device_sendrecv(host *h, cp_node *call, const char *name) {
     return 1;
   }
   const cp_node *s = cp_host_statement_of(call);
+  if (!cp_host_repeatable(h, s, call, cp_arena_printf(arena(h), "the %s of '%s'", name,
+                                                      m.a->name)))
+    return 1;
   const char *text = to_companion(h, cp_host_statement_text(h, s), m.a->name);
   if (m.b != m.a)
     text = to_companion(h, text, m.b->name);

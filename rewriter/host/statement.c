@@ -109,6 +109,52 @@ unsigned cp_host_line_insert_point(host *h, unsigned offset) {
 
 /* The text of statement `s`, ending in its ';' (added where the statement is a macro
  * invocation written without one). */
+/* The first place in `n` other than `op` itself (its operands are looked into) that has an
+ * effect of its own: ++ or --, an assignment or compound assignment. NULL if none. */
+static const cp_node *side_effect(host *h, const cp_node *n, const cp_node *op) {
+  const cp_node *lhs, *rhs;
+  char buf[4];
+  if (n != op) {
+    if (n->kind == CXCursor_UnaryOperator && n->nkids == 1) {
+      const char *o = cp_node_operator(text(h), n, buf);
+      if (strcmp(o, "++") == 0 || strcmp(o, "--") == 0)
+        return n;
+    }
+    if (cp_node_assignment(text(h), n, &lhs, &rhs, buf))
+      return n;
+  }
+  for (unsigned i = 0; i < n->nkids; i++) {
+    const cp_node *e = side_effect(h, n->kids[i], op);
+    if (e)
+      return e;
+  }
+  return NULL;
+}
+
+int cp_host_repeatable(host *h, const cp_node *s, const cp_node *op, const char *what) {
+  if (s && (s->kind == CXCursor_ForStmt || s->kind == CXCursor_WhileStmt ||
+            s->kind == CXCursor_DoStmt || s->kind == CXCursor_IfStmt ||
+            s->kind == CXCursor_SwitchStmt)) {
+    cp_host_error(h, op, "%s is in the header of a%s statement, where no statement can follow "
+                         "it for its companion; write it in a statement of its own (in the loop "
+                         "body, at its end)", what,
+                  s->kind == CXCursor_ForStmt ? " for" : s->kind == CXCursor_IfStmt ? "n if"
+                  : s->kind == CXCursor_SwitchStmt ? " switch" : s->kind == CXCursor_DoStmt ? " do"
+                  : " while");
+    return 0;
+  }
+  const cp_node *e = s ? side_effect(h, s, op) : NULL;
+  if (!e)
+    return 1;
+  size_t len = e->end - e->begin;
+  cp_host_error(h, e, "this statement also does '%.*s%s', which the copy of it that cpconvert "
+                      "adds for the companions of %s would do a second time; give %s a "
+                      "statement of its own, with its operands computed before",
+                (int)(len > 40 ? 40 : len), text(h) + e->begin, len > 40 ? "..." : "", what,
+                what);
+  return 0;
+}
+
 const char *cp_host_statement_text(host *h, const cp_node *s) {
   unsigned end = cp_host_statement_end(h, s);
   const char *t = cp_arena_strndup(arena(h), text(h) + s->begin, end - s->begin);
