@@ -34,6 +34,22 @@ static const cp_node *instance_of(const cp_node *member) {
 
 static int all_uses_harmless(host *h, const cp_node *n, CXCursor var);
 
+/* Whether the argument `arg` of `call` binds to a reference to a non-const type (the
+ * callee can assign the whole struct: std::swap, a user's exchange(a, b)). */
+static int takes_reference(const cp_node *call, const cp_node *arg) {
+  int nargs = cp_num_args(call->cur);
+  CXType ft = clang_getCursorType(clang_getCursorReferenced(call->cur));
+  for (int i = 0; i < nargs; i++) {
+    if (cp_call_arg(call, nargs, i) != arg)
+      continue;
+    CXType t = clang_getArgType(ft, (unsigned)i);
+    if (t.kind != CXType_LValueReference && t.kind != CXType_RValueReference)
+      return 0;
+    return !clang_isConstQualifiedType(clang_getPointeeType(t));
+  }
+  return 0;
+}
+
 /* The local struct variable a pointer expression is a field of (`r.x`, `r.x + n`, `(T *)r.x`),
  * or a null cursor. */
 static CXCursor instance_root(const cp_node *n) {
@@ -111,6 +127,8 @@ static int goes_nowhere_converted(host *h, const cp_node *n, int whole, CXCursor
     if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) /* not `a = b` */
       return 0;
     if (strncmp(spelling_of(h, callee), "operator", 8) == 0 || cp_pointer_swap(p))
+      return 0;
+    if (whole && takes_reference(p, n)) /* std::swap(pos, halo): halo's fields become pos's */
       return 0;
     cp_func *g = cp_func_of(h->run, callee);
     return !g || (whole && (harmless_param(h, p, n) || view_param(h, p, n, g)));
