@@ -44,8 +44,16 @@ const char *cp_runtime_prologue(cp_arena *a, const cp_options *opt, const char *
 /* Adds to r->deps the user headers the input includes that it lacks (for -MD). */
 void cp_parse_deps(cp_parse *p, cp_result *r);
 
+/* arena.c: the last line cp_line_at copied into the arena, and where it came from. */
+typedef struct {
+  const char *text, *line;
+  size_t b, e;
+} cp_arena_line;
+cp_arena_line *cp_arena_last_line(cp_arena *a);
+
 /* diag.c (below parse.c, which quotes the lines of clang's errors): the source line
- * containing byte `offset` of `text`, copied into the arena. */
+ * containing byte `offset` of `text`, copied into the arena once for the diagnostics that
+ * share it (2 000 errors on one 100 kB pragma line are one copy, not 2 000). */
 const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset);
 /* The end-of-line sequence of `text`, that of its first line: "\r\n", "\n", or "\r" for
  * the lone CRs of old Mac files (clang ends lines there too), so that inserted lines

@@ -56,7 +56,11 @@ static cp_diag_format format = CP_DIAG_TEXT;
 static cp_diag *kept; /* the machine formats' diagnostics, copied */
 static size_t n_kept, cap_kept;
 
+static unsigned error_limit = 20, errors_printed, errors_held;
+
 void cp_set_diag_level(cp_severity least) { least_printed = least; }
+void cp_set_error_limit(unsigned n) { error_limit = n; }
+unsigned cp_errors_held_back(void) { return errors_held; }
 void cp_set_diag_format(cp_diag_format f) { format = f; }
 int cp_diag_is_text(void) { return format == CP_DIAG_TEXT; }
 
@@ -74,6 +78,13 @@ static void keep(const cp_diag *d) {
 void cp_print_diag(FILE *out, const cp_diag *d) {
   if (d->severity < least_printed)
     return;
+  if (d->severity == CP_ERROR && format == CP_DIAG_TEXT && error_limit &&
+      errors_printed == error_limit) {
+    errors_held++; /* -ferror-limit: counted, not printed */
+    return;
+  }
+  if (d->severity == CP_ERROR)
+    errors_printed++;
   if (format != CP_DIAG_TEXT) {
     keep(d);
     return;
@@ -86,11 +97,30 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
     fputs("cpconvert: ", out);
   fprintf(out, "%s: %s\n", severity_name(d->severity), d->message);
   if (d->line_text && d->line) {
+    /* a line longer than LONG_LINE shows the window around the column, `...` at the cuts
+     * (a 100 kB pragma line is not printed whole with each of its errors) */
+    enum { LONG_LINE = 240, BEFORE = 100 };
+    const char *text = d->line_text;
+    unsigned col = d->col;
+    size_t len = strlen(text), from = 0, to = len;
+    if (len > LONG_LINE) {
+      from = col > BEFORE + 1 ? col - 1 - BEFORE : 0;
+      while (from > 0 && ((unsigned char)text[from] & 0xC0) == 0x80)
+        from--; /* not inside a UTF-8 character */
+      to = from + LONG_LINE < len ? from + LONG_LINE : len;
+      while (to < len && ((unsigned char)text[to] & 0xC0) == 0x80)
+        to++;
+    }
+    char *window = strndup(text + from, to - from);
+    char *shown = malloc(to - from + 8);
+    snprintf(shown, to - from + 8, "%s%s%s", from ? "..." : "", window, to < len ? "..." : "");
     int w = fprintf(out, "%5u", d->line);
     fputs(" | ", out);
-    print_source_line(out, d->line_text);
+    print_source_line(out, shown);
     fprintf(out, "%*s | ", w, "");
-    print_caret(out, d->line_text, d->col);
+    print_caret(out, shown, col - (unsigned)from + (from ? 3 : 0));
+    free(window);
+    free(shown);
   }
 }
 

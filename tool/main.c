@@ -358,6 +358,10 @@ static int convert(const cli *c, const cp_options *opts) {
     cp_print_suggestions(stdout, r);
     status = CP_EXIT_OK;
   } else if (r->n_errors || !r->output) {
+    if (cp_errors_held_back() && cp_diag_is_text())
+      fprintf(stderr, "cpconvert: fatal error: too many errors emitted, %u more not shown "
+                      "(-ferror-limit=N to change the limit, 0 for none)\n",
+              cp_errors_held_back());
     if (cp_diag_is_text())
       fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
               r->n_errors == 1 ? "" : "s");
@@ -588,6 +592,8 @@ static int run(cli *c) {
 }
 
 int main(int argc, char **argv) {
+  static char errbuf[1 << 16]; /* whole lines, not a write per byte, on standard error */
+  setvbuf(stderr, errbuf, _IOLBF, sizeof errbuf);
   cli c = {.algo = CP_ALGO_ACCURATE};
   int builder = argc > 1 && strcmp(argv[1], CP_PCH_BUILDER_ARG) == 0;
   if (builder) {

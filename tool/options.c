@@ -91,6 +91,8 @@ const char *const cp_usage_text[] = {
     "                        text (default), sarif (SARIF 2.1.0) or json: the diagnostics\n"
     "                        as one document on stderr (usage errors stay text)\n"
     "  -w                    print no warnings and no notes; errors are always printed\n"
+    "  -ferror-limit=N       print the first N errors (default 20, 0 for all); the count\n"
+    "                        of the others follows them (-fmax-errors=N too)\n"
     "  @FILE                 read more arguments from FILE (separated by white space;\n"
     "                        quotes and backslashes as in a shell; @FILE nests)\n"
     "  --explain PROFILE     print the error budget of a profiled run (cp_profile.json):\n"
@@ -460,6 +462,13 @@ int cp_parse_args(int argc, char **argv, cli *c) {
                (status = parse_choice_option(c, a, argc, argv, &i)) != 0) {
       if (status >= 0)
         return status;
+    } else if (strncmp(a, "-ferror-limit=", 14) == 0 || strncmp(a, "-fmax-errors=", 13) == 0) {
+      const char *v = strchr(a, '=') + 1;
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (!*v || *end || *v == '-' || n > 1000000)
+        return usage_error("%s: the limit is a number of errors (0 for no limit)", a);
+      cp_set_error_limit((unsigned)n);
     } else if (a[0] == '-' && a[1]) {
       return unknown_option(a);
     } else {

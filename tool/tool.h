@@ -56,6 +56,11 @@ void cp_cli_free(cli *c);
  * the exit status after a message. */
 int cp_check_usage(const cli *c);
 
+/* diag.c: -ferror-limit=N (0: none; default 20): in the text format the errors past the
+ * first N are counted, not printed (SARIF and JSON hold them all); how many were held back. */
+void cp_set_error_limit(unsigned n);
+unsigned cp_errors_held_back(void);
+
 /* report.c: what the tool prints on stdout besides diffs, and the progress of a run. */
 /* Whether a run shows its progress: on a text stderr, with -v or a terminal, not -q. */
 int cp_progress_wanted(const cli *c);

@@ -5,6 +5,7 @@
  * before the run ends, when cp_arena_free() releases every block. Out of memory is the
  * one failure the rewriter cannot report as a diagnostic, so it aborts.
  */
+#include "parse.h"
 #include "rewriter.h"
 
 #include <stdarg.h>
@@ -23,6 +24,7 @@ typedef struct cp_block {
 
 struct cp_arena {
   cp_block *head;
+  cp_arena_line line; /* cp_line_at's last copy (diag.c) */
 };
 
 static void *xmalloc(size_t n) {
@@ -37,8 +39,11 @@ static void *xmalloc(size_t n) {
 cp_arena *cp_arena_new(void) {
   cp_arena *a = xmalloc(sizeof *a);
   a->head = NULL;
+  a->line = (cp_arena_line){NULL, NULL, 0, 0};
   return a;
 }
+
+cp_arena_line *cp_arena_last_line(cp_arena *a) { return &a->line; }
 
 void *cp_arena_alloc(cp_arena *a, size_t size) {
   size_t align = sizeof(max_align_t);

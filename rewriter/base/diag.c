@@ -34,12 +34,16 @@ void cp_diag_add(cp_result *r, cp_severity sev, const char *file, unsigned line,
 const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset) {
   if (!text || offset > len)
     return NULL;
+  cp_arena_line *last = cp_arena_last_line(a);
+  if (last->line && last->text == text && offset >= last->b && offset <= last->e)
+    return last->line;
   size_t b = offset, e = offset;
   while (b > 0 && text[b - 1] != '\n' && text[b - 1] != '\r') /* LF, CRLF, a lone CR */
     b--;
   while (e < len && text[e] != '\n' && text[e] != '\r')
     e++;
-  return cp_arena_strndup(a, text + b, e - b);
+  *last = (cp_arena_line){text, NULL, b, e};
+  return last->line = cp_arena_strndup(a, text + b, e - b);
 }
 
 void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor c,

@@ -913,6 +913,31 @@ def parser_flags_that_write(c):
 
 
 @case
+def many_errors(c):
+    """100 000 unknown names in one pair() clause: the first 20 errors printed, each with the
+    240 bytes of its 1 MB line around the column, a count of the others, exit 1, no output;
+    in seconds and a few hundred MB, where it ran out of memory at 6 GB."""
+    names = ", ".join("nope%d" % i for i in range(100000))
+    c.write("many.cu", ("#pragma cp composite pair(%s)\n"
+                        "__global__ void k(float *x) { x[0] += 1; }\n" % names).encode())
+    asan = b"__asan_init" in open(c.tool, "rb").read()  # its shadow memory needs no limit
+    limit = (lambda: None) if asan else \
+        (lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)))
+    p = c.popen(["many.cu", "-o", "out.cu", "-nocudainc"], preexec_fn=limit)
+    out, err = p.communicate(timeout=300)
+    expect(p.returncode == 1, "exit status %d" % p.returncode)
+    err = err.decode(errors="replace")
+    expect(err.count(": error: '") == 20, "%d errors printed" % err.count(": error: '"))
+    expect("99980 more not shown" in err and "100000 errors generated" in err,
+           "no count of the errors held back:\n" + err[-400:])
+    expect(len(err) < 20000, "%d bytes of diagnostics" % len(err))
+    expect(not c.exists("out.cu"), "an output was written")
+    p = c.popen(["many.cu", "-o", "out.cu", "-nocudainc", "-ferror-limit=0"])
+    out, err = p.communicate(timeout=300)
+    expect(err.count(b": error: '") == 100000, "-ferror-limit=0 held some back")
+
+
+@case
 def long_output_name(c):
     # A legal 250-byte output name failed: "File name too long", from the temporary name.
     c.write("k.cu", KERNEL)
