@@ -223,6 +223,21 @@ static int parse_accuracy(cp_run *run, pragma_lexer *lx, cp_pragma *pr, unsigned
 }
 
 /* Parses one pragma starting at lx->i (the `#`); returns 0 or -1 after a diagnostic. */
+/* pair(x) with nopair(x): one would silently win, so it is an error (-1). */
+static int pair_and_nopair(cp_run *run, pragma_lexer *lx, const cp_pragma *pr) {
+  for (unsigned i = 0; i < pr->n_nopair; i++)
+    for (unsigned j = 0; j < pr->n_pair; j++)
+      if (strcmp(pr->nopair[i].name, pr->pair[j].name) == 0) {
+        const cp_clause_name *later =
+            pr->nopair[i].offset > pr->pair[j].offset ? &pr->nopair[i] : &pr->pair[j];
+        cp_diag_at(run, lx->u, CP_ERROR, later->offset,
+                   "'%s' is named in both pair() and nopair(); keep one [%s]", later->name,
+                   cp_rule_name(CP_RULE_PRAGMA));
+        return -1;
+      }
+  return 0;
+}
+
 int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
   memset(pr, 0, sizeof *pr);
   pr->offset = lx->t[lx->i].offset;
@@ -275,18 +290,7 @@ int cp_parse_pragma(cp_run *run, pragma_lexer *lx, cp_pragma *pr) {
       return -1;
     }
   }
-  /* pair(x) with nopair(x): one would silently win */
-  for (unsigned i = 0; i < pr->n_nopair; i++)
-    for (unsigned j = 0; j < pr->n_pair; j++)
-      if (strcmp(pr->nopair[i].name, pr->pair[j].name) == 0) {
-        const cp_clause_name *later =
-            pr->nopair[i].offset > pr->pair[j].offset ? &pr->nopair[i] : &pr->pair[j];
-        cp_diag_at(run, lx->u, CP_ERROR, later->offset,
-                   "'%s' is named in both pair() and nopair(); keep one [%s]", later->name,
-                   cp_rule_name(CP_RULE_PRAGMA));
-        return -1;
-      }
-  return 0;
+  return pair_and_nopair(run, lx, pr);
 }
 
 int cp_in_skipped_range(const CXSourceRangeList *skipped, unsigned offset) {
