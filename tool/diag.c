@@ -33,13 +33,19 @@ static const char *severity_name(cp_severity s) {
  * terminal and act there) is printed as clang prints it, <U+001B>; tabs stay. */
 static int is_shown_escaped(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
 
-static void print_source_line(FILE *out, const char *text) {
+/* `text` with its control bytes (an escape sequence from a file name, a pragma clause or
+ * an option would act on the terminal) shown as <U+XXXX>. */
+static void print_escaped(FILE *out, const char *text) {
   for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
     if (is_shown_escaped(*p))
       fprintf(out, "<U+%04X>", *p);
     else
       fputc(*p, out);
   }
+}
+
+static void print_source_line(FILE *out, const char *text) {
+  print_escaped(out, text);
   fputc('\n', out);
 }
 
@@ -89,13 +95,16 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
     keep(d);
     return;
   }
-  if (d->file && d->line)
-    fprintf(out, "%s:%u:%u: ", d->file, d->line, d->col);
-  else if (d->file)
-    fprintf(out, "%s: ", d->file);
-  else
+  if (d->file) {
+    print_escaped(out, d->file);
+    if (d->line)
+      fprintf(out, ":%u:%u", d->line, d->col);
+    fputs(": ", out);
+  } else
     fputs("cpconvert: ", out);
-  fprintf(out, "%s: %s\n", severity_name(d->severity), d->message);
+  fprintf(out, "%s: ", severity_name(d->severity));
+  print_escaped(out, d->message);
+  fputc('\n', out);
   if (d->line_text && d->line) {
     /* a line longer than LONG_LINE shows the window around the column, `...` at the cuts
      * (a 100 kB pragma line is not printed whole with each of its errors) */
@@ -154,19 +163,42 @@ void cp_tool_note(const char *fmt, ...) {
 
 /* ---- the machine formats ---------------------------------------------------------- */
 
+/* The length of the well-formed UTF-8 character at p (RFC 3629: no overlong form, no
+ * surrogate, at most U+10FFFF), or 0. */
+static int utf8_length(const unsigned char *p) {
+  int n = p[0] < 0x80 ? 1 : p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+        : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((p[i] & 0xC0) != 0x80)
+      return 0;
+  if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) ||
+      (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90))
+    return 0;
+  return n;
+}
+
+/* A JSON string: a byte that is no part of a well-formed UTF-8 character (a Latin-1 line,
+ * a path cut inside a character) is written as the code point of the same number, so the
+ * document stays valid. */
 static void json_string(FILE *out, const char *s) {
   fputc('"', out);
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    int n;
     if (*p == '"' || *p == '\\')
       fprintf(out, "\\%c", *p);
     else if (*p == '\n')
       fputs("\\n", out);
     else if (*p == '\t')
       fputs("\\t", out);
-    else if (*p < 0x20)
+    else if (*p < 0x20 || *p == 0x7f)
       fprintf(out, "\\u%04x", *p);
-    else
+    else if (*p < 0x80)
       fputc(*p, out);
+    else if ((n = utf8_length(p)) > 0) {
+      fwrite(p, 1, (size_t)n, out);
+      p += n - 1;
+    } else
+      fprintf(out, "\\u%04x", *p);
   }
   fputc('"', out);
 }

@@ -938,6 +938,25 @@ def many_errors(c):
 
 
 @case
+def terminal_and_json_bytes(c):
+    """An escape sequence in a file name reaches the terminal as <U+001B>, never raw; a
+    Latin-1 byte on a diagnosed line keeps the JSON and SARIF documents valid."""
+    name = "e\x1b[2Jx.cu"
+    c.write(name, BROKEN)
+    code, out, err = c.run(name, "-o", "out.cu", "-nocudainc")
+    expect(code == 1 and "\x1b" not in err and "e<U+001B>[2Jx.cu:" in err,
+           "the escape reached stderr raw: %r" % err[:200])
+    c.write("lat.cu", b"// \xe9t\xe9\n" + BROKEN.replace(b"nope;", b"nope; // \xe9"))
+    for fmt in ("json", "sarif"):
+        p = c.popen(["lat.cu", "-o", "out.cu", "-nocudainc", "--diagnostics-format", fmt])
+        out, err = p.communicate(timeout=60)
+        try:
+            json.loads(err.decode("utf-8"))
+        except ValueError as e:
+            expect(False, "--diagnostics-format %s is no valid UTF-8 JSON: %s" % (fmt, e))
+
+
+@case
 def long_output_name(c):
     # A legal 250-byte output name failed: "File name too long", from the temporary name.
     c.write("k.cu", KERNEL)
