@@ -503,8 +503,10 @@ static char *input_header(const char *header, const char **flags, int n_db) {
  * hints; 0, or -1 after a located error. The strings are copies: the budget is freed. */
 static int profile_hints(const char *path, cp_keep_hint **out, size_t *n) {
   cp_budget b;
-  if (cp_budget_read(path, &b) != 0)
+  if (cp_budget_read(path, &b) != 0) {
+    cp_budget_free(&b); /* what was read before the error */
     return -1;
+  }
   *out = calloc(b.keep.n + 1, sizeof **out);
   for (size_t i = 0; i < b.keep.n; i++) {
     const cp_site *s = b.keep.at[i].site;
