@@ -120,15 +120,14 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
       while (to < len && ((unsigned char)text[to] & 0xC0) == 0x80)
         to++;
     }
-    char *window = strndup(text + from, to - from);
     char *shown = malloc(to - from + 8);
-    snprintf(shown, to - from + 8, "%s%s%s", from ? "..." : "", window, to < len ? "..." : "");
+    snprintf(shown, to - from + 8, "%s%.*s%s", from ? "..." : "", (int)(to - from), text + from,
+             to < len ? "..." : "");
     int w = fprintf(out, "%5u", d->line);
     fputs(" | ", out);
     print_source_line(out, shown);
     fprintf(out, "%*s | ", w, "");
     print_caret(out, shown, col - (unsigned)from + (from ? 3 : 0));
-    free(window);
     free(shown);
   }
 }
