@@ -30,8 +30,8 @@ def fail(msg):
 
 
 class Ctx:
-    def __init__(self, tool, root, d, every=1):
-        self.tool, self.root, self.d, self.every = tool, root, d, every
+    def __init__(self, tool, root, d, every=1, first=0):
+        self.tool, self.root, self.d, self.every, self.first = tool, root, d, every, first
 
     def env(self, cache, sync=True):
         env = dict(os.environ)
@@ -102,7 +102,7 @@ def golden_runs(c, mode, use_pch=True):
                    if not f.endswith(".expected.cu"))
     if len(names) < 20:
         fail("only %d golden inputs found in %s" % (len(names), gdir))
-    names = names[:: c.every]  # --every N: the sanitizer build's share
+    names = names[c.first :: c.every]  # --every N --first K: the CI builds' shares
     for name in names:
         flags = golden_flags(gdir, name)
         if flags is None:  # an MPI program where no MPI is installed
@@ -639,11 +639,13 @@ def main():
     ap.add_argument("--root", required=True)
     ap.add_argument("--every", type=int, default=1,
                     help="golden cases: every Nth golden input only (sorted by name)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="golden cases: start at the Kth golden input (0-based; with --every)")
     ap.add_argument("case", choices=sorted(CASES))
     a = ap.parse_args()
     d = tempfile.mkdtemp(prefix="cpcache-")
     try:
-        CASES[a.case](Ctx(os.path.abspath(a.tool), a.root, d, max(1, a.every)))
+        CASES[a.case](Ctx(os.path.abspath(a.tool), a.root, d, max(1, a.every), max(0, a.first)))
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
