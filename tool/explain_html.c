@@ -218,9 +218,9 @@ char *cp_budget_html(const cp_budget *b, size_t *len) {
   if (b->processes > 0)
     fprintf(out, "%.0f process%s; ", b->processes, b->processes == 1 ? "" : "es");
   if (b->sample > 1)
-    fprintf(out, "1 warp in %.0f recorded (device counts are sampled)", b->sample);
+    fprintf(out, "1 execution in %.0f recorded (device counts are sampled)", b->sample);
   else
-    fputs("every warp recorded", out);
+    fputs("every execution recorded", out);
   fputs("; backend ", out);
   hesc(out, *b->backend ? b->backend : "?");
   fputs(", tier ", out);

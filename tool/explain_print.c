@@ -155,9 +155,9 @@ static void print_keep(FILE *out, const cp_budget *b) {
 }
 
 void cp_budget_print_text(FILE *out, const cp_budget *b) {
-  char sample[64] = "every warp recorded";
+  char sample[64] = "every execution recorded";
   if (b->sample > 1)
-    snprintf(sample, sizeof sample, "1 warp in %.0f recorded (device counts are sampled)",
+    snprintf(sample, sizeof sample, "1 execution in %.0f recorded (device counts are sampled)",
              b->sample);
   char procs[48] = "";
   if (b->processes > 0)

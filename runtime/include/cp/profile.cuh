@@ -34,8 +34,9 @@
  * Integer and float operations only: no FP64 instruction (the FP64 audit covers profiled
  * output), except the dp backend's split of its double.
  *
- * Sampling: with CP_PROFILE_SAMPLE S (default 32), only warps whose global index (blocks in
- * x, y, z order, then the warps of the block) is a multiple of S record.
+ * Sampling: with CP_PROFILE_SAMPLE S (default 32), about one execution of a site in S records,
+ * chosen by the clock, alike for the lanes of a warp that run it together (below); the
+ * counts are those of the recorded executions.
  */
 #ifndef CP_PROFILE_CUH
 #define CP_PROFILE_CUH
@@ -154,20 +155,19 @@ CP_FUNC void cp_detail_prof_add_dd(cp_detail_prof_lane *l, cp_double x) {
 /* ---- device: the warp's sums, one lane's atomics ---- */
 
 #if defined(__CUDACC__)
-/* The global index of the calling warp: blocks in x, y, z order, then warps in the block. */
-__device__ static inline unsigned long long cp_detail_prof_warp(void) {
-  unsigned long long block =
-      blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-  unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  return block * ((threads + 31) / 32) + t / 32;
-}
-
-/* Whether this warp records (CP_PROFILE_SAMPLE): tested before anything is measured, so
- * that the warps that do not record pay one comparison a site. */
+/* Whether this execution of a site records (CP_PROFILE_SAMPLE S): about one execution in S,
+ * in every warp. The choice hashes the SM clock (Fibonacci hashing: the clock times
+ * 2^32/phi, modulo 2^32, below 2^32/S), so the lanes of a warp that run the site together
+ * read one clock and choose alike, and warps and iterations that run at different times
+ * choose independently. Tested before anything is measured: the executions that do not
+ * record pay a clock read, a multiply and a comparison. Sampling executions, not warps,
+ * spreads the recording over every warp, so no recording warp becomes the critical path of
+ * a kernel of one wave of warps. */
 __device__ static inline int cp_detail_prof_sampled(void) {
 #if CP_PROFILE_SAMPLE > 1
-  return cp_detail_prof_warp() % CP_PROFILE_SAMPLE == 0; /* the same for the whole warp */
+  unsigned t;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t)); /* clock(), without its header */
+  return t * 2654435769u < 4294967295u / (unsigned)(CP_PROFILE_SAMPLE);
 #else
   return 1;
 #endif
