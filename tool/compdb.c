@@ -74,16 +74,15 @@ static const char *const nvcc_alone[] = {
     "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda", "-extended-lambda",
     "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", NULL};
 
-/* Dropped from compile commands without a word besides nvcc's own: the output, the
- * language, dependency files, the target (with a value) and code generation (alone);
- * prefixes end with '*'. */
+/* Dropped from compile commands without a word besides nvcc's own and the flags that write
+ * a file (writes_file, below): the language, the target (with a value) and code generation
+ * (alone); prefixes end with '*'. */
 static const char *const dropped_with_value[] = {
-    "-o", "-x", "-MF", "-MT", "-MQ", "--cuda-gpu-arch", "--cuda-path", "-target", "--offload-arch",
-    NULL};
+    "-x", "--cuda-gpu-arch", "--cuda-path", "-target", "--offload-arch", NULL};
 static const char *const dropped_alone[] = {
-    "-c", "-O*", "-g*", "-W*", "-w", "-f*", "-m*", "-pthread", "-pipe", "-MD", "-MMD", "-M", "-MP",
-    "-E", "--cuda-host-only", "--cuda-device-only", "-nocudainc", "-nocudalib", "-v", "--verbose",
-    "-pedantic", "--driver-mode=*", NULL};
+    "-c", "-O*", "-g*", "-W*", "-w", "-f*", "-m*", "-pthread", "-pipe", "-E", "--cuda-host-only",
+    "--cuda-device-only", "-nocudainc", "-nocudalib", "-v", "--verbose", "-pedantic",
+    "--driver-mode=*", NULL};
 
 /* Whether `a` is `name`, `name=VALUE` or (`attached`) `nameVALUE`; *value is what follows
  * the name ("" when nothing does). */
@@ -237,6 +236,41 @@ static int read_response_file(strings *args, const char *dir, const char *path) 
 
 /* Sorts `args` (from `first` on) into `out`; warns about the others. Response files are
  * read and sorted in place, `depth` deep at most (one may name another). */
+/* Flags that would make the parser write a file (a dependency file, a trace, saved
+ * temporaries, a compilation database entry), after `--` or in a compile command: dropped,
+ * whatever they name, since nothing the parser is given may write a file (`-- -MD -MF k.cu`
+ * must not overwrite the input); with a value apart, or joined (`-MFdeps.d`,
+ * `-ftime-trace=DIR`). `-o` too. */
+static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o",
+                                                 "-dependency-file", "-dependency-dot",
+                                                 "-header-include-file", NULL};
+static const char *const writing_alone[] = {"-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-MV",
+                                            "-save-temps*", "--save-temps*", "-ftime-trace*",
+                                            "-fcrash-diagnostics*", "-fproc-stat-report*",
+                                            "-fmodules-cache-path=*", NULL};
+
+/* How many arguments from `a` on write a file (0: none): `-MF X`, `-MFX`, `-Xclang -MF
+ * -Xclang X`, ... */
+static int writes_file(const char *a, const char *next, const char *after_next) {
+  int has_value;
+  if (strcmp(a, "-Xclang") == 0 && next) {
+    int k = writes_file(next, NULL, NULL);
+    if (k == 0)
+      return 0;
+    /* `-Xclang -dependency-dot -Xclang FILE`: the value comes through -Xclang too */
+    int takes = in_list(next, writing_with_value, &has_value, 1) && has_value;
+    return takes && after_next && strcmp(after_next, "-Xclang") == 0 ? 4 : 2;
+  }
+  if (in_list(a, writing_alone, &has_value, 0))
+    return 1;
+  for (int k = 0; writing_with_value[k]; k++) {
+    size_t n = strlen(writing_with_value[k]);
+    if (strncmp(a, writing_with_value[k], n) == 0)
+      return a[n] ? 1 : next ? 2 : 1; /* -MFX or -MF=X; -MF X */
+  }
+  return 0;
+}
+
 static void filter_args(strings *out, const char *dir, char **args, int n, int first,
                         const char *input, int depth) {
   for (int i = first; i < n; i++) {
@@ -251,7 +285,9 @@ static void filter_args(strings *out, const char *dir, char **args, int n, int f
     } else if (rsp) {
       cp_tool_warning("%s: cannot read the response file '%s' of its compile command in "
                       "compile_commands.json; its flags are not passed to the parser", input, rsp);
-    } else if ((used = (int)drop_include_pch(args, (unsigned)n, (unsigned)i, input)) > 0 ||
+    } else if ((used = writes_file(args[i], i + 1 < n ? args[i + 1] : NULL,
+                                   i + 2 < n ? args[i + 2] : NULL)) > 0 ||
+               (used = (int)drop_include_pch(args, (unsigned)n, (unsigned)i, input)) > 0 ||
                (used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
       i += used - 1;
     } else if (in_list(args[i], nvcc_with_value, &has_value, 1) ||
@@ -558,40 +594,6 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
   flags[got.n + n_extra] = NULL;
   *n = got.n + n_extra;
   return flags;
-}
-
-/* Flags after `--` that would make the parser write a file (a dependency file, a trace,
- * saved temporaries, a compilation database entry): dropped, whatever they name, since
- * nothing the parser is given may write a file (`-- -MD -MF k.cu` must not overwrite the
- * input); with a value apart, or joined (`-MFdeps.d`, `-ftime-trace=DIR`). `-o` too. */
-static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o",
-                                                 "-dependency-file", "-dependency-dot",
-                                                 "-header-include-file", NULL};
-static const char *const writing_alone[] = {"-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-MV",
-                                            "-save-temps*", "--save-temps*", "-ftime-trace*",
-                                            "-fcrash-diagnostics*", "-fproc-stat-report*",
-                                            "-fmodules-cache-path=*", NULL};
-
-/* How many arguments from `a` on write a file (0: none): `-MF X`, `-MFX`, `-Xclang -MF
- * -Xclang X`, ... */
-static int writes_file(const char *a, const char *next, const char *after_next) {
-  int has_value;
-  if (strcmp(a, "-Xclang") == 0 && next) {
-    int k = writes_file(next, NULL, NULL);
-    if (k == 0)
-      return 0;
-    /* `-Xclang -dependency-dot -Xclang FILE`: the value comes through -Xclang too */
-    int takes = in_list(next, writing_with_value, &has_value, 1) && has_value;
-    return takes && after_next && strcmp(after_next, "-Xclang") == 0 ? 4 : 2;
-  }
-  if (in_list(a, writing_alone, &has_value, 0))
-    return 1;
-  for (int k = 0; writing_with_value[k]; k++) {
-    size_t n = strlen(writing_with_value[k]);
-    if (strncmp(a, writing_with_value[k], n) == 0)
-      return a[n] ? 1 : next ? 2 : 1; /* -MFX or -MF=X; -MF X */
-  }
-  return 0;
 }
 
 int cp_nvcc_arg(const char *a, const char *next, const char *after, const char **out,
