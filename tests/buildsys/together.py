@@ -56,7 +56,7 @@ def later_edit(path, text):
 
 def check_generator(a, src, name):
     build = os.path.join(a.work, "build-" + name)
-    out_dir = os.path.join(build, "cpconvert")
+    out_dir = os.path.join(build, "cpconvert", "particles")  # TOGETHER: a folder per TARGET
     configure(a, src, build, GENERATORS[name])
     _, out = run(["cmake", "--build", build])
     if CONVERTS not in out or not os.path.isfile(os.path.join(build, "particles")):
@@ -131,7 +131,7 @@ def check_unchanged(a, src, name):
     build = os.path.join(a.work, "build-restat-" + name)
     configure(a, src, build, GENERATORS[name])
     run(["cmake", "--build", build])
-    out_dir = os.path.join(build, "cpconvert")
+    out_dir = os.path.join(build, "cpconvert", "particles")  # TOGETHER: a folder per TARGET
     before = mtimes(out_dir)
     time.sleep(1.1)
     os.utime(os.path.join(src, "src", "main.cu"), None)  # a newer mtime, the same bytes
