@@ -40,8 +40,15 @@
 #       change in any of them can change every output, since the run shares one analysis).
 #       <out_var> receives the converted sources and headers; the generated sources get
 #       their source's folder on the include path. SUFFIX is refused: --o-dir keeps names.
-#       Without a cpconvert to run the files are taken from CPCONVERT_CONVERTED_DIR at the
-#       same relative paths.
+#       Each TOGETHER conversion has a name, unique in the build: TARGET, else the first
+#       source's stem and a hash of its files. DIR is OUTPUT_DIR if given, else
+#       ${CMAKE_CURRENT_BINARY_DIR}/cpconvert/<name> (two targets may convert the same
+#       files); DIR/.cpconvert-<name>.{d,outputs,stamp} are its dependency file, declared
+#       outputs and stamp (the first output, touched by each run: Make then converts once
+#       after a touch that leaves the outputs' bytes unchanged). Without a cpconvert to run
+#       the files are taken from ${CPCONVERT_CONVERTED_DIR}/<name> at the same relative
+#       paths, where cpconvert_converted collects them; the converted headers' folders go
+#       first on TARGET's include path either way.
 #
 #   CPConvert::runtime
 #       INTERFACE target: the include directory of the composite-precision runtime
@@ -65,9 +72,12 @@
 #   5. otherwise configuring stops with an error that names these choices.
 # cpconvert_sources decides when it is called: call it after the tool target exists.
 
-# Script mode (cmake -DCPCONVERT_CHECK_DEPFILE=DEP -DCPCONVERT_CHECK_OUTPUTS=LIST -P this file),
-# run after each TOGETHER conversion: the outputs cpconvert wrote, the targets of the -MF
-# file's rules (a header's empty rule has no prerequisites), against the declared ones.
+# Script mode (cmake -DCPCONVERT_CHECK_DEPFILE=DEP -DCPCONVERT_CHECK_OUTPUTS=LIST
+# -DCPCONVERT_CHECK_STAMP=STAMP -P this file), run after each TOGETHER conversion: the
+# outputs cpconvert wrote, the targets of the -MF file's rules (a header's empty rule has no
+# prerequisites), against the declared ones. Then the stamp, the command's first output,
+# gets a rule of its own in DEP with the first output's prerequisites (every input and
+# header): Ninja wants the first output in the file, and Make reads its dependencies there.
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED CPCONVERT_CHECK_DEPFILE)
   cmake_policy(VERSION 3.14)
   file(READ "${CPCONVERT_CHECK_DEPFILE}" _text)
@@ -106,6 +116,14 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED CPCONVERT_CHECK_DEPFILE)
               "header gains no companions): drop it from HEADERS")
     endif()
   endforeach()
+  if(DEFINED CPCONVERT_CHECK_STAMP AND _lines)
+    string(REPLACE "$" "$$" _stamp "${CPCONVERT_CHECK_STAMP}")
+    string(REGEX REPLACE "([ #])" "\\\\\\1" _stamp "${_stamp}")
+    list(GET _lines 0 _first)
+    string(REGEX REPLACE "^[^:]+: " "" _prereqs "${_first}")
+    file(READ "${CPCONVERT_CHECK_DEPFILE}" _text)
+    file(WRITE "${CPCONVERT_CHECK_DEPFILE}" "${_stamp}: ${_prereqs}\n${_text}")
+  endif()
   return()
 endif()
 
@@ -261,8 +279,48 @@ function(_cpconvert_common_dir out_var)
   set(${out_var} "${base}" PARENT_SCOPE)
 endfunction()
 
+# The name of a TOGETHER conversion, unique in the build: its TARGET, else the first
+# source's stem and a hash of its files (a/main.cu and b/main.cu in two groups of one
+# folder). It names the conversion's output folder (by default), its dependency file, its
+# list of outputs and its folder under cpconvert_converted.
+function(_cpconvert_group_name out_var)
+  if(arg_TARGET)
+    set(group "${arg_TARGET}")
+  else()
+    set(files)
+    foreach(f IN LISTS arg_SOURCES arg_HEADERS)
+      get_filename_component(f "${f}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      list(APPEND files "${f}")
+    endforeach()
+    list(GET files 0 first)
+    get_filename_component(stem "${first}" NAME_WLE)
+    string(SHA1 hash "${files}")
+    string(SUBSTRING "${hash}" 0 8 hash)
+    set(group "${stem}-${hash}")
+  endif()
+  get_property(seen GLOBAL PROPERTY _CPCONVERT_GROUP_${group} SET)
+  if(seen)
+    message(FATAL_ERROR "cpconvert_sources: a second TOGETHER conversion named ${group}: "
+            "list every source of a target in one call (TARGET names the conversion)")
+  endif()
+  set_property(GLOBAL PROPERTY _CPCONVERT_GROUP_${group} 1)
+  set(${out_var} "${group}" PARENT_SCOPE)
+endfunction()
+
+# A file written by the TOGETHER conversion `group`: refused when another conversion
+# writes it too (two conversions with one OUTPUT_DIR and a file in common), which Ninja
+# would refuse and Make would run twice, each overwriting the other's output.
+function(_cpconvert_register_output out group)
+  get_property(other GLOBAL PROPERTY _CPCONVERT_OUTPUT_${out})
+  if(other AND NOT other STREQUAL group)
+    message(FATAL_ERROR "cpconvert_sources: the conversions ${other} and ${group} both write "
+                        "${out}: give one of them another OUTPUT_DIR (or none: each gets its own)")
+  endif()
+  set_property(GLOBAL PROPERTY _CPCONVERT_OUTPUT_${out} "${group}")
+endfunction()
+
 # TOGETHER: one command converts every source (and writes HEADERS) into `dir`.
-function(_cpconvert_together out_var dir tool tool_dep build_flags)
+function(_cpconvert_together out_var dir group tool tool_dep build_flags)
   if(DEFINED arg_SUFFIX)
     message(FATAL_ERROR "cpconvert_sources: TOGETHER keeps the names (--o-dir); give no SUFFIX")
   endif()
@@ -280,19 +338,22 @@ function(_cpconvert_together out_var dir tool tool_dep build_flags)
   endforeach()
   _cpconvert_common_dir(base ${srcs} ${hdrs})
   list(GET srcs 0 first)
-  get_filename_component(stem "${first}" NAME_WLE)
-  set(depfile "${dir}/.cpconvert-${stem}.d")
-  set(listfile "${dir}/.cpconvert-${stem}.outputs")
+  set(depfile "${dir}/.cpconvert-${group}.d")
+  set(listfile "${dir}/.cpconvert-${group}.outputs")
+  set(stamp "${dir}/.cpconvert-${group}.stamp")
+  if(NOT tool)
+    set(dir "${CPCONVERT_CONVERTED_DIR}/${group}")
+  endif()
   set(outs)
   set(exports)
   foreach(f IN LISTS srcs hdrs)
     file(RELATIVE_PATH rel "${base}" "${f}")
+    set(out "${dir}/${rel}")
     if(tool)
-      set(out "${dir}/${rel}")
-      _cpconvert_register("${out}" "${rel}")
-      list(APPEND exports "${CPCONVERT_CONVERTED_EXPORT_DIR}/${rel}")
+      _cpconvert_register_output("${out}" "${group}")
+      _cpconvert_register("${out}" "${group}/${rel}")
+      list(APPEND exports "${CPCONVERT_CONVERTED_EXPORT_DIR}/${group}/${rel}")
     else()
-      set(out "${CPCONVERT_CONVERTED_DIR}/${rel}")
       if(NOT EXISTS "${out}")
         message(FATAL_ERROR "cpconvert_sources: no cpconvert to run and ${out} (the "
                             "pre-converted ${f}) does not exist")
@@ -320,17 +381,22 @@ function(_cpconvert_together out_var dir tool tool_dep build_flags)
       get_filename_component(name "${f}" NAME)
       string(APPEND names " ${name}")
     endforeach()
-    add_custom_command(OUTPUT ${outs}
+    # The stamp is the first output, touched by every run: the Makefile generators compare
+    # the first output with the inputs, and the converted files keep their time when their
+    # bytes do not change, so without it every `make` after a touch converted again.
+    add_custom_command(OUTPUT "${stamp}" ${outs}
       COMMAND ${tool} ${srcs} --o-dir "${dir}" -MF "${depfile}" ${build_flags} ${arg_OPTIONS}
       COMMAND "${CMAKE_COMMAND}" "-DCPCONVERT_CHECK_DEPFILE=${depfile}"
-              "-DCPCONVERT_CHECK_OUTPUTS=${listfile}" -P "${_CPCONVERT_MODULE}"
+              "-DCPCONVERT_CHECK_OUTPUTS=${listfile}" "-DCPCONVERT_CHECK_STAMP=${stamp}"
+              -P "${_CPCONVERT_MODULE}"
+      COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
       DEPENDS ${srcs} ${hdrs} ${tool_dep}
       ${dep_args}
       COMMENT "cpconvert together:${names}"
       VERBATIM COMMAND_EXPAND_LISTS)
     _cpconvert_export_target("${outs}" "${exports}")
-    _cpconvert_prefer_converted("${arg_TARGET}" "${dir}" "${base}" ${hdrs})
   endif()
+  _cpconvert_prefer_converted("${arg_TARGET}" "${dir}" "${base}" ${hdrs})
   set(${out_var} ${outs} PARENT_SCOPE)
 endfunction()
 
@@ -412,11 +478,18 @@ function(cpconvert_sources out_var)
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "cpconvert_sources: no SOURCES given")
   endif()
+  set(group)
+  if(arg_TOGETHER)
+    _cpconvert_group_name(group)
+  endif()
   if(NOT arg_OUTPUT_DIR)
     if(CPCONVERT_OUTPUT_DIR)
       set(arg_OUTPUT_DIR "${CPCONVERT_OUTPUT_DIR}")
     else()
       set(arg_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/cpconvert")
+    endif()
+    if(arg_TOGETHER) # a folder per conversion: two targets may convert the same files
+      string(APPEND arg_OUTPUT_DIR "/${group}")
     endif()
   endif()
   get_filename_component(dir "${arg_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -438,7 +511,7 @@ function(cpconvert_sources out_var)
   endif()
   _cpconvert_build_flags(build_flags "${arg_TARGET}" "${skip}")
   if(arg_TOGETHER)
-    _cpconvert_together(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}")
+    _cpconvert_together(outs "${dir}" "${group}" "${tool}" "${tool_dep}" "${build_flags}")
   else()
     _cpconvert_each(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}")
   endif()

@@ -317,6 +317,13 @@ static void hold_signals(int how) {
   sigprocmask(how, &set, NULL);
 }
 
+/* The reason a write failed, in words: EFBIG names its usual cause. */
+static const char *write_error(int err) {
+  return err == EFBIG ? "File too large (past the file size limit, `ulimit -f`, or the file "
+                        "system's largest file)"
+                      : strerror(err);
+}
+
 static int write_all(int fd, const char *data, size_t len) {
   while (len) {
     ssize_t w = write(fd, data, len);
@@ -429,7 +436,7 @@ static int prepare(target *t) {
     saved = errno;
   }
   if (!ok)
-    cp_tool_error("cannot %s '%s': %s", step, t->out->path, strerror(saved));
+    cp_tool_error("cannot %s '%s': %s", step, t->out->path, write_error(saved));
   return ok ? 0 : -1;
 }
 
@@ -461,7 +468,7 @@ static int write_through(const target *t) {
   if (fd >= 0 && close(fd) != 0 && ok)
     ok = 0, saved = errno;
   if (!ok)
-    cp_tool_error("cannot write '%s': %s", t->out->path, strerror(saved));
+    cp_tool_error("cannot write '%s': %s", t->out->path, write_error(saved));
   return ok ? 0 : -1;
 }
 

@@ -7,6 +7,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,6 +597,10 @@ static int run(cli *c) {
 int main(int argc, char **argv) {
   static char errbuf[1 << 16]; /* whole lines, not a write per byte, on standard error */
   setvbuf(stderr, errbuf, _IOLBF, sizeof errbuf);
+  /* A write past the file size limit (`ulimit -f`) fails with EFBIG and a message that
+   * names the file, instead of SIGXFSZ ending the run mid-write with its temporary file
+   * left behind (files.c removes it). The PCH builder inherits this; its child fails alone. */
+  signal(SIGXFSZ, SIG_IGN);
   cli c = {.algo = CP_ALGO_ACCURATE};
   int builder = argc > 1 && strcmp(argv[1], CP_PCH_BUILDER_ARG) == 0;
   if (builder) {
