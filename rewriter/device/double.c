@@ -3,8 +3,9 @@
  *
  * C computes `x[i] * 0.5` or `a * s` (s a double) in double; here they become composite
  * arithmetic, so that a float-float build never touches the FP64 pipe. Called by expr.c
- * (binary operators, compound assignments, comparisons, conditionals) and calling its
- * cp_arith/cp_rvalue/cp_pass in turn: one step of the layer with expr.c and call.c.
+ * (binary operators, compound assignments, comparisons, conditionals) and call.c, on the
+ * operands' values those have already written; it calls only value.c (cp_arith, cp_rvalue,
+ * cp_pass), so it is no part of their recursion.
  */
 #include <float.h>
 #include <math.h>
