@@ -410,12 +410,15 @@ const char *cp_op_fn(const cp_rw *c, const char *op);
 int cp_node_width(const cp_rw *c, const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
-/* `(double)(float)d` and its implicit form: the double value of the split of d, or NULL. */
+/* value.c: whether v is `(float)d`, a float made from a double: in a converted function the
+ * exact split of d. */
 int cp_is_split(const cp_rw *c, const cp_val *v);
 /* rules.c: the CUDA names of rules.def's CP_ATOMIC, CP_SHUFFLE and CP_GROUP_SHUFFLE rows */
 int cp_atomic_sign(const char *name); /* 1 atomicAdd, -1 atomicSub, else 0 */
 int cp_is_warp_shuffle(const char *name);
 int cp_is_group_shuffle(const char *method);
+/* double.c: `(double)(float)d` and its implicit form: the double value of the split of d,
+ * or NULL. */
 cp_val *cp_double_of_split(cp_rw *c, const cp_val *k);
 int cp_used_as_value(cp_rw *c, const cp_node *n);
 /* The first part of `n` that has an effect besides its value (an assignment, ++/--, a call

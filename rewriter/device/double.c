@@ -125,6 +125,16 @@ cp_val *cp_double_of(cp_rw *c, const char *x) {
   return v;
 }
 
+/* A float made from a double (`(float)d`) read back as a double: the split of d, whose
+ * double value is d to 2^-48; d is read instead of d rounded to a float. NULL for any
+ * other value. */
+cp_val *cp_double_of_split(cp_rw *c, const cp_val *k) {
+  if (!cp_is_split(c, k))
+    return NULL;
+  return cp_made(c, cp_arena_printf(c->run->r->arena, "(%s)", k->src), CP_V_OTHER, 0,
+                 CP_RULE_CONVERT);
+}
+
 /* a OP b of type double: cp_OP of the operands as double_operand gives them. */
 cp_val *cp_double_arith(cp_rw *c, cp_node *n, const char *name) {
   const cp_val *a = cp_double_operand(c, n->kids[0]), *b = cp_double_operand(c, n->kids[1]);

@@ -13,9 +13,9 @@
  * the runtime's one-float-operand forms (cp_add_cf, cp_add_fc) so a plain operand costs
  * no conversion.
  *
- * Calls, atomics, shuffles and casts are in call.c, which calls back here for their
- * operands (the one circle of device/: an expression holds calls, a call holds
- * expressions); values, their texts, promotion and demotion, and an accumulator's read
+ * Calls, atomics, shuffles and casts are in call.c, which calls back here for a call that
+ * is an assignment, C++'s operator= (the one circle of device/: an expression holds calls,
+ * and such a call is an expression's operator); values, their texts, promotion and demotion, and an accumulator's read
  * value in value.c; double arithmetic in a function converted from float in double.c.
  */
 #include <float.h>
@@ -451,25 +451,6 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
   int ch;
   const char *t = cp_splice(c, n, over, &ch);
   return cp_made(c, t, CP_V_COMPOSITE, w, CP_RULE_SELECT);
-}
-
-/* Whether v is a float made from a double (`(float)d`, the text rounds): in a converted
- * function such a float is a composite, the exact split of d (cp_promote gives
- * cp_from_double(d)), wherever its error term can go on (an operand, a shuffle, a
- * conditional's branch). */
-int cp_is_split(const cp_rw *c, const cp_val *v) {
-  return !c->f->dbl && v->kind == CP_V_PLAIN && v->from == CP_FROM_DOUBLE && v->width == 1 &&
-         v->src && strcmp(v->text, v->src) != 0;
-}
-
-/* A float made from a double (`(float)d`) read back as a double: the split of d, whose
- * double value is d to 2^-48; d is read instead of d rounded to a float. NULL for any
- * other value. */
-cp_val *cp_double_of_split(cp_rw *c, const cp_val *k) {
-  if (!cp_is_split(c, k))
-    return NULL;
-  return cp_made(c, cp_arena_printf(c->run->r->arena, "(%s)", k->src), CP_V_OTHER, 0,
-                 CP_RULE_CONVERT);
 }
 
 /* Implicit conversions (UnexposedExpr wrappers) and value-category changes. */

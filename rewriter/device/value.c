@@ -10,7 +10,8 @@
  * value); cp_arith() writes one operation with the runtime's one-float-operand forms
  * where an operand is a plain float. Also here: the precision tables every runtime name
  * comes from, whether an expression has side effects or a used value, the names of
- * comparisons, and the value a read of an accumulator gives (cp_rvalue). double.c, expr.c
+ * comparisons, whether a float is the split of a double, and the value a read of an
+ * accumulator gives (cp_rvalue). double.c, expr.c
  * and call.c build the values of expressions from these.
  */
 #include <ctype.h>
@@ -187,6 +188,15 @@ int cp_passes_as_float(const cp_val *v) {
 
 int cp_is_composite(const cp_val *v) {
   return v->kind == CP_V_COMPOSITE || v->kind == CP_V_PAIRED;
+}
+
+/* Whether v is a float made from a double (`(float)d`, the text rounds): in a converted
+ * function such a float is a composite, the exact split of d (cp_promote gives
+ * cp_from_double(d)), wherever its error term can go on (an operand, a shuffle, a
+ * conditional's branch). */
+int cp_is_split(const cp_rw *c, const cp_val *v) {
+  return !c->f->dbl && v->kind == CP_V_PLAIN && v->from == CP_FROM_DOUBLE && v->width == 1 &&
+         v->src && strcmp(v->text, v->src) != 0;
 }
 
 /* The source text of `n` with each changed child's text spliced in; `over[i]`, where
