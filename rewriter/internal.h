@@ -364,9 +364,11 @@ typedef struct {
 
 /* The converted value of an expression node (memoized on the node). */
 const cp_val *cp_rewrite(cp_rw *c, cp_node *n);
-/* The value an lvalue `v` holds, as a read gives it: an accumulator (CP_V_ACCUM, which a
+/* value.c: the value an lvalue `v` holds, as a read gives it: an accumulator (CP_V_ACCUM, which a
  * reference argument leaves an lvalue) read as its exact composite or double; else `v`. */
 const cp_val *cp_rvalue(cp_rw *c, const cp_val *v);
+/* value.c: the read of accumulator `k` (CP_V_ACCUM) that cp_rvalue gives. */
+cp_val *cp_accum_read(cp_rw *c, const cp_val *k);
 /* The text of `v` as a composite of width v->width, and as a plain float(N). */
 const char *cp_promote(cp_rw *c, const cp_val *v);
 /* Why a composite is demoted, for --profile's `drop` site there (docs/profile.md): passed to
@@ -394,7 +396,7 @@ const char *cp_src(cp_rw *c, const cp_node *n);
 const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed);
 cp_val *cp_new_val(cp_rw *c, const char *text, cp_vkind kind, int width);
 /* A node whose own form is unchanged (spliced text, kind by type) / changed by `rule`. */
-/* expr.c: the suffix of comparison operator `op` (lt, le, gt, ge, eq, ne), or NULL. */
+/* value.c: the suffix of comparison operator `op` (lt, le, gt, ge, eq, ne), or NULL. */
 const char *cp_compare_name(const char *op);
 /* double.c: `a && b` or `a || b` of two comparisons, one of them composite, whose operands
  * are variables, fields of struct values and constants: both evaluated (`&`, `|`), so
@@ -408,12 +410,15 @@ const char *cp_op_fn(const cp_rw *c, const char *op);
 int cp_node_width(const cp_rw *c, const cp_node *n);
 int cp_is_composite(const cp_val *v);
 int cp_passes_as_float(const cp_val *v);
-/* `(double)(float)d` and its implicit form: the double value of the split of d, or NULL. */
+/* value.c: whether v is `(float)d`, a float made from a double: in a converted function the
+ * exact split of d. */
 int cp_is_split(const cp_rw *c, const cp_val *v);
 /* rules.c: the CUDA names of rules.def's CP_ATOMIC, CP_SHUFFLE and CP_GROUP_SHUFFLE rows */
 int cp_atomic_sign(const char *name); /* 1 atomicAdd, -1 atomicSub, else 0 */
 int cp_is_warp_shuffle(const char *name);
 int cp_is_group_shuffle(const char *method);
+/* double.c: `(double)(float)d` and its implicit form: the double value of the split of d,
+ * or NULL. */
 cp_val *cp_double_of_split(cp_rw *c, const cp_val *k);
 int cp_used_as_value(cp_rw *c, const cp_node *n);
 /* The first part of `n` that has an effect besides its value (an assignment, ++/--, a call
@@ -423,7 +428,7 @@ const char *cp_wsuffix(int width);
 void cp_rule_error(cp_rw *c, const cp_node *n, cp_rule rule, const char *msg);
 cp_val *cp_assignment(cp_rw *c, const cp_node *n, const cp_node *lhs, const cp_node *rhs,
                       const char *op);
-/* Rule double-arith (expr.c): whether t is double (or long double); whether double
+/* Rule double-arith (double.c): whether t is double (or long double); whether double
  * arithmetic at n converts (n is of type double, in a function converted from float); an
  * operand of such arithmetic as composite arithmetic takes it, exactly (NULL where it
  * cannot); the double value held as the composite x (text cp_to_double(x), cpx x). */
@@ -441,7 +446,7 @@ cp_val *cp_double_compare(cp_rw *c, cp_node *n, const char *cmp);
 cp_val *cp_lvalue(cp_rw *c, cp_node *n);
 cp_val *cp_call(cp_rw *c, cp_node *n);
 cp_val *cp_cast(cp_rw *c, cp_node *n);
-/* An integer literal's text whose value a float holds exactly (|v| <= 2^24). */
+/* value.c: an integer literal's text whose value a float holds exactly (|v| <= 2^24). */
 int cp_int_literal_fits(const char *literal);
 /* The companion text of an expression rooted at paired buffer `root`. */
 const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root);
@@ -605,7 +610,7 @@ int cp_call_is_pure(const cp_node *call);
 /* expr.c: the type an accumulator is declared with, and a value converted into it. */
 const char *cp_accum_type(cp_accum m);
 const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x);
-/* expr.c: `fn(arg)`, a fixed-point conversion of c's function's accumulators: with the
+/* value.c: `fn(arg)`, a fixed-point conversion of c's function's accumulators: with the
  * fractional bits accumulate(fixed(N)) gives, its explicit form `fn_bits(arg, N)`. */
 const char *cp_fixed_call(cp_rw *c, const char *fn, const char *arg);
 /* host.c: companions of paired buffers in host code: declarations, allocations, copies,

@@ -8,16 +8,9 @@
  * take composites and companions, math functions their composite versions, atomics and
  * shuffles their composite forms; anything else receives recombined floats.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-
-int cp_int_literal_fits(const char *lit) {
-  char *end;
-  unsigned long long v = strtoull(lit, &end, 0);
-  return v <= (1ull << 24);
-}
 
 const char *cp_twin(cp_rw *c, const cp_node *n, const cp_node *root) {
   CXString s = clang_getCursorSpelling(clang_getCursorReferenced(root->cur));

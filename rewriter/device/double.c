@@ -3,8 +3,9 @@
  *
  * C computes `x[i] * 0.5` or `a * s` (s a double) in double; here they become composite
  * arithmetic, so that a float-float build never touches the FP64 pipe. Called by expr.c
- * (binary operators, compound assignments, comparisons, conditionals) and calling its
- * cp_arith/cp_rvalue/cp_pass in turn: one step of the layer with expr.c and call.c.
+ * (binary operators, compound assignments, comparisons, conditionals) and call.c, on the
+ * operands' values those have already written; it calls only value.c (cp_arith, cp_rvalue,
+ * cp_pass), so it is no part of their recursion.
  */
 #include <float.h>
 #include <math.h>
@@ -122,6 +123,16 @@ cp_val *cp_double_of(cp_rw *c, const char *x) {
                       CP_RULE_DOUBLE_ARITH);
   v->cpx = x;
   return v;
+}
+
+/* A float made from a double (`(float)d`) read back as a double: the split of d, whose
+ * double value is d to 2^-48; d is read instead of d rounded to a float. NULL for any
+ * other value. */
+cp_val *cp_double_of_split(cp_rw *c, const cp_val *k) {
+  if (!cp_is_split(c, k))
+    return NULL;
+  return cp_made(c, cp_arena_printf(c->run->r->arena, "(%s)", k->src), CP_V_OTHER, 0,
+                 CP_RULE_CONVERT);
 }
 
 /* a OP b of type double: cp_OP of the operands as double_operand gives them. */

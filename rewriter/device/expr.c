@@ -13,8 +13,10 @@
  * the runtime's one-float-operand forms (cp_add_cf, cp_add_fc) so a plain operand costs
  * no conversion.
  *
- * Calls, atomics, shuffles and casts are in call.c; values, their texts, promotion and
- * demotion in value.c; double arithmetic in a function converted from float in double.c.
+ * Calls, atomics, shuffles and casts are in call.c, which calls back here for a call that
+ * is an assignment, C++'s operator= (the one circle of device/: an expression holds calls,
+ * and such a call is an expression's operator); values, their texts, promotion and demotion, and an accumulator's read
+ * value in value.c; double arithmetic in a function converted from float in double.c.
  */
 #include <float.h>
 #include <math.h>
@@ -45,15 +47,6 @@ static const char *op_name(const char *op) {
   return NULL;
 }
 
-const char *cp_compare_name(const char *op) {
-  static const char *const ops[][2] = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
-                                       {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
-  for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (strcmp(op, ops[i][0]) == 0)
-      return ops[i][1];
-  return NULL;
-}
-
 /* ---- accumulators carried by accumulate(fixed|kahan|double) ------------------------- */
 
 const char *cp_accum_type(cp_accum m) {
@@ -64,13 +57,6 @@ const char *cp_accum_type(cp_accum m) {
   case CP_ACC_COMPOSITE: break;
   }
   return "cp_float";
-}
-
-const char *cp_fixed_call(cp_rw *c, const char *fn, const char *arg) {
-  int bits = c->f->pragma ? c->f->pragma->fixed_bits : -1;
-  if (bits < 0)
-    return cp_arena_printf(c->run->r->arena, "%s(%s)", fn, arg);
-  return cp_arena_printf(c->run->r->arena, "%s_bits(%s, %d)", fn, arg, bits);
 }
 
 /* A value converted into the accumulator's carrier: exactly for fixed (up to its
@@ -96,30 +82,6 @@ const char *cp_accum_in(cp_rw *c, const cp_var *v, const cp_val *x) {
   case CP_ACC_COMPOSITE: break;
   }
   return cp_promote(c, x);
-}
-
-/* Reading an accumulator: an exact composite (fixed, Kahan) or an exact double. */
-static cp_val *accum_read(cp_rw *c, const cp_val *k) {
-  const char *name = k->text;
-  if (k->var->accum == CP_ACC_DOUBLE) {
-    cp_val *v = cp_new_val(c, name, CP_V_PLAIN, 1);
-    v->from = CP_FROM_DOUBLE;
-    v->src = name;
-    return v;
-  }
-  cp_val *v = cp_made(c, k->var->accum == CP_ACC_FIXED
-                             ? cp_fixed_call(c, "cp_fixed_to_cp", name)
-                             : cp_arena_printf(c->run->r->arena, "cp_kahan_to_cp(%s)", name),
-                      CP_V_COMPOSITE, 1, CP_RULE_ACCUMULATE);
-  if (k->var->accum == CP_ACC_FIXED) { /* summed back as the integer: exact (no 2^-48) */
-    v->from = CP_FROM_FIXED;
-    v->src = name;
-  }
-  return v;
-}
-
-const cp_val *cp_rvalue(cp_rw *c, const cp_val *v) {
-  return v && v->kind == CP_V_ACCUM ? accum_read(c, v) : v;
 }
 
 /* acc = x, acc += x, acc -= x, acc *= x ... on an accumulator. */
@@ -149,7 +111,7 @@ static cp_val *accum_update(cp_rw *c, const cp_node *n, const cp_val *l, const c
     t = neg ? cp_arena_printf(a, "%s = cp_kahan_add(%s, -(%s))", name, name, x)
             : cp_arena_printf(a, "%s = cp_kahan_add(%s, %s)", name, name, x);
   } else {
-    const cp_val *old = accum_read(c, l);
+    const cp_val *old = cp_accum_read(c, l);
     cp_val *value = cp_new_val(c, cp_arith(c, op_name(op), old, r), CP_V_COMPOSITE, 1);
     t = cp_arena_printf(a, "%s = %s", name, cp_accum_in(c, v, value));
   }
@@ -455,9 +417,9 @@ static cp_val *accum_select(cp_rw *c, cp_node *n, const cp_val *a, const cp_val 
     return cp_pass(c, n);
   }
   if (a->kind == CP_V_ACCUM)
-    a = accum_read(c, a);
+    a = cp_accum_read(c, a);
   if (b->kind == CP_V_ACCUM)
-    b = accum_read(c, b);
+    b = cp_accum_read(c, b);
   const char *over[3] = {NULL, cp_promote(c, a), cp_promote(c, b)};
   int ch;
   return cp_made(c, cp_splice(c, n, over, &ch), CP_V_COMPOSITE, w, CP_RULE_SELECT);
@@ -491,25 +453,6 @@ static cp_val *conditional(cp_rw *c, cp_node *n) {
   return cp_made(c, t, CP_V_COMPOSITE, w, CP_RULE_SELECT);
 }
 
-/* Whether v is a float made from a double (`(float)d`, the text rounds): in a converted
- * function such a float is a composite, the exact split of d (cp_promote gives
- * cp_from_double(d)), wherever its error term can go on (an operand, a shuffle, a
- * conditional's branch). */
-int cp_is_split(const cp_rw *c, const cp_val *v) {
-  return !c->f->dbl && v->kind == CP_V_PLAIN && v->from == CP_FROM_DOUBLE && v->width == 1 &&
-         v->src && strcmp(v->text, v->src) != 0;
-}
-
-/* A float made from a double (`(float)d`) read back as a double: the split of d, whose
- * double value is d to 2^-48; d is read instead of d rounded to a float. NULL for any
- * other value. */
-cp_val *cp_double_of_split(cp_rw *c, const cp_val *k) {
-  if (!cp_is_split(c, k))
-    return NULL;
-  return cp_made(c, cp_arena_printf(c->run->r->arena, "(%s)", k->src), CP_V_OTHER, 0,
-                 CP_RULE_CONVERT);
-}
-
 /* Implicit conversions (UnexposedExpr wrappers) and value-category changes. */
 static cp_val *implicit(cp_rw *c, cp_node *n) {
   if (n->nkids != 1)
@@ -530,7 +473,7 @@ static cp_val *implicit(cp_rw *c, cp_node *n) {
     return cp_made(c, cp_arena_printf(a, "cp_to_int(%s)", k->cpx), CP_V_OTHER, 0, CP_RULE_DOUBLE_ARITH);
   if (to && to == from) {
     if (k->kind == CP_V_ACCUM)
-      return accum_read(c, k);
+      return cp_accum_read(c, k);
     if (k->kind == CP_V_PAIRED)
       return cp_made(c, cp_promote(c, k), CP_V_COMPOSITE, k->width, CP_RULE_BUFFER_READ);
     if (k->vol)

@@ -9,8 +9,10 @@
  * float value into a composite exactly, cp_demote() into a plain float (the recombined
  * value); cp_arith() writes one operation with the runtime's one-float-operand forms
  * where an operand is a plain float. Also here: the precision tables every runtime name
- * comes from, and whether an expression has side effects or a used value. expr.c and
- * call.c build the values of expressions from these.
+ * comes from, whether an expression has side effects or a used value, the names of
+ * comparisons, whether a float is the split of a double, and the value a read of an
+ * accumulator gives (cp_rvalue). double.c, expr.c
+ * and call.c build the values of expressions from these.
  */
 #include <ctype.h>
 #include <math.h>
@@ -188,6 +190,15 @@ int cp_is_composite(const cp_val *v) {
   return v->kind == CP_V_COMPOSITE || v->kind == CP_V_PAIRED;
 }
 
+/* Whether v is a float made from a double (`(float)d`, the text rounds): in a converted
+ * function such a float is a composite, the exact split of d (cp_promote gives
+ * cp_from_double(d)), wherever its error term can go on (an operand, a shuffle, a
+ * conditional's branch). */
+int cp_is_split(const cp_rw *c, const cp_val *v) {
+  return !c->f->dbl && v->kind == CP_V_PLAIN && v->from == CP_FROM_DOUBLE && v->width == 1 &&
+         v->src && strcmp(v->text, v->src) != 0;
+}
+
 /* The source text of `n` with each changed child's text spliced in; `over[i]`, where
  * `over` and it are not NULL, replaces the text of child i. */
 const char *cp_splice(cp_rw *c, const cp_node *n, const char *const *over, int *changed) {
@@ -255,6 +266,56 @@ const char *cp_op_fn(const cp_rw *c, const char *op) {
     if (strcmp(op, tiered[i]) == 0)
       return c->f->tier_fn;
   return c->f->prec->fn;
+}
+
+/* The suffix of comparison operator `op` (lt, le, gt, ge, eq, ne), or NULL. */
+const char *cp_compare_name(const char *op) {
+  static const char *const ops[][2] = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
+                                       {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
+  for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(op, ops[i][0]) == 0)
+      return ops[i][1];
+  return NULL;
+}
+
+/* Whether an integer literal's value is one a float holds exactly (|v| <= 2^24). */
+int cp_int_literal_fits(const char *lit) {
+  char *end;
+  unsigned long long v = strtoull(lit, &end, 0);
+  return v <= (1ull << 24);
+}
+
+/* ---- reading an accumulator of accumulate(fixed|kahan|double) -------------------- */
+
+const char *cp_fixed_call(cp_rw *c, const char *fn, const char *arg) {
+  int bits = c->f->pragma ? c->f->pragma->fixed_bits : -1;
+  if (bits < 0)
+    return cp_arena_printf(c->run->r->arena, "%s(%s)", fn, arg);
+  return cp_arena_printf(c->run->r->arena, "%s_bits(%s, %d)", fn, arg, bits);
+}
+
+/* Reading an accumulator: an exact composite (fixed, Kahan) or an exact double. */
+cp_val *cp_accum_read(cp_rw *c, const cp_val *k) {
+  const char *name = k->text;
+  if (k->var->accum == CP_ACC_DOUBLE) {
+    cp_val *v = cp_new_val(c, name, CP_V_PLAIN, 1);
+    v->from = CP_FROM_DOUBLE;
+    v->src = name;
+    return v;
+  }
+  cp_val *v = cp_made(c, k->var->accum == CP_ACC_FIXED
+                             ? cp_fixed_call(c, "cp_fixed_to_cp", name)
+                             : cp_arena_printf(c->run->r->arena, "cp_kahan_to_cp(%s)", name),
+                      CP_V_COMPOSITE, 1, CP_RULE_ACCUMULATE);
+  if (k->var->accum == CP_ACC_FIXED) { /* summed back as the integer: exact (no 2^-48) */
+    v->from = CP_FROM_FIXED;
+    v->src = name;
+  }
+  return v;
+}
+
+const cp_val *cp_rvalue(cp_rw *c, const cp_val *v) {
+  return v && v->kind == CP_V_ACCUM ? cp_accum_read(c, v) : v;
 }
 
 /* The value of `text` if it is one numeric literal (decimal, octal or hexadecimal integer,

@@ -23,7 +23,7 @@
  */
 #include <string.h>
 
-#include "host.h"
+#include "state.h"
 
 /* The addresses `list` holds: the buffer of each `&x` element (NULL for anything else);
  * how many of them are paired. */
@@ -34,7 +34,7 @@ static int paired_elements(host *h, const cp_node *list, cp_var **out, unsigned 
     char op[4];
     out[i] = e->kind == CXCursor_UnaryOperator && e->nkids == 1 &&
                      strcmp(cp_node_operator(text(h), e, op), "&") == 0
-                 ? root_of(h, e->kids[0])
+                 ? cp_host_root(h, e->kids[0])
                  : NULL;
     paired += is_paired(out[i]);
   }

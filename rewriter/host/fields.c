@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host.h"
+#include "state.h"
 
 /* Whether the struct of `field` already has a field called `name` (added by hand). */
 static int struct_has_field(CXCursor field, const char *name) {
@@ -67,10 +67,7 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
     return;
   }
   host h;
-  memset(&h, 0, sizeof h);
-  h.run = run;
-  h.u = u;
-  h.f = &run->structs;
+  cp_host_start(&h, run, u, &run->structs);
   const char *t = text(&h);
   unsigned semi = end;
   while (semi < u->opt.input_len && t[semi] != ';')

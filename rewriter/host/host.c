@@ -25,7 +25,7 @@
  */
 #include <string.h>
 
-#include "host.h"
+#include "state.h"
 
 /* The pointer an allocation's first argument points at: `&p` -> `p`, `(void **)&s->pos`
  * -> `s->pos`. */
@@ -47,7 +47,7 @@ static const char *pointer_of(host *h, const char *addr) {
 
 /* cudaMalloc(&p, n) and its kin: the same for p_err, then zero it. */
 static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
-  cp_var *v = root_of(h, cp_call_arg(call, nargs, 0));
+  cp_var *v = cp_host_root(h, cp_call_arg(call, nargs, 0));
   if (!is_paired(v))
     return;
   v->allocated = 1;
@@ -69,7 +69,7 @@ static void on_alloc(host *h, cp_node *call, const char *api, int nargs) {
 
 /* A paired variable that `n` names, at any depth. */
 static cp_var *paired_in(host *h, const cp_node *n) {
-  cp_var *v = n->kind == CXCursor_DeclRefExpr ? root_of(h, n) : NULL;
+  cp_var *v = n->kind == CXCursor_DeclRefExpr ? cp_host_root(h, n) : NULL;
   for (unsigned i = 0; i < n->nkids && !is_paired(v); i++)
     v = paired_in(h, n->kids[i]);
   return is_paired(v) ? v : NULL;
@@ -99,7 +99,7 @@ static cp_var *unfollowed_alias(host *h, const cp_node *n, CXCursor var) {
  * paired itself: a write leaves the buffer's companion stale (an error), a read takes the
  * values without their error terms (a warning). */
 static void check_alias(host *h, cp_node *call, const char *api, cp_node *arg, int writes) {
-  cp_var *v = root_of(h, arg), *p;
+  cp_var *v = cp_host_root(h, arg), *p;
   if (!v || is_paired(v) || !(p = unfollowed_alias(h, h->f->body, v->decl)))
     return;
   if (writes)
@@ -119,7 +119,7 @@ static void check_alias(host *h, cp_node *call, const char *api, cp_node *arg, i
 
 /* cudaMemset(p, v, n): the companion is zeroed. */
 static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
-  cp_var *v = root_of(h, cp_call_arg(call, nargs, 0));
+  cp_var *v = cp_host_root(h, cp_call_arg(call, nargs, 0));
   check_alias(h, call, api, cp_call_arg(call, nargs, 0), 1);
   call_text ct;
   const cp_node *s;
@@ -132,7 +132,7 @@ static void on_memset(host *h, cp_node *call, const char *api, int nargs) {
 }
 
 static void on_free(host *h, cp_node *call, const char *api, int nargs) {
-  cp_var *v = root_of(h, cp_call_arg(call, nargs, 0));
+  cp_var *v = cp_host_root(h, cp_call_arg(call, nargs, 0));
   call_text ct;
   const cp_node *s;
   if (!is_paired(v) || !(s = cp_host_statement_for(h, call, api, &ct)))
@@ -187,8 +187,8 @@ static void copy_in_unpaired(host *h, cp_node *call, int nargs, const char *kind
 static void on_memcpy(host *h, cp_node *call, const char *api, int nargs) {
   if (nargs < 4)
     return;
-  cp_var *dv = root_of(h, cp_call_arg(call, nargs, 0));
-  cp_var *sv = root_of(h, cp_call_arg(call, nargs, 1));
+  cp_var *dv = cp_host_root(h, cp_call_arg(call, nargs, 0));
+  cp_var *sv = cp_host_root(h, cp_call_arg(call, nargs, 1));
   const cp_node *k = cp_node_strip(cp_call_arg(call, nargs, 3));
   const char *kind = k->kind == CXCursor_DeclRefExpr ? spelling_of(h, clang_getCursorReferenced(k->cur)) : "";
   if (!is_paired(dv))
@@ -370,7 +370,7 @@ static void on_call(host *h, cp_node *call, cp_func *g) {
     if (!is_paired(p))
       continue;
     cp_node *a = cp_call_arg(call, nargs, i);
-    cp_var *v = root_of(h, a);
+    cp_var *v = cp_host_root(h, a);
     if (a->macro || call->macro) {
       cp_host_error(h, a, "the launch of '%s' is inside a macro; its companion argument cannot be "
                           "added: write the launch out", g->name);
@@ -406,7 +406,7 @@ static cp_node *written_arg(cp_node *call, unsigned i) {
 static void on_symbol_copy(host *h, cp_node *call, const char *api, int nargs) {
   int from = strcmp(api, "cudaMemcpyFromSymbol") == 0;
   cp_node *a = written_arg(call, from ? 1 : 0);
-  cp_var *v = a ? root_of(h, a) : NULL;
+  cp_var *v = a ? cp_host_root(h, a) : NULL;
   (void)nargs;
   if (!is_paired(v) || !v->is_symbol)
     return;
@@ -432,7 +432,7 @@ static void on_symbol_copy(host *h, cp_node *call, const char *api, int nargs) {
  * paired them together), so p_err gets the address of sym_err. */
 static void on_symbol_address(host *h, cp_node *call, const char *api, int nargs) {
   cp_node *pa = written_arg(call, 0), *sa = written_arg(call, 1);
-  cp_var *p = pa ? root_of(h, pa) : NULL, *v = sa ? root_of(h, sa) : NULL;
+  cp_var *p = pa ? cp_host_root(h, pa) : NULL, *v = sa ? cp_host_root(h, sa) : NULL;
   (void)nargs;
   if (!is_paired(p) || !v || !v->is_symbol || p == v)
     return;
@@ -449,7 +449,7 @@ static void on_symbol_address(host *h, cp_node *call, const char *api, int nargs
 /* The asynchronous symbol copies are not followed yet: say what to add. */
 static void on_symbol_async(host *h, cp_node *call, const char *api, int nargs) {
   cp_node *a = written_arg(call, strcmp(api, "cudaMemcpyFromSymbolAsync") == 0 ? 1 : 0);
-  cp_var *v = a ? root_of(h, a) : NULL;
+  cp_var *v = a ? cp_host_root(h, a) : NULL;
   (void)nargs;
   if (is_paired(v) && v->is_symbol)
     cp_host_error(h, call, "%s of paired symbol '%s' is not followed: use the synchronous call, or "
@@ -473,7 +473,7 @@ static void on_mpi(host *h, cp_node *call, const char *api, int nargs) {
   if (strcmp(api, "MPI_Allreduce") != 0 && strcmp(api, "MPI_Reduce") != 0)
     return;
   for (int i = 0; i < nargs && i < 2; i++) {
-    cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
+    cp_var *v = cp_host_root(h, cp_call_arg(call, nargs, i));
     if (is_paired(v)) {
       cp_diag_at(h->run, h->u, CP_WARNING, call->begin,
                  "paired buffer '%s' is handed to '%s' directly: the reduction sums its "
@@ -498,7 +498,7 @@ static const api_row api_table[] = {
 static void alias_in_array(host *h, const cp_node *n, const cp_node *rhs) {
   if (clang_getCanonicalType(clang_getCursorType(n->cur)).kind != CXType_Pointer)
     return;
-  cp_var *r = root_of(h, rhs);
+  cp_var *r = cp_host_root(h, rhs);
   if (is_paired(r))
     cp_diag_at(h->run, h->u, CP_WARNING, n->begin,
                "a pointer into paired buffer '%s' is stored in an array element, which has no "
@@ -517,7 +517,7 @@ static void on_pointer_assignment(host *h, cp_node *n) {
       !cp_node_assignment(text(h), n, &lhs, &rhs, op) || strcmp(op, "=") != 0)
     return;
   const cp_node *target = cp_node_strip(lhs);
-  cp_var *l = root_of(h, lhs);
+  cp_var *l = cp_host_root(h, lhs);
   int element = target->kind == CXCursor_ArraySubscriptExpr;
   if (element && !(is_paired(l) && cp_host_pointer_array(l->decl) &&
                    clang_getCanonicalType(clang_getCursorType(target->cur)).kind == CXType_Pointer)) {
@@ -528,7 +528,7 @@ static void on_pointer_assignment(host *h, cp_node *n) {
     return;
   if (!is_paired(l))
     return;
-  cp_var *r = root_of(h, rhs);
+  cp_var *r = cp_host_root(h, rhs);
   const cp_node *value = cp_node_strip(rhs);
   int null = value->kind == CXCursor_CXXNullPtrLiteralExpr || value->kind == CXCursor_IntegerLiteral ||
              value->kind == CXCursor_GNUNullExpr;
@@ -551,7 +551,7 @@ static void on_pointer_assignment(host *h, cp_node *n) {
 /* std::swap(d_in, d_out) of paired pointers (double buffering): the companions are swapped
  * too, by the same statement after it. */
 static void on_pointer_swap(host *h, cp_node *n) {
-  cp_var *a = root_of(h, cp_call_arg(n, 2, 0)), *b = root_of(h, cp_call_arg(n, 2, 1));
+  cp_var *a = cp_host_root(h, cp_call_arg(n, 2, 0)), *b = cp_host_root(h, cp_call_arg(n, 2, 1));
   const cp_node *s = cp_host_statement_of(n);
   if (!is_paired(a) && !is_paired(b))
     return;
@@ -581,7 +581,7 @@ static void on_init_list(host *h, const cp_node *n) {
   const char *name = spelling_of(h, var->cur), *stmts = "";
   for (unsigned i = 0; i < nf; i++) {
     const cp_node *e = cp_init_element(text(h), n, i);
-    cp_var *l = cp_field_var(h->run, fields[i]), *r = e ? root_of(h, e) : NULL;
+    cp_var *l = cp_field_var(h->run, fields[i]), *r = e ? cp_host_root(h, e) : NULL;
     if (!is_paired(l) || !is_paired(r) || e->macro)
       continue;
     const char *value = to_companion(h, cp_arena_strndup(arena(h), text(h) + e->begin,
@@ -633,7 +633,7 @@ static int side_effect_free(host *h, const cp_node *n) {
 static void on_element(host *h, const cp_node *n) {
   const cp_node *base = n->kind == CXCursor_ArraySubscriptExpr && n->nkids == 2
                             ? cp_node_strip(n->kids[0]) : NULL;
-  cp_var *v = base && base->kind == CXCursor_DeclRefExpr ? root_of(h, base) : NULL;
+  cp_var *v = base && base->kind == CXCursor_DeclRefExpr ? cp_host_root(h, base) : NULL;
   if (is_paired(v) && cp_host_pointer_array(v->decl) && !side_effect_free(h, n->kids[1]))
     cp_host_error(h, n->kids[1], "this index of '%s', an array of device pointers whose companion "
                                  "array '%s" CP_ERR_SUFFIX "' is indexed the same way, has side effects, "
@@ -704,7 +704,7 @@ static void declare_companion(host *h, cp_var *v) {
     for (unsigned i = 0; i < d->nkids && !vd; i++)
       if (clang_equalCursors(d->kids[i]->cur, v->decl))
         vd = d->kids[i];
-    cp_var *r = vd && vd->nkids ? root_of(h, vd->kids[vd->nkids - 1]) : NULL;
+    cp_var *r = vd && vd->nkids ? cp_host_root(h, vd->kids[vd->nkids - 1]) : NULL;
     if (is_paired(r)) {
       const cp_node *e = vd->kids[vd->nkids - 1];
       init = cp_host_replace_word(h, cp_arena_strndup(arena(h), text(h) + e->begin, e->end - e->begin),
@@ -720,10 +720,7 @@ static void declare_companion(host *h, cp_var *v) {
 
 void cp_convert_host(cp_run *run, cp_func *f) {
   host h;
-  memset(&h, 0, sizeof h);
-  h.run = run;
-  h.u = f->unit;
-  h.f = f;
+  cp_host_start(&h, run, f->unit, f);
   cp_mpi_find_uses(&h, f->body);
   walk(&h, f->body);
   for (unsigned i = 0; i < f->n_vars; i++) {

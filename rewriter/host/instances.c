@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "host.h"
+#include "state.h"
 
 /* The DeclRefExpr of a local struct variable that a field access `s.f` is made on, or
  * NULL (`p->f`, `a.b.f`, a call's result). */
@@ -276,10 +276,7 @@ static int launches_pass_views(cp_run *run, cp_func *hf, const cp_node *n, const
       return 0;
     ++*count;
     host h;
-    memset(&h, 0, sizeof h);
-    h.run = run;
-    h.u = hf->unit;
-    h.f = hf;
+    cp_host_start(&h, run, hf->unit, hf);
     CXCursor var = argument_variable(cp_call_arg(n, nargs, i));
     if (!assigned_field(text(&h), hf->body, var) || !cp_host_unpaired_instance(&h, var))
       return 0;

@@ -30,7 +30,7 @@
 
 #include <string.h>
 
-#include "host.h"
+#include "state.h"
 
 /* The float variable an argument names (`&x`, `x`, `&x[0]`, `(void *)&x`, `p + k` for a
  * float pointer p), a null cursor for anything else. */
@@ -330,7 +330,7 @@ static int receive_wanted(host *h, cp_node *n, const mpi_use *m) {
     return 0;
   CXCursor src = cp_mpi_var(cp_call_arg(n, nargs, 1));
   return !clang_Cursor_isNull(src) && clang_equalCursors(src, m->var) &&
-         is_paired(root_of(h, cp_call_arg(n, nargs, 0))) &&
+         is_paired(cp_host_root(h, cp_call_arg(n, nargs, 0))) &&
          only_mpi_reads(h, h->f->body, m->var, m->call->end, n->begin);
 }
 
@@ -439,8 +439,8 @@ static int device_message_of(host *h, const cp_node *call, const char *name, dev
   int recv = strcmp(name, "MPI_Recv") == 0 && nargs == 7;
   if (!sendrecv && !send && !recv)
     return 0;
-  m->a = root_of(h, cp_call_arg(call, nargs, 0));
-  m->b = sendrecv ? root_of(h, cp_call_arg(call, nargs, 5)) : m->a;
+  m->a = cp_host_root(h, cp_call_arg(call, nargs, 0));
+  m->b = sendrecv ? cp_host_root(h, cp_call_arg(call, nargs, 5)) : m->a;
   if (!is_paired(m->a) && !is_paired(m->b))
     return 0;
   m->send = !recv;

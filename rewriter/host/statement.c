@@ -11,30 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host.h"
-
-static int ident_char(char ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-}
-
-/* `s` with every whole-word `name` replaced by `repl`. */
-const char *cp_host_replace_word(host *h, const char *s, const char *name, const char *repl) {
-  size_t n = strlen(name), r = strlen(repl), count = 0;
-  for (const char *p = strstr(s, name); p; p = strstr(p + n, name))
-    count++;
-  char *out = cp_arena_alloc(arena(h), strlen(s) + count * r + 1), *o = out;
-  for (const char *p = s; *p;) {
-    if (strncmp(p, name, n) == 0 && (p == s || !ident_char(p[-1])) && !ident_char(p[n])) {
-      memcpy(o, repl, r);
-      o += r;
-      p += n;
-    } else {
-      *o++ = *p++;
-    }
-  }
-  *o = '\0';
-  return out;
-}
+#include "state.h"
 
 /* Whether `n` is the body of control statement `p` written without braces (`if (x)
  * f();`, `for (...) f();`): a statement added after it must go inside braces added
@@ -229,7 +206,7 @@ static int find_call(host *h, const cp_node *s, const char *name, unsigned from,
     const char *q = p + n;
     while (*q == ' ')
       q++;
-    if ((p > ct->stmt && ident_char(p[-1])) || *q != '(')
+    if ((p > ct->stmt && cp_ident_char(p[-1])) || *q != '(')
       continue;
     int depth = 0;
     const char *arg = q + 1;

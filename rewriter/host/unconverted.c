@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "host.h"
+#include "state.h"
 
 typedef struct {
   cp_run *run;
@@ -233,7 +233,7 @@ void cp_host_other_call(host *h, cp_node *call, const char *name) {
   const char *forms = "", *site; /* --profile: a site per buffer */
   for (int i = 0; i < nargs; i++) {
     struct_field_writes(h, call, name, i, cp_call_arg(call, nargs, i));
-    cp_var *v = root_of(h, cp_call_arg(call, nargs, i));
+    cp_var *v = cp_host_root(h, cp_call_arg(call, nargs, i));
     if (!is_paired(v))
       continue;
     int again = 0;
@@ -296,7 +296,7 @@ static const char *lambda_callee(host *h, const cp_node *lambda) {
  * lambda that allocates: host.c follows that call itself). */
 static const cp_node *paired_store(host *h, const cp_node *body, const cp_node *n, cp_var **v) {
   if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) {
-    cp_var *r = root_of(h, n);
+    cp_var *r = cp_host_root(h, n);
     const cp_node **w = NULL;
     unsigned k = is_paired(r) ? cp_find_writes(arena(h), text(h), body,
                                                clang_getCursorReferenced(n->cur), 0, &w)

@@ -1,9 +1,13 @@
 /*
- * host.h: what the files of host/ share: the state of the pass over one host function,
- * the text of its statements and calls (statement.c), the MPI calls it follows (mpi.c).
+ * state.h: what the files of host/ share: the state of one pass over host code and what
+ * it is read and edited through (state.c, the bottom of the folder), and the functions
+ * each file gives the files after it: the text of statements and calls (statement.c),
+ * unpaired instances (instances.c), the MPI calls a pass follows (mpi.c), arrays of device
+ * pointers (addresses.c), calls cpconvert does not convert (unconverted.c). host.c, the
+ * entrance, walks each host function with them; no file calls it back.
  */
-#ifndef CPCONVERT_HOST_H
-#define CPCONVERT_HOST_H
+#ifndef CPCONVERT_HOST_STATE_H
+#define CPCONVERT_HOST_STATE_H
 
 #include "internal.h"
 
@@ -33,7 +37,8 @@ typedef struct {
   int yes;
 } instance;
 
-/* The pass over one host function (host.c), or over a declaration site (fields.c). */
+/* One pass: over a host function (host.c, and instances.c following a struct into the
+ * host functions that launch with it), or over a declaration site (fields.c). */
 typedef struct {
   cp_run *run;
   cp_unit *u; /* the unit whose text is edited: f's, or a declaration site's */
@@ -47,6 +52,9 @@ typedef struct {
   int depth; /* instances.c: host functions entered to follow a struct parameter */
 } host;
 
+/* state.c: h set for a pass of `run` over unit `u` (function `f`), nothing seen yet. */
+void cp_host_start(host *h, cp_run *run, cp_unit *u, cp_func *f);
+
 static inline cp_arena *arena(host *h) { return h->run->r->arena; }
 static inline const char *text(host *h) { return h->u->opt.input_text; }
 /* An edit of h's unit that is one application of `rule`. */
@@ -58,14 +66,6 @@ static inline const char *err_of(host *h, const char *name) {
   return cp_arena_printf(arena(h), "%s" CP_ERR_SUFFIX, name);
 }
 
-/* instances.c: the buffer `n` is rooted at (cp_host_buffer), except a paired field of a
- * local struct variable that no converted function sees (an unpaired instance): NULL. */
-cp_var *cp_host_root(host *h, const cp_node *n);
-/* instances.c: whether local struct variable `var` is an unpaired instance. */
-int cp_host_unpaired_instance(host *h, CXCursor var);
-
-static inline cp_var *root_of(host *h, const cp_node *n) { return cp_host_root(h, n); }
-
 static inline int is_paired(const cp_var *v) { return v && v->role == CP_VAR_PAIRED; }
 
 static inline const char *line_end(host *h) {
@@ -76,10 +76,27 @@ static inline const char *spelling_of(host *h, CXCursor c) {
   return cp_cursor_spelling(arena(h), c);
 }
 
-/* unconverted.c: the call `call` of `name`, a function cpconvert does not convert, with
+/* state.c: `s` with every whole-word `name` replaced by `repl`. */
+const char *cp_host_replace_word(host *h, const char *s, const char *name, const char *repl);
+/* `text` with every whole word `name` renamed to its companion NAME_err. */
+static inline const char *to_companion(host *h, const char *text, const char *name) {
+  return cp_host_replace_word(h, text, name, err_of(h, name));
+}
+
+/* ---- unpaired instances (instances.c) ---------------------------------------------- */
+
+/* The buffer `n` is rooted at (cp_host_buffer), except a paired field of a local struct
+ * variable that no converted function sees (an unpaired instance): NULL. */
+cp_var *cp_host_root(host *h, const cp_node *n);
+/* Whether local struct variable `var` is an unpaired instance. */
+int cp_host_unpaired_instance(host *h, CXCursor var);
+
+/* ---- calls cpconvert does not convert (unconverted.c) ------------------------------ */
+
+/* The call `call` of `name`, a function cpconvert does not convert, with
  * paired buffers among its arguments: the warnings where their errors are lost. */
 void cp_host_other_call(host *h, cp_node *call, const char *name);
-/* unconverted.c: a lambda in host code that stores into a paired buffer it captures. */
+/* A lambda in host code that stores into a paired buffer it captures. */
 void cp_host_lambda(host *h, const cp_node *lambda);
 
 /* ---- statements and calls as text (statement.c) ------------------------------------ */
@@ -91,12 +108,6 @@ typedef struct {
   int nargs;
 } call_text;
 
-/* `s` with every whole-word `name` replaced by `repl`. */
-const char *cp_host_replace_word(host *h, const char *s, const char *name, const char *repl);
-/* `text` with every whole word `name` renamed to its companion NAME_err. */
-static inline const char *to_companion(host *h, const char *text, const char *name) {
-  return cp_host_replace_word(h, text, name, err_of(h, name));
-}
 /* The statement of a host function that contains `n`; NULL outside any statement. */
 const cp_node *cp_host_statement_of(const cp_node *n);
 /* The offset just past the ';' that ends statement `s`. */
