@@ -59,21 +59,6 @@ static const struct {
     {"-iquote", NULL, 1},           {"-idirafter", NULL, 1},     {"-std", "--std", 0},
 };
 
-/* nvcc's own options, which clang does not know: dropped without a word, with a value
- * (`-arch=sm_90`, `-Xcompiler -Wall`) or alone (`--extended-lambda`). */
-static const char *const nvcc_with_value[] = {
-    "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code",
-    "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
-    "--linker-options", "-Xnvlink", "-Xcudafe", "-ccbin", "--compiler-bindir", "-rdc",
-    "--relocatable-device-code", "-maxrregcount", "--default-stream", "-cudart", "--cudart",
-    "-t", "--threads", "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div", "-prec-sqrt",
-    "-fmad", "--ftz", "--prec-div", "--prec-sqrt", "--fmad", NULL};
-static const char *const nvcc_alone[] = {
-    "-G", "--device-debug", "-lineinfo", "--generate-line-info", "-dc", "-dlink", "--compile",
-    "--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
-    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda", "-extended-lambda",
-    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", NULL};
-
 /* Dropped from compile commands without a word besides nvcc's own and the flags that write
  * a file (writes_file, below): the language, the target (with a value) and code generation
  * (alone); prefixes end with '*'. */
@@ -271,6 +256,64 @@ static int writes_file(const char *a, const char *next, const char *after_next) 
   return 0;
 }
 
+/* What the parser takes from -Xcompiler VALUE (the host compiler's flags, a comma list):
+ * VALUE itself when it is one -D, -U or -I flag; _OPENMP as gcc defines it for an item
+ * -fopenmp; nothing else (code generation and warnings). *lost: a -D, -U or -I inside a
+ * list, which is not split (the caller warns). */
+static int host_flags(const char *v, const char **out, int *lost) {
+  int n = 0, openmp = 0;
+  *lost = 0;
+  if (!v)
+    return 0;
+  int list = strchr(v, ',') != NULL;
+  if (!list && v[0] == '-' && (v[1] == 'D' || v[1] == 'U' || v[1] == 'I') && v[2])
+    out[n++] = v;
+  for (const char *p = v; *p; p += *p == ',') {
+    size_t len = strcspn(p, ",");
+    if (len == 8 && strncmp(p, "-fopenmp", 8) == 0 && !openmp++)
+      out[n++] = "-D_OPENMP=201511";
+    else if (list && len > 2 && p[0] == '-' && (p[1] == 'D' || p[1] == 'U' || p[1] == 'I'))
+      *lost = 1;
+    p += len;
+  }
+  return n;
+}
+
+/* -Xcompiler VALUE, --compiler-options VALUE or =VALUE: how many arguments (0: not it). */
+static int xcompiler(const char *a, const char *next, const char **value) {
+  const char *names[] = {"-Xcompiler", "--compiler-options", "-compiler-options"};
+  for (int k = 0; k < 3; k++) {
+    size_t n = strlen(names[k]);
+    if (strncmp(a, names[k], n) == 0 && a[n] == '=') {
+      *value = a + n + 1;
+      return 1;
+    }
+    if (strcmp(a, names[k]) == 0) {
+      *value = next;
+      return next ? 2 : 1;
+    }
+  }
+  return 0;
+}
+
+/* nvcc's own option at args[i] in a compile command: its macros and host flags pushed;
+ * how many arguments it took (0: not nvcc's). */
+static int nvcc_flag(strings *out, const char *a, const char *next, const char *input) {
+  const char *v, *flags[3], *define;
+  int lost, used = xcompiler(a, next, &v), n = 0;
+  if (used) {
+    n = host_flags(v, flags, &lost);
+    if (lost)
+      cp_tool_warning("%s: the -D, -U and -I of '-Xcompiler %s' in its compile command are "
+                      "not passed to the parser (a list); give each its own -Xcompiler", input, v);
+  } else if ((used = cp_nvcc_option(a, next, &define)) > 0 && define) {
+    flags[n++] = define;
+  }
+  for (int k = 0; k < n; k++)
+    push(out, strdup(flags[k]));
+  return used;
+}
+
 static void filter_args(strings *out, const char *dir, char **args, int n, int first,
                         const char *input, int depth) {
   for (int i = first; i < n; i++) {
@@ -290,9 +333,9 @@ static void filter_args(strings *out, const char *dir, char **args, int n, int f
                (used = (int)drop_include_pch(args, (unsigned)n, (unsigned)i, input)) > 0 ||
                (used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
       i += used - 1;
-    } else if (in_list(args[i], nvcc_with_value, &has_value, 1) ||
-               in_list(args[i], nvcc_alone, &has_value, 0) ||
-               in_list(args[i], dropped_with_value, &has_value, 1) ||
+    } else if ((used = nvcc_flag(out, args[i], i + 1 < n ? args[i + 1] : NULL, input)) > 0) {
+      i += used - 1;
+    } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
                in_list(args[i], dropped_alone, &has_value, 0)) {
       i += has_value && i + 1 < n;
     } else if (args[i][0] == '-') {
@@ -598,14 +641,29 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
 
 int cp_nvcc_arg(const char *a, const char *next, const char *after, const char **out,
                 int *n_out) {
-  int has_value, w;
+  int w;
   *n_out = 0;
+  const char *value, *define;
+  int used = xcompiler(a, next, &value), lost;
+  if (used) {
+    *n_out = host_flags(value, out, &lost);
+    if (lost)
+      cp_tool_warning("the -D, -U and -I of '-Xcompiler %s' are not passed to the parser (a "
+                      "list); give each its own -Xcompiler", value);
+    return used;
+  }
+  if ((used = cp_nvcc_option(a, next, &define)) > 0) { /* before -o X: -odir X is nvcc's */
+    if (define)
+      out[(*n_out)++] = define;
+    return used;
+  }
   if ((w = writes_file(a, next, after)) != 0)
     return w;
-  if (in_list(a, nvcc_with_value, &has_value, 1) || in_list(a, nvcc_alone, &has_value, 0))
-    return has_value && next ? 2 : 1;
-  if (strcmp(a, "-x") == 0 && next && strcmp(next, "cu") == 0)
-    return 2; /* nvcc's name for CUDA (CMake writes it), which clang calls cuda */
+  if (strcmp(a, "-std") == 0 && next) { /* nvcc's `-std c++17`, clang's `--std c++17` */
+    out[(*n_out)++] = "--std";
+    out[(*n_out)++] = next;
+    return 2;
+  }
   for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
     const char *v;
     if (!kept[k].nvcc || strcmp(kept[k].clang, "-std") == 0 || !spelled(a, kept[k].nvcc, 0, &v))

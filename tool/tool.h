@@ -162,6 +162,13 @@ const cp_json_value *cp_json_member(const cp_json_value *obj, const char *key);
 int cp_nvcc_arg(const char *a, const char *next, const char *after, const char **out,
                 int *n_out);
 
+/* nvcc_options.c: whether `a` (with `next`) is one of nvcc's own options (nvcc 12 and 13,
+ * `nvcc --help`), not a parser flag: how many arguments it takes (0: not nvcc's, or a
+ * parser flag compdb.c maps: -D, -U, -I, -isystem, -include, -std); *define: the flag that
+ * gives the parser the macro nvcc defines for it (-D__CUDACC_EXTENDED_LAMBDA__=1 for
+ * --extended-lambda), or NULL. */
+int cp_nvcc_option(const char *a, const char *next, const char **define);
+
 /* diff.c: the minimal unified diff of `old` and `neu`, as GNU `diff -u` writes it under
  * the header lines `--- OLD_LABEL` and `+++ NEW_LABEL` (nothing if the texts are equal). */
 void cp_print_diff(FILE *out, const char *old_label, const char *new_label, const char *old,

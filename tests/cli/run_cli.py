@@ -1233,8 +1233,11 @@ def nvcc_flags_after_dashdash(c):
     expect_exit(r, 0)
     expect(r[2] == "", r[2])
     first = c.read("out.cu").split(b"\n")[0]
-    expect(first.endswith(b"(--algo accurate -DN=4 -DFROM_CLANG); edit the input, not this file."),
-           first)  # the macros after --, as nvcc spelled them or not, shaped the parse
+    expect(first.endswith(b"(--algo accurate -D__CUDACC_EXTENDED_LAMBDA__=1 -D__CUDACC_RDC__=1 "
+                          b"-DN=4 -DFROM_CLANG -D__CUDACC_RELAXED_CONSTEXPR__=1); edit the "
+                          b"input, not this file."),
+           first)  # the macros after --, as nvcc spelled them or not, and those nvcc defines
+    # for its options (--extended-lambda, -rdc=true, ...), shaped the parse
     r = c.run("k.cu", "-o", "out.cu", "-nocudainc", "--", "-DN=4", "-DFROM_CLANG", "-Iinc",
               "--no-such-clang-flag")
     expect_exit(r, 1)
