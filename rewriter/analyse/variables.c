@@ -360,6 +360,7 @@ static void collect_function(cp_run *run, cp_func *f) {
   CXCursor body = clang_getNullCursor();
   clang_visitChildren(f->cursor, find_body, &body);
   f->body = cp_tree_build(run->r->arena, body, &f->unit->macros);
+  cp_tree_refused(run, f->unit, f->body);
   decide_precision(f);
   if (f->dbl && f->pragma && f->pragma->accum_given && f->pragma->accum != CP_ACC_COMPOSITE)
     cp_diag_at(run, f->unit, CP_ERROR, f->pragma->offset,

@@ -178,7 +178,9 @@ static cp_node *definition(cp_run *run, CXCursor fn, cp_unit **unit, const char 
     if (!clang_Cursor_isNull(d.found)) {
       *unit = run->units[u];
       *text = clang_Location_isFromMainFile(clang_getCursorLocation(d.found)) ? (*unit)->opt.input_text : NULL;
-      return cp_tree_build(run->r->arena, d.found, &run->units[u]->macros);
+      cp_node *tree = cp_tree_build(run->r->arena, d.found, &run->units[u]->macros);
+      cp_tree_refused(run, *unit, tree);
+      return tree;
     }
   }
   return NULL;

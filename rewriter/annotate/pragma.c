@@ -63,6 +63,13 @@ static int is_identifier(const char *s) {
   return 1;
 }
 
+static unsigned pow2(unsigned c) {
+  unsigned p = 1;
+  while (p < c)
+    p *= 2;
+  return p;
+}
+
 /* `( name, name, ... )` into a list; returns 0 or -1 after a diagnostic. */
 static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_clause_name **out,
                        unsigned *count) {
@@ -114,12 +121,19 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
       return -1;
     }
   }
-  /* pair(a) pair(b) is the same as pair(a, b) */
-  cp_clause_name *all = cp_arena_alloc(run->r->arena, (*count + n) * sizeof *all);
-  if (*count)
-    memcpy(all, *out, *count * sizeof *all);
-  memcpy(all + *count, names, n * sizeof *names);
-  *out = all;
+  /* pair(a) pair(b) is the same as pair(a, b). A list of c names has room for
+   * pow2(c) (the least power of two >= c; `names` has at least that), so that repeated
+   * clauses append in place and grow geometrically: memory linear in the pragma. */
+  if (*count == 0) {
+    *out = names;
+  } else {
+    if (*count + n > pow2(*count)) {
+      cp_clause_name *all = cp_arena_alloc(run->r->arena, pow2(*count + n) * sizeof *all);
+      memcpy(all, *out, *count * sizeof *all);
+      *out = all;
+    }
+    memcpy(*out + *count, names, n * sizeof *names);
+  }
   *count += n;
   return 0;
 }

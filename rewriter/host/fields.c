@@ -330,6 +330,7 @@ static enum CXChildVisitResult host_definitions(CXCursor c, CXCursor parent, CXC
        k == CXCursor_Constructor) &&
       clang_isCursorDefinition(c) && cp_cuda_kind(c) == 0) {
     cp_node *tree = cp_tree_build(w->p->run->r->arena, c, &w->u->macros);
+    cp_tree_refused(w->p->run, w->u, tree);
     w->p->text = clang_Location_isFromMainFile(clang_getCursorLocation(c)) ? w->u->opt.input_text : NULL;
     if (tree)
       covered_in(w->p, tree);

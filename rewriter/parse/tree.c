@@ -168,19 +168,36 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   return CXChildVisit_Continue;
 }
 
-static void build_children(cp_arena *a, const cp_macros *m, cp_node *n) {
+static void build_children(cp_arena *a, const cp_macros *m, cp_node *n, unsigned depth,
+                           cp_node *root) {
+  if (depth >= CP_TREE_DEPTH) {
+    if (!root->too_deep)
+      root->too_deep = n;
+    return;
+  }
   build_ctx ctx = {a, m, n, NULL, 0, 0};
   clang_visitChildren(n->cur, collect, &ctx);
   n->kids = ctx.kids;
   n->nkids = ctx.n;
   for (unsigned i = 0; i < n->nkids; i++)
-    build_children(a, m, n->kids[i]);
+    build_children(a, m, n->kids[i], depth + 1, root);
 }
 
 cp_node *cp_tree_build(cp_arena *a, CXCursor root, const cp_macros *m) {
   cp_node *n = new_node(a, m, root, NULL);
-  build_children(a, m, n);
+  build_children(a, m, n, 0, n);
   return n;
+}
+
+int cp_tree_refused(cp_run *run, const cp_unit *u, const cp_node *root) {
+  if (!root || !root->too_deep)
+    return 0;
+  cp_diag_at(run, u, CP_ERROR, root->too_deep->begin,
+             "expression or statement nested more than %d levels deep: beyond cpconvert's "
+             "limit (the converted text of an expression holds its operands', so its memory "
+             "grows with the square of the depth); split it into statements [%s]",
+             CP_TREE_DEPTH, cp_rule_name(CP_RULE_UNSUPPORTED_DEPTH));
+  return 1;
 }
 
 /* CUDA's vector types are structs named floatN / doubleN (typedef'd); match the

@@ -10,7 +10,7 @@ annotated functions with no body and templates (golden err_not_a_function), kern
 namespaces and extern "C" (golden namespaces), an existing output that is a directory or
 in a missing directory (cli output_is_directory, unwritable_output).
 """
-import argparse, json, os, random, resource, shutil, signal, subprocess, sys, tempfile, time
+import argparse, json, os, random, re, resource, shutil, signal, subprocess, sys, tempfile, time
 
 KERNEL = b"""#pragma cp composite
 __global__ void scale(float *x, float a) { x[threadIdx.x] = x[threadIdx.x] * a + 1.0f; }
@@ -988,6 +988,45 @@ def many_errors(c):
     p = c.popen(["many.cu", "-o", "out.cu", "-nocudainc", "-ferror-limit=0"])
     out, err = p.communicate(timeout=300)
     expect(err.count(b": error: '") == 100000, "-ferror-limit=0 held some back")
+
+
+def limited(c, gb):
+    """A preexec_fn that caps the address space at GB (none under AddressSanitizer, whose
+    shadow memory needs none)."""
+    if b"__asan_init" in open(c.tool, "rb").read():
+        return lambda: None
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (gb << 30, gb << 30))
+
+
+@case
+def repeated_pair_clauses(c):
+    """20 000 `pair(x)` clauses (160 KB of pragma) convert in memory linear in the pragma:
+    under a 1 GB address space (they took 3.3 GB, each clause copying the list so far)."""
+    c.write("p.cu", ("#pragma cp composite " + " ".join(["pair(x)"] * 20000) +
+                     "\n__global__ void k(float *x) { x[0] += 1.0f; }\n").encode())
+    p = c.popen(["p.cu", "-o", "out.cu", "-nocudainc"], preexec_fn=limited(c, 1))
+    out, err = p.communicate(timeout=300)
+    expect(p.returncode == 0, "exit status %d: %s" % (p.returncode, err[-400:]))
+    expect(b"cp_add_to(&x[0], &x_err[0]" in c.read("out.cu"), "not converted")
+
+
+@case
+def deep_nesting(c):
+    """20 000 nested `?:` and 40 000 unary minus signs: a located error [unsupported-depth]
+    at the limit of 12 000 levels, exit 1, no output, under a 3 GB address space (they took
+    7.4 GB and 1.9 GB: the converted text of each level holds the levels below it)."""
+    for name, expr in (("tern.cu", "c ? x[1] : " * 20000 + "x[2]"),
+                       ("neg.cu", "- " * 40000 + "x[1]")):
+        c.write(name, ("#pragma cp composite\n__global__ void k(float *x, int c) {\n"
+                       "  x[0] = %s;\n}\n" % expr).encode())
+        p = c.popen([name, "-o", "out.cu", "-nocudainc"], preexec_fn=limited(c, 3))
+        out, err = p.communicate(timeout=300)
+        err = err.decode(errors="replace")
+        expect(p.returncode == 1, "%s: exit status %d" % (name, p.returncode))
+        expect(re.search(r"^%s:3:\d+: error: expression or statement nested more than 12000 "
+                         r"levels deep" % re.escape(name), err, re.M) and
+               "[unsupported-depth]" in err, "%s: no located error:\n%s" % (name, err[:600]))
+        expect(not c.exists("out.cu"), "%s: an output was written" % name)
 
 
 @case
