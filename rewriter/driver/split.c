@@ -211,22 +211,23 @@ static int part_fits(const cp_result *p, int first) {
   return p->n_errors == 0 && !p->device_view && !p->algo_lowered && (first == 0 || !p->n_diags);
 }
 
-static merged new_merged(void) {
-  cp_arena *arena = cp_arena_new();
+static merged new_merged(cp_arena *arena) {
   merged m = {cp_arena_alloc(arena, sizeof *m.r), 0, 0, 0, 0};
   memset(m.r, 0, sizeof *m.r);
   m.r->arena = arena;
   return m;
 }
 
-/* Each input alone, its links noted: kept (compactly, in alone[i]) while it fits. */
-static int convert_alone(const cp_options *opts, int n, cp_links *links, cp_result **alone) {
+/* Each input alone, its links noted: kept (compactly, in alone[i], all in the arena
+ * `keep`: one arena each would cost a block per input) while it fits. */
+static int convert_alone(const cp_options *opts, int n, cp_links *links, cp_result **alone,
+                         cp_arena *keep) {
   int fits = 1;
   for (int i = 0; i < n && fits; i++) {
     cp_result *p = run_group(opts, n, &i, 1, &links[i]);
     fits = part_fits(p, i);
     if (fits) { /* what the merged result needs of it; its unit, tables, trees are freed */
-      merged c = new_merged();
+      merged c = new_merged(keep);
       add_part(&c, p, opts, &i, 1);
       alone[i] = c.r;
     }
@@ -257,13 +258,10 @@ static int merge_groups(merged *m, const cp_options *opts, int n, int *up,
     }
     if (fits)
       add_part(m, p, opts, members, n_in);
-    for (int k = 0; k < n_in; k++) {
+    for (int k = 0; k < n_in; k++)
       done[members[k]] = 1;
-      if (alone[members[k]] != p)
-        cp_result_free(alone[members[k]]);
-      alone[members[k]] = NULL;
-    }
-    cp_result_free(p);
+    if (n_in > 1)
+      cp_result_free(p);
   }
   free(members);
   free(done);
@@ -299,16 +297,16 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   int *up = malloc((size_t)n * sizeof *up);
   if (!links || !alone || !up)
     abort();
-  merged m = new_merged();
-  int fits = convert_alone(opts, n, links, alone);
+  merged m = new_merged(cp_arena_new());
+  cp_arena *keep = cp_arena_new();
+  int fits = convert_alone(opts, n, links, alone, keep);
   if (fits) {
     group_inputs(links, n, up);
     fits = merge_groups(&m, opts, n, up, alone);
   }
-  for (int i = 0; i < n; i++) {
-    cp_result_free(alone[i]);
+  for (int i = 0; i < n; i++)
     cp_links_free(&links[i]);
-  }
+  cp_arena_free(keep);
   free(links);
   free(alone);
   free(up);
