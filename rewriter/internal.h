@@ -15,6 +15,7 @@
 #define CPCONVERT_INTERNAL_H
 
 #include "parse.h"
+#include <stdint.h>
 
 /* The suffix that names a companion: buffer `x` pairs with `x_err`, in generated code and in
  * diagnostics (formats write "%s" CP_ERR_SUFFIX). The runtime and the tests spell it too. */
@@ -672,5 +673,22 @@ void cp_verify_outputs(cp_run *run);
  * of its edits), wherever the output's lines would stop matching the input's. */
 void cp_add_line_directives(cp_arena *a, cp_edit_list *list, const char *input, size_t len,
                             const char *path, const char *nl);
+
+/* links.c: what one input shares with the others of its run, for split.c: keys (64-bit
+ * hashes) of what it declares (defs: its own declarations, its own file, the user headers
+ * it includes) and of what it names (refs: defs and every declaration its code refers
+ * to). Two inputs whose defs and refs meet can reach each other's code in the analysis;
+ * two whose keys never meet cannot (a hash collision only joins them). */
+typedef struct {
+  uint64_t *defs, *refs; /* malloc'd, sorted */
+  size_t n_defs, n_refs;
+} cp_links;
+
+void cp_unit_links(const cp_unit *u, cp_links *out);
+void cp_links_free(cp_links *l);
+
+/* convert.c: one run over every input together (the tables hold all their translation
+ * units); with `links`, each input's links (cp_unit_links) before its unit is closed. */
+cp_result *cp_convert_joint(const cp_options *opts, int n, cp_links *links);
 
 #endif

@@ -156,6 +156,10 @@ typedef struct {
    * run does not find is a warning (the source changed since the profile). */
   const cp_keep_hint *keep_hints;
   size_t n_keep_hints;
+  /* Inputs that share nothing (driver/split.c) may be converted one after another, each
+   * translation unit released before the next is parsed; set by a caller that does not
+   * need result->funcs in the joint run's order (the tool's --stats-csv does). */
+  int split;
 } cp_options;
 
 /* What a run converted, for --stats. */
@@ -219,6 +223,8 @@ typedef struct {
   size_t output_len;
   int pch_refused; /* opt->pch was given and clang could not use it */
   int output_pch_refused; /* the same for opt->output_pch */
+  int algo_lowered; /* the outputs select the fast family (a pragma's accuracy(low)) */
+  int device_view;  /* the run was converted again as the device compilation sees it */
 } cp_result;
 
 /* Converts one file. Always returns a result (free it with cp_result_free); the

@@ -565,7 +565,7 @@ static int run(cli *c) {
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
         .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify, .profile = c->profile,
-        .keep_hints = hints, .n_keep_hints = n_hints,
+        .keep_hints = hints, .n_keep_hints = n_hints, .split = !c->stats_csv,
         .progress = cp_progress_wanted(c) ? cp_progress : NULL,
     };
   }

@@ -183,6 +183,7 @@ static void run_stages(cp_run *run) {
   if (r->n_errors == 0)
     cp_analyse(run);
   settle_tiers(run);
+  r->algo_lowered = run->algo != run->settings->algo;
   if (run->settings->suggest)
     demote_errors(r, first_diag);
   record_stats(r, run);
@@ -624,7 +625,7 @@ static void add_host_view(cp_run *run, const cp_options *opts, int n) {
     return;
   for (int i = 0; i < n; i++)
     carried_locals(run, &host[i]);
-  cp_result *h = cp_convert_files(host, n);
+  cp_result *h = cp_convert_joint(host, n, NULL);
   if (h->n_errors == 0)
     host_view_headers(run, h);
   if (h->n_errors == 0 && host_only_helpers(run, h)) {
@@ -670,12 +671,13 @@ static cp_result *convert_for_device(cp_result *first, const cp_options *opts, i
   if (!dev)
     return first;
   cp_result_free(first);
-  cp_result *r = cp_convert_files(dev, n);
+  cp_result *r = cp_convert_joint(dev, n, NULL);
   free(dev);
+  r->device_view = 1;
   return r;
 }
 
-cp_result *cp_convert_files(const cp_options *opts, int n) {
+cp_result *cp_convert_joint(const cp_options *opts, int n, cp_links *links) {
   cp_arena *arena = cp_arena_new();
   cp_result *r = cp_arena_alloc(arena, sizeof *r);
   memset(r, 0, sizeof *r);
@@ -719,6 +721,8 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
     if (r->n_errors)
       r->output = NULL;
   }
+  for (unsigned i = 0; links && i < run.n_inputs; i++)
+    cp_unit_links(run.units[i], &links[i]);
   for (unsigned i = 0; i < run.n_inputs; i++)
     cp_parse_close(&run.units[i]->p);
   if (retry)
@@ -726,8 +730,6 @@ cp_result *cp_convert_files(const cp_options *opts, int n) {
   sort_diags(r, opts[0].input);
   return r;
 }
-
-cp_result *cp_convert(const cp_options *opt) { return cp_convert_files(opt, 1); }
 
 void cp_result_free(cp_result *r) {
   if (r)

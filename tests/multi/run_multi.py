@@ -6,7 +6,9 @@ An optional NAME/warnings file is the whole expected standard error of the conve
 optional NAME/flags file more arguments for both runs, an optional NAME/inputs file the .cu
 files that convert (one a line; the others of the directory stay out of the run, as files
 another part of the program builds). With NAME/errors instead of NAME/expected/, the run must
-fail with exit status 1, that whole standard error, and no output written."""
+fail with exit status 1, that whole standard error, and no output written. Each case is also
+converted with --stats-csv, which keeps every input's translation unit to the end (the
+joint run, driver/split.c): its exit status, standard error and outputs must be the same."""
 import argparse, shlex, os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -36,6 +38,23 @@ def main():
     flags_file = os.path.join(a.dir, "flags")  # optional: more arguments, split as a shell does
     flags = shlex.split(open(flags_file).read()) if os.path.exists(flags_file) else []
     p = subprocess.run([a.tool] + inputs + ["--o-dir", out] + flags, cwd=a.dir, capture_output=True)
+    joint_out = out + ".joint"
+    shutil.rmtree(joint_out, ignore_errors=True)
+    joint = subprocess.run([a.tool] + inputs + ["--o-dir", joint_out, "--stats-csv",
+                                                out + ".csv"] + flags, cwd=a.dir,
+                           capture_output=True)
+    if (joint.returncode, joint.stderr) != (p.returncode, p.stderr):
+        show_diff(joint.stderr, p.stderr, "joint run's stderr", "stderr")
+        fail("the joint run (--stats-csv) exits %d, the run %d, or their stderr differs"
+             % (joint.returncode, p.returncode))
+    got_joint = tree(joint_out) if os.path.exists(joint_out) else []
+    got_split = tree(out) if os.path.exists(out) else []
+    if got_joint != got_split:
+        fail("the joint run writes %s, the run %s" % (got_joint, got_split))
+    for name in got_split:
+        if open(os.path.join(out, name), "rb").read() != open(os.path.join(joint_out, name),
+                                                                "rb").read():
+            fail(name + " differs from the joint run's")
     errors = os.path.join(a.dir, "errors")
     if os.path.exists(errors):
         if p.returncode != 1:
