@@ -70,6 +70,24 @@ static unsigned pow2(unsigned c) {
   return p;
 }
 
+/* pair(a) pair(b) is the same as pair(a, b). A list of c names has room for pow2(c) (the
+ * least power of two >= c; parse_names' list has at least that), so that repeated clauses
+ * append in place and grow geometrically: memory linear in the pragma. */
+static void append_names(cp_run *run, cp_clause_name **out, unsigned *count,
+                         cp_clause_name *names, unsigned n) {
+  if (*count == 0) {
+    *out = names;
+  } else {
+    if (*count + n > pow2(*count)) {
+      cp_clause_name *all = cp_arena_alloc(run->r->arena, pow2(*count + n) * sizeof *all);
+      memcpy(all, *out, *count * sizeof *all);
+      *out = all;
+    }
+    memcpy(*out + *count, names, n * sizeof *names);
+  }
+  *count += n;
+}
+
 /* `( name, name, ... )` into a list; returns 0 or -1 after a diagnostic. */
 static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_clause_name **out,
                        unsigned *count) {
@@ -121,20 +139,7 @@ static int parse_names(cp_run *run, pragma_lexer *lx, const char *clause, cp_cla
       return -1;
     }
   }
-  /* pair(a) pair(b) is the same as pair(a, b). A list of c names has room for
-   * pow2(c) (the least power of two >= c; `names` has at least that), so that repeated
-   * clauses append in place and grow geometrically: memory linear in the pragma. */
-  if (*count == 0) {
-    *out = names;
-  } else {
-    if (*count + n > pow2(*count)) {
-      cp_clause_name *all = cp_arena_alloc(run->r->arena, pow2(*count + n) * sizeof *all);
-      memcpy(all, *out, *count * sizeof *all);
-      *out = all;
-    }
-    memcpy(*out + *count, names, n * sizeof *names);
-  }
-  *count += n;
+  append_names(run, out, count, names, n);
   return 0;
 }
 
