@@ -15,11 +15,19 @@
 #       the #includes themselves). The generated files get the source's own directory on
 #       their include path, so `#include "local.h"` still finds the header beside it (a
 #       source-file property: add the files to a target of the same directory).
-#       The parser sees the include directories and compile definitions the build uses:
-#       those of TARGET (the target the generated files are added to; it may be defined
-#       after this call), else those of the current directory as they are at this call.
-#       OPTIONS are passed to cpconvert after them, unchanged: give -I with absolute paths
-#       (the command runs in the build directory).
+#       The parser sees the flags the build compiles with, after `--` (cpconvert drops
+#       nvcc's options that do not change parsing): with TARGET (the target the generated
+#       files are added to; it may be defined after this call) and CMake 3.19 or newer, its
+#       CUDA compiles' CMAKE_CUDA_FLAGS[_<CONFIG>], standard (CUDA_STANDARD, else
+#       CXX_STANDARD, raised by cuda_std_NN features), compile definitions, include
+#       directories and compile options, usage requirements of its libraries included and
+#       generator expressions evaluated for CUDA, from a response file written at generation
+#       (CMakeFiles/cpconvert/<name>[-<config>]-CUDA.flags; a single quote inside an item is
+#       not supported, a SHELL: option is split from CMake 3.27 and left out before);
+#       without TARGET, the current directory's, as they are at this call. Where the project
+#       does not enable CUDA, only the include directories and definitions. OPTIONS are
+#       passed to cpconvert unchanged, those after an `--` in them after the build's flags:
+#       give -I with absolute paths (the command runs in the build directory).
 #       Output names are unique in a build, because the folder of converted files below is
 #       flat: converting one source twice (say with other OPTIONS) needs another SUFFIX, and
 #       two equal names stop configuring.
@@ -49,6 +57,22 @@
 #       the files are taken from ${CPCONVERT_CONVERTED_DIR}/<name> at the same relative
 #       paths, where cpconvert_converted collects them; the converted headers' folders go
 #       first on TARGET's include path either way.
+#
+#   cpconvert_target(<new> FROM <float_target> [TOGETHER] [SOURCES a.cu ...]
+#                    [HEADERS h.h ...] [OPTIONS opt ...] [SUFFIX _cp] [OUTPUT_DIR dir])
+#       (CPConvertTarget.cmake) A target <new> of <float_target>'s type (executable, or
+#       static, shared, module or object library) from its sources, the CUDA ones converted
+#       by cpconvert_sources(... TARGET <new>), with its properties as they are at the call:
+#       include directories, compile definitions, options and features, link libraries,
+#       options and directories, their INTERFACE_ forms, CUDA_ARCHITECTURES,
+#       CUDA_SEPARABLE_COMPILATION, CUDA_RESOLVE_DEVICE_SYMBOLS, CUDA_RUNTIME_LIBRARY, the
+#       CUDA, CXX and C standards and extensions, POSITION_INDEPENDENT_CODE,
+#       LINKER_LANGUAGE, the output directories and EXCLUDE_FROM_ALL; it links
+#       CPConvert::runtime (a library also for its users). The sources converted: SOURCES
+#       (each one of <float_target>'s), else with TOGETHER every .cu source, else each .cu
+#       source holding a `#pragma cp` line when CMake configures. Relative sources of
+#       <float_target> are taken from its folder; generator expressions are kept. The other
+#       arguments go to cpconvert_sources. Source-file properties are not carried over.
 #
 #   CPConvert::runtime
 #       INTERFACE target: the include directory of the composite-precision runtime
@@ -687,3 +711,6 @@ function(cpconvert_sources out_var)
   endif()
   set(${out_var} ${outs} PARENT_SCOPE)
 endfunction()
+
+
+include("${CMAKE_CURRENT_LIST_DIR}/CPConvertTarget.cmake") # cpconvert_target
