@@ -67,7 +67,8 @@
 #       options and directories, their INTERFACE_ forms, CUDA_ARCHITECTURES,
 #       CUDA_SEPARABLE_COMPILATION, CUDA_RESOLVE_DEVICE_SYMBOLS, CUDA_RUNTIME_LIBRARY, the
 #       CUDA, CXX and C standards and extensions, POSITION_INDEPENDENT_CODE,
-#       LINKER_LANGUAGE, the output directories and EXCLUDE_FROM_ALL; it links
+#       LINKER_LANGUAGE, the output directories and EXCLUDE_FROM_ALL, a linked library
+#       that an earlier call derived a target from replaced by that target; it links
 #       CPConvert::runtime (a library also for its users). The sources converted: SOURCES
 #       (each one of <float_target>'s), else with TOGETHER every .cu source, else each .cu
 #       source holding a `#pragma cp` line when CMake configures. Relative sources of

@@ -14,6 +14,27 @@ set(_CPCONVERT_TARGET_VALUES CUDA_ARCHITECTURES CUDA_SEPARABLE_COMPILATION
     RUNTIME_OUTPUT_DIRECTORY LIBRARY_OUTPUT_DIRECTORY ARCHIVE_OUTPUT_DIRECTORY
     EXCLUDE_FROM_ALL)
 
+# `libs` with each library that cpconvert_target derived a target from replaced by that
+# target (also inside $<LINK_ONLY:...>): a program derived after its library links the
+# converted library.
+function(_cpconvert_derived_libraries out_var libs)
+  set(mapped)
+  foreach(lib IN LISTS libs)
+    set(name "${lib}")
+    set(wrap "@")
+    if(lib MATCHES "^\\$<LINK_ONLY:(.*)>$")
+      set(name "${CMAKE_MATCH_1}")
+      set(wrap "$<LINK_ONLY:@>")
+    endif()
+    get_property(derived GLOBAL PROPERTY _CPCONVERT_DERIVED_${name})
+    if(derived)
+      string(REPLACE "@" "${derived}" lib "${wrap}")
+    endif()
+    list(APPEND mapped "${lib}")
+  endforeach()
+  set(${out_var} "${mapped}" PARENT_SCOPE)
+endfunction()
+
 function(cpconvert_target new)
   cmake_parse_arguments(PARSE_ARGV 1 _t "TOGETHER" "FROM;SUFFIX;OUTPUT_DIR"
                         "SOURCES;HEADERS;OPTIONS")
@@ -97,9 +118,13 @@ function(cpconvert_target new)
     get_property(set TARGET "${from}" PROPERTY ${p} SET)
     if(set)
       get_property(value TARGET "${from}" PROPERTY ${p})
+      if(p MATCHES "LINK_LIBRARIES$")
+        _cpconvert_derived_libraries(value "${value}")
+      endif()
       set_property(TARGET ${new} PROPERTY ${p} "${value}")
     endif()
   endforeach()
+  set_property(GLOBAL PROPERTY _CPCONVERT_DERIVED_${from} ${new})
   # The converted files include <cp/cp.cuh>; a library's converted headers do too.
   set_property(TARGET ${new} APPEND PROPERTY LINK_LIBRARIES CPConvert::runtime)
   if(NOT type STREQUAL "EXECUTABLE")
