@@ -15,11 +15,19 @@
 #       the #includes themselves). The generated files get the source's own directory on
 #       their include path, so `#include "local.h"` still finds the header beside it (a
 #       source-file property: add the files to a target of the same directory).
-#       The parser sees the include directories and compile definitions the build uses:
-#       those of TARGET (the target the generated files are added to; it may be defined
-#       after this call), else those of the current directory as they are at this call.
-#       OPTIONS are passed to cpconvert after them, unchanged: give -I with absolute paths
-#       (the command runs in the build directory).
+#       The parser sees the flags the build compiles with, after `--` (cpconvert drops
+#       nvcc's options that do not change parsing): with TARGET (the target the generated
+#       files are added to; it may be defined after this call) and CMake 3.19 or newer, its
+#       CUDA compiles' CMAKE_CUDA_FLAGS[_<CONFIG>], standard (CUDA_STANDARD, else
+#       CXX_STANDARD, raised by cuda_std_NN features), compile definitions, include
+#       directories and compile options, usage requirements of its libraries included and
+#       generator expressions evaluated for CUDA, from a response file written at generation
+#       (CMakeFiles/cpconvert/<name>[-<config>]-CUDA.flags; a single quote inside an item is
+#       not supported, a SHELL: option is split from CMake 3.27 and left out before);
+#       without TARGET, the current directory's, as they are at this call. Where the project
+#       does not enable CUDA, only the include directories and definitions. OPTIONS are
+#       passed to cpconvert unchanged, those after an `--` in them after the build's flags:
+#       give -I with absolute paths (the command runs in the build directory).
 #       Output names are unique in a build, because the folder of converted files below is
 #       flat: converting one source twice (say with other OPTIONS) needs another SUFFIX, and
 #       two equal names stop configuring.
@@ -49,6 +57,23 @@
 #       the files are taken from ${CPCONVERT_CONVERTED_DIR}/<name> at the same relative
 #       paths, where cpconvert_converted collects them; the converted headers' folders go
 #       first on TARGET's include path either way.
+#
+#   cpconvert_target(<new> FROM <float_target> [TOGETHER] [SOURCES a.cu ...]
+#                    [HEADERS h.h ...] [OPTIONS opt ...] [SUFFIX _cp] [OUTPUT_DIR dir])
+#       (CPConvertTarget.cmake) A target <new> of <float_target>'s type (executable, or
+#       static, shared, module or object library) from its sources, the CUDA ones converted
+#       by cpconvert_sources(... TARGET <new>), with its properties as they are at the call:
+#       include directories, compile definitions, options and features, link libraries,
+#       options and directories, their INTERFACE_ forms, CUDA_ARCHITECTURES,
+#       CUDA_SEPARABLE_COMPILATION, CUDA_RESOLVE_DEVICE_SYMBOLS, CUDA_RUNTIME_LIBRARY, the
+#       CUDA, CXX and C standards and extensions, POSITION_INDEPENDENT_CODE,
+#       LINKER_LANGUAGE, the output directories and EXCLUDE_FROM_ALL, a linked library
+#       that an earlier call derived a target from replaced by that target; it links
+#       CPConvert::runtime (a library also for its users). The sources converted: SOURCES
+#       (each one of <float_target>'s), else with TOGETHER every .cu source, else each .cu
+#       source holding a `#pragma cp` line when CMake configures. Relative sources of
+#       <float_target> are taken from its folder; generator expressions are kept. The other
+#       arguments go to cpconvert_sources. Source-file properties are not carried over.
 #
 #   CPConvert::runtime
 #       INTERFACE target: the include directory of the composite-precision runtime
@@ -183,12 +208,129 @@ function(_cpconvert_tool out_cmd out_dep)
   endif()
 endfunction()
 
-# The -I and -D flags the build compiles with: TARGET's, through generator expressions
-# (evaluated when the build is generated, so the target may come later), else the current
-# directory's properties now. Without them the parser could take another #if branch than
-# the compiler does. The include directories under `skip` (the folder of converted files,
-# which TOGETHER puts first on TARGET's path) are left out: the parser reads the inputs.
-function(_cpconvert_build_flags out_var tgt skip)
+# The language whose flags the parser gets: CUDA where the project enables it (nvcc's
+# options, which cpconvert reads after `--`), else none (a host compiler's flags are not
+# all clang's): then only the include directories and definitions reach the parser.
+function(_cpconvert_language out_var)
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if("CUDA" IN_LIST langs)
+    set(${out_var} CUDA PARENT_SCOPE)
+  else()
+    set(${out_var} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# CMAKE_<lang>_FLAGS and CMAKE_<lang>_FLAGS_<CONFIG> of the current directory, as the build
+# passes them, in the text of a response file (the build's own shell syntax; the
+# configuration's behind $<CONFIG:...>).
+function(_cpconvert_lang_flags_text out_var lang)
+  set(text "${CMAKE_${lang}_FLAGS}\n")
+  set(seen)
+  foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES CMAKE_BUILD_TYPE ITEMS Debug Release
+                          RelWithDebInfo MinSizeRel)
+    string(TOUPPER "${config}" upper)
+    if(upper STREQUAL "" OR upper IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen "${upper}")
+    set(flags "${CMAKE_${lang}_FLAGS_${upper}}")
+    if(NOT flags STREQUAL "")
+      string(REPLACE ">" "$<ANGLE-R>" flags "${flags}")
+      string(APPEND text "$<$<CONFIG:${config}>:${flags}>\n")
+    endif()
+  endforeach()
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# The -std=c++NN of `tgt`'s <lang> compiles, as CMake chooses it: <lang>_STANDARD (CUDA
+# falls back on CXX_STANDARD), raised by the <lang>_std_NN compile features, else the
+# compiler's default; a level the compiler does not support decays to the highest one below
+# it. Levels before C++11 are left to the parser's default.
+function(_cpconvert_std_genex out_var tgt lang)
+  string(TOLOWER "${lang}" prefix)
+  set(std "$<TARGET_PROPERTY:${tgt},${lang}_STANDARD>")
+  if(lang STREQUAL "CUDA")
+    set(std "$<IF:$<BOOL:${std}>,${std},$<TARGET_PROPERTY:${tgt},CXX_STANDARD>>")
+  endif()
+  set(features "$<TARGET_PROPERTY:${tgt},COMPILE_FEATURES>")
+  set(supported)
+  foreach(f IN LISTS CMAKE_${lang}_COMPILE_FEATURES)
+    if(f MATCHES "^${prefix}_std_([0-9]+)$" AND CMAKE_MATCH_1 GREATER_EQUAL 11
+       AND CMAKE_MATCH_1 LESS 98)
+      list(APPEND supported ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+  set(default "${CMAKE_${lang}_STANDARD_COMPUTED_DEFAULT}")
+  set(result "")
+  foreach(level IN LISTS supported) # ascending: the outermost test is the highest level
+    set(terms "$<VERSION_GREATER_EQUAL:${std},${level}>")
+    foreach(at_least IN ITEMS 11 14 17 20 23 26)
+      if(at_least GREATER_EQUAL level)
+        list(APPEND terms "$<IN_LIST:${prefix}_std_${at_least},${features}>")
+      endif()
+    endforeach()
+    if(default MATCHES "^[0-9]+$" AND default LESS 98 AND default GREATER_EQUAL level)
+      list(APPEND terms "$<NOT:$<BOOL:${std}>>")
+    endif()
+    list(JOIN terms "," terms)
+    set(result "$<IF:$<OR:${terms}>,-std=c++${level},${result}>")
+  endforeach()
+  set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+# Writes (when the build is generated) the response file `file` (the language in its name:
+# CMAKE_CURRENT_BINARY_DIR/CMakeFiles/cpconvert/<name>[-<config>]-<lang>.flags) with the
+# flags `tgt` compiles with: CMAKE_<lang>_FLAGS[_<CONFIG>] of the directory, the standard,
+# then its compile definitions, include directories (but those under `skip`) and compile
+# options, usage requirements of its libraries included, generator expressions evaluated for
+# the language (a `$<$<COMPILE_LANGUAGE:CUDA>:-DX>` counts). Each item is quoted; an option
+# with a single quote in it is not supported. A `SHELL:` option is split (CMake 3.27 or
+# newer; before, it is left out). Called deferred, so the directory's variables are final.
+function(_cpconvert_write_flags file tgt lang skip)
+  _cpconvert_lang_flags_text(text ${lang})
+  _cpconvert_std_genex(std "${tgt}" ${lang})
+  set(inc "$<FILTER:$<TARGET_PROPERTY:${tgt},INCLUDE_DIRECTORIES>,INCLUDE,.>")
+  if(skip)
+    string(REGEX REPLACE "([][+.*()^$?|\\{}])" "\\\\\\1" re "${skip}")
+    set(inc "$<FILTER:${inc},EXCLUDE,^${re}(/|$)>")
+  endif()
+  set(def "$<FILTER:$<TARGET_PROPERTY:${tgt},COMPILE_DEFINITIONS>,INCLUDE,.>")
+  set(opt "$<FILTER:$<TARGET_PROPERTY:${tgt},COMPILE_OPTIONS>,INCLUDE,.>")
+  set(plain "$<FILTER:${opt},EXCLUDE,^SHELL:>")
+  string(APPEND text "${std}\n"
+    "$<$<BOOL:${def}>:'-D$<JOIN:${def},'\n'-D>'\n>"
+    "$<$<BOOL:${inc}>:'-I$<JOIN:${inc},'\n'-I>'\n>"
+    "$<$<BOOL:${plain}>:'$<JOIN:${plain},'\n'>'\n>")
+  if(NOT CMAKE_VERSION VERSION_LESS 3.27)
+    string(APPEND text "$<JOIN:$<LIST:TRANSFORM,$<FILTER:${opt},INCLUDE,^SHELL:>,REPLACE,^SHELL:,>,\n>\n")
+  endif()
+  file(GENERATE OUTPUT "${file}" CONTENT "${text}" TARGET "${tgt}")
+endfunction()
+
+# The flags the build compiles with, for the parser (after `--`), so that it takes the
+# #if branches the compiler takes, and the files the command then depends on:
+#   - with TARGET (CMake 3.19 or newer): a response file of everything `tgt`'s CUDA
+#     compiles get (_cpconvert_write_flags), written when the build is generated (the
+#     target may be defined after the call, and CMAKE_CUDA_FLAGS set later in the
+#     directory);
+#   - without: the current directory's compile definitions, include directories and compile
+#     options, CMAKE_CUDA_FLAGS[_<CONFIG>] and CMAKE_CUDA_STANDARD, as they are now;
+#   - where the project does not enable CUDA (or, with TARGET, on CMake older than 3.19):
+#     only the include directories and compile definitions, of TARGET or the directory.
+# The include directories under `skip` (the folder of converted files, which TOGETHER puts
+# first on TARGET's path) are left out: the parser reads the inputs. `name` names the
+# response file.
+function(_cpconvert_build_flags out_var out_deps tgt skip name)
+  _cpconvert_language(lang)
+  if(tgt AND lang AND NOT CMAKE_VERSION VERSION_LESS 3.19)
+    set(stem "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/cpconvert/${name}$<$<BOOL:$<CONFIG>>:-$<CONFIG>>")
+    set(args "[[${stem}-$<COMPILE_LANGUAGE>.flags]] [[${tgt}]] ${lang} [[${skip}]]")
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _cpconvert_write_flags ${args})")
+    set(${out_var} "@${stem}-${lang}.flags" PARENT_SCOPE)
+    set(${out_deps} "${stem}-${lang}.flags" PARENT_SCOPE)
+    return()
+  endif()
+  set(${out_deps} "" PARENT_SCOPE)
   if(tgt)
     set(inc "$<TARGET_PROPERTY:${tgt},INCLUDE_DIRECTORIES>")
     if(skip AND NOT CMAKE_VERSION VERSION_LESS 3.19)
@@ -200,16 +342,65 @@ function(_cpconvert_build_flags out_var tgt skip)
                    "$<$<BOOL:${def}>:-D$<JOIN:${def},$<SEMICOLON>-D>>" PARENT_SCOPE)
     return()
   endif()
+  set(flags)
+  if(lang)
+    separate_arguments(flags UNIX_COMMAND "${CMAKE_${lang}_FLAGS}")
+    set(seen)
+    foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES CMAKE_BUILD_TYPE ITEMS Debug Release
+                            RelWithDebInfo MinSizeRel)
+      string(TOUPPER "${config}" upper)
+      if(upper STREQUAL "" OR upper IN_LIST seen)
+        continue()
+      endif()
+      list(APPEND seen "${upper}")
+      separate_arguments(parts UNIX_COMMAND "${CMAKE_${lang}_FLAGS_${upper}}")
+      if(parts)
+        string(REPLACE ">" "$<ANGLE-R>" parts "${parts}")
+        string(REPLACE "," "$<COMMA>" parts "${parts}")
+        list(JOIN parts "$<SEMICOLON>" parts)
+        list(APPEND flags "$<$<CONFIG:${config}>:${parts}>")
+      endif()
+    endforeach()
+    if(CMAKE_${lang}_STANDARD MATCHES "^[0-9]+$" AND CMAKE_${lang}_STANDARD LESS 98
+       AND CMAKE_${lang}_STANDARD GREATER_EQUAL 11)
+      list(APPEND flags "-std=c++${CMAKE_${lang}_STANDARD}")
+    endif()
+  endif()
   get_directory_property(incs INCLUDE_DIRECTORIES)
   get_directory_property(defs COMPILE_DEFINITIONS)
-  set(flags)
-  foreach(i IN LISTS incs)
-    list(APPEND flags "-I${i}")
-  endforeach()
   foreach(d IN LISTS defs)
     list(APPEND flags "-D${d}")
   endforeach()
+  foreach(i IN LISTS incs)
+    list(APPEND flags "-I${i}")
+  endforeach()
+  if(lang)
+    get_directory_property(opts COMPILE_OPTIONS)
+    foreach(o IN LISTS opts) # generator expressions are evaluated in the command
+      if(o MATCHES "^SHELL:(.*)$")
+        separate_arguments(parts UNIX_COMMAND "${CMAKE_MATCH_1}")
+        list(APPEND flags ${parts})
+      else()
+        list(APPEND flags "${o}")
+      endif()
+    endforeach()
+  endif()
   set(${out_var} ${flags} PARENT_SCOPE)
+endfunction()
+
+# cpconvert's arguments after the inputs and outputs: OPTIONS up to their `--`, then `--`,
+# the build's flags (`flags`), and the flags OPTIONS give after their `--` (which come last
+# and win).
+function(_cpconvert_tail out_var flags)
+  set(before ${arg_OPTIONS})
+  set(after)
+  list(FIND arg_OPTIONS "--" at)
+  if(at GREATER -1)
+    list(SUBLIST arg_OPTIONS 0 ${at} before)
+    math(EXPR at "${at} + 1")
+    list(SUBLIST arg_OPTIONS ${at} -1 after)
+  endif()
+  set(${out_var} ${before} -- ${flags} ${after} PARENT_SCOPE)
 endfunction()
 
 # The custom command's dependency on the headers a source includes.
@@ -320,7 +511,7 @@ function(_cpconvert_register_output out group)
 endfunction()
 
 # TOGETHER: one command converts every source (and writes HEADERS) into `dir`.
-function(_cpconvert_together out_var dir group tool tool_dep build_flags)
+function(_cpconvert_together out_var dir group tool tool_dep build_flags build_deps)
   if(DEFINED arg_SUFFIX)
     message(FATAL_ERROR "cpconvert_sources: TOGETHER keeps the names (--o-dir); give no SUFFIX")
   endif()
@@ -376,6 +567,7 @@ function(_cpconvert_together out_var dir group tool tool_dep build_flags)
       file(WRITE "${listfile}" "${lines}")
     endif()
     _cpconvert_depends_args(dep_args "${depfile}" "${first}")
+    _cpconvert_tail(tail "${build_flags}")
     set(names)
     foreach(f IN LISTS srcs)
       get_filename_component(name "${f}" NAME)
@@ -385,12 +577,12 @@ function(_cpconvert_together out_var dir group tool tool_dep build_flags)
     # the first output with the inputs, and the converted files keep their time when their
     # bytes do not change, so without it every `make` after a touch converted again.
     add_custom_command(OUTPUT "${stamp}" ${outs}
-      COMMAND ${tool} ${srcs} --o-dir "${dir}" -MF "${depfile}" ${build_flags} ${arg_OPTIONS}
+      COMMAND ${tool} ${srcs} --o-dir "${dir}" -MF "${depfile}" ${tail}
       COMMAND "${CMAKE_COMMAND}" "-DCPCONVERT_CHECK_DEPFILE=${depfile}"
               "-DCPCONVERT_CHECK_OUTPUTS=${listfile}" "-DCPCONVERT_CHECK_STAMP=${stamp}"
               -P "${_CPCONVERT_MODULE}"
       COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
-      DEPENDS ${srcs} ${hdrs} ${tool_dep}
+      DEPENDS ${srcs} ${hdrs} ${tool_dep} ${build_deps}
       ${dep_args}
       COMMENT "cpconvert together:${names}"
       VERBATIM COMMAND_EXPAND_LISTS)
@@ -428,7 +620,7 @@ function(_cpconvert_prefer_converted tgt dir base)
 endfunction()
 
 # One command per source: `cpconvert SRC -o DIR/<name><SUFFIX>.cu`.
-function(_cpconvert_each out_var dir tool tool_dep build_flags)
+function(_cpconvert_each out_var dir tool tool_dep build_flags build_deps)
   if(NOT DEFINED arg_SUFFIX)
     set(arg_SUFFIX _cp)
   endif()
@@ -436,6 +628,7 @@ function(_cpconvert_each out_var dir tool tool_dep build_flags)
     message(FATAL_ERROR "cpconvert_sources: HEADERS goes with TOGETHER (each source alone "
                         "writes no header)")
   endif()
+  _cpconvert_tail(tail "${build_flags}")
   set(outs)
   set(exports)
   foreach(src IN LISTS arg_SOURCES)
@@ -454,8 +647,8 @@ function(_cpconvert_each out_var dir tool tool_dep build_flags)
       list(APPEND exports "${CPCONVERT_CONVERTED_EXPORT_DIR}/${name}${arg_SUFFIX}.cu")
       _cpconvert_depends_args(dep_args "${out}.d" "${src}")
       add_custom_command(OUTPUT "${out}"
-        COMMAND ${tool} "${src}" -o "${out}" -MD -MF "${out}.d" ${build_flags} ${arg_OPTIONS}
-        DEPENDS "${src}" ${tool_dep}
+        COMMAND ${tool} "${src}" -o "${out}" -MD -MF "${out}.d" ${tail}
+        DEPENDS "${src}" ${tool_dep} ${build_deps}
         ${dep_args}
         COMMENT "cpconvert ${name}${arg_SUFFIX}.cu"
         VERBATIM COMMAND_EXPAND_LISTS)
@@ -509,11 +702,16 @@ function(cpconvert_sources out_var)
   if(arg_TOGETHER)
     set(skip "${dir}")
   endif()
-  _cpconvert_build_flags(build_flags "${arg_TARGET}" "${skip}")
   if(arg_TOGETHER)
-    _cpconvert_together(outs "${dir}" "${group}" "${tool}" "${tool_dep}" "${build_flags}")
+    _cpconvert_build_flags(build_flags build_deps "${arg_TARGET}" "${skip}" "${group}")
+    _cpconvert_together(outs "${dir}" "${group}" "${tool}" "${tool_dep}" "${build_flags}"
+                        "${build_deps}")
   else()
-    _cpconvert_each(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}")
+    _cpconvert_build_flags(build_flags build_deps "${arg_TARGET}" "" "each-${arg_TARGET}")
+    _cpconvert_each(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}" "${build_deps}")
   endif()
   set(${out_var} ${outs} PARENT_SCOPE)
 endfunction()
+
+
+include("${CMAKE_CURRENT_LIST_DIR}/CPConvertTarget.cmake") # cpconvert_target

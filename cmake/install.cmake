@@ -18,6 +18,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/CPConvertConfigVersion.cm
 install(FILES ${PROJECT_BINARY_DIR}/CPConvertConfig.cmake
               ${PROJECT_BINARY_DIR}/CPConvertConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/CPConvert.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/CPConvertTarget.cmake
         DESTINATION ${CPCONVERT_INSTALL_CMAKEDIR})
 
 # The man pages, docs/cpconvert.1 and docs/cpconvert-tune.1, checked for at install time rather than at configure time,

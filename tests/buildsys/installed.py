@@ -37,7 +37,7 @@ def install(a, prefix):
     run(["cmake", "--install", a.build, "--prefix", prefix])
     files = ["bin/cpconvert", "include/cp/cp.cuh", "lib/cmake/CPConvert/CPConvertConfig.cmake",
              "lib/cmake/CPConvert/CPConvertConfigVersion.cmake",
-             "lib/cmake/CPConvert/CPConvert.cmake"]
+             "lib/cmake/CPConvert/CPConvert.cmake", "lib/cmake/CPConvert/CPConvertTarget.cmake"]
     for page in ("cpconvert.1", "cpconvert-tune.1"):
         if os.path.exists(os.path.join(a.source_dir, "docs", page)):
             files.append("share/man/man1/" + page)
