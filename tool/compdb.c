@@ -561,19 +561,27 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
 }
 
 /* Flags after `--` that would make the parser write a file (a dependency file, a trace,
- * saved temporaries, a compilation database entry): dropped, whatever they name, since
- * nothing the parser is given may write a file (`-- -MD -MF k.cu` must not overwrite the
- * input); with a value apart, or joined (`-MFdeps.d`, `-ftime-trace=DIR`). `-o` too. */
-static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o",
+ * saved temporaries, statistics, serialized diagnostics, a copy of every header read, a
+ * compilation database entry): dropped, whatever they name, since nothing the parser is
+ * given may write a file (`-- -MD -MF k.cu` must not overwrite the input); with a value
+ * apart, or joined (`-MFdeps.d`, `-ftime-trace=DIR`). `-o` and `--output` too. */
+static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o", "--output",
                                                  "-dependency-file", "-dependency-dot",
-                                                 "-header-include-file", NULL};
+                                                 "-header-include-file", "-module-dependency-dir",
+                                                 "-serialize-diagnostics",
+                                                 "--serialize-diagnostics",
+                                                 "-serialize-diagnostic-file", NULL};
 static const char *const writing_alone[] = {"-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-MV",
-                                            "-save-temps*", "--save-temps*", "-ftime-trace*",
+                                            "--dependencies", "--user-dependencies",
+                                            "--write-dependencies", "--write-user-dependencies",
+                                            "-save-temps*", "--save-temps*", "-save-stats*",
+                                            "--save-stats*", "-stats-file*", "-ftime-trace*",
                                             "-fcrash-diagnostics*", "-fproc-stat-report*",
-                                            "-fmodules-cache-path=*", NULL};
+                                            "-fmodules-cache-path=*", "-fmodule-output*", NULL};
 
 /* How many arguments from `a` on write a file (0: none): `-MF X`, `-MFX`, `-Xclang -MF
- * -Xclang X`, ... */
+ * -Xclang X`, `-Wp,-MD,X` (the driver makes it `-MD -MF X`; other words of -Wp, go to the
+ * preprocessor as they are), ... */
 static int writes_file(const char *a, const char *next, const char *after_next) {
   int has_value;
   if (strcmp(a, "-Xclang") == 0 && next) {
@@ -584,6 +592,13 @@ static int writes_file(const char *a, const char *next, const char *after_next) 
     int takes = in_list(next, writing_with_value, &has_value, 1) && has_value;
     return takes && after_next && strcmp(after_next, "-Xclang") == 0 ? 4 : 2;
   }
+  if (strncmp(a, "-Wp,", 4) == 0)
+    for (const char *w = a + 4; *w; w += strcspn(w, ",") + (w[strcspn(w, ",")] == ',')) {
+      char word[256];
+      snprintf(word, sizeof word, "%.*s", (int)strcspn(w, ","), w);
+      if (writes_file(word, NULL, NULL))
+        return 1;
+    }
   if (in_list(a, writing_alone, &has_value, 0))
     return 1;
   for (int k = 0; writing_with_value[k]; k++) {
