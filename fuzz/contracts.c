@@ -8,7 +8,8 @@
  *  - fuzz_writes_file: whether clang, given a list of flags as libclang is (its driver,
  *    then cc1), would write a file: a dependency file, a trace, saved temporaries, a
  *    diagnostics or statistics file, a module cache or dependency directory, an output.
- *    From clang's option table: the value a flag takes apart (`-D X`, `-MF X`) is no
+ *    From clang's option table (and `-fmodules`, seen writing the modules it builds into
+ *    the user's cache): the value a flag takes apart (`-D X`, `-MF X`) is no
  *    flag; `-Xclang X` and `-Xpreprocessor X` hand X to cc1; `-Wp,A,B` hands A and B to
  *    the preprocessor (the driver turns `-Wp,-MD,F` into `-MD -MF F`); `-Xarch_host X`
  *    reads X as a driver flag.
@@ -248,7 +249,9 @@ static int cc1_writes(const char *a) {
 static int driver_writes(const char *a, int depth) {
   static const char *const exact[] = {
       "-M", "-MM", "-MD", "-MMD", "--dependencies", "--user-dependencies",
-      "--write-dependencies", "--write-user-dependencies", "-serialize-diagnostics", NULL};
+      "--write-dependencies", "--write-user-dependencies", "-serialize-diagnostics",
+      "-fmodules", /* builds the modules it imports into $XDG_CACHE_HOME/clang/ModuleCache */
+      NULL};
   static const char *const prefixes[] = {
       "-o", "--output", "-MF", "-MJ", "-save-temps", "--save-temps", "-save-stats",
       "--save-stats", "-ftime-trace", "-fcrash-diagnostics", "-fproc-stat-report",

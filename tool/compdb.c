@@ -562,7 +562,7 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
 
 /* Flags after `--` that would make the parser write a file (a dependency file, a trace,
  * saved temporaries, statistics, serialized diagnostics, a copy of every header read, a
- * compilation database entry): dropped, whatever they name, since nothing the parser is
+ * compilation database entry, the modules -fmodules builds into the user's cache): dropped, whatever they name, since nothing the parser is
  * given may write a file (`-- -MD -MF k.cu` must not overwrite the input); with a value
  * apart, or joined (`-MFdeps.d`, `-ftime-trace=DIR`). `-o` and `--output` too. */
 static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o", "--output",
@@ -577,7 +577,8 @@ static const char *const writing_alone[] = {"-M", "-MM", "-MD", "-MMD", "-MG", "
                                             "-save-temps*", "--save-temps*", "-save-stats*",
                                             "--save-stats*", "-stats-file*", "-ftime-trace*",
                                             "-fcrash-diagnostics*", "-fproc-stat-report*",
-                                            "-fmodules-cache-path=*", "-fmodule-output*", NULL};
+                                            "-fmodules", "-fmodules-cache-path=*",
+                                            "-fmodule-output*", NULL};
 
 /* How many arguments from `a` on write a file (0: none): `-MF X`, `-MFX`, `-Xclang -MF
  * -Xclang X`, `-Wp,-MD,X` (the driver makes it `-MD -MF X`; other words of -Wp, go to the
