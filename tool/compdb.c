@@ -562,9 +562,10 @@ const char **cp_compdb_flags(const char *build_dir, const char *input, const cha
 
 /* Flags after `--` that would make the parser write a file (a dependency file, a trace,
  * saved temporaries, statistics, serialized diagnostics, a copy of every header read, a
- * compilation database entry, the modules -fmodules builds into the user's cache): dropped, whatever they name, since nothing the parser is
- * given may write a file (`-- -MD -MF k.cu` must not overwrite the input); with a value
- * apart, or joined (`-MFdeps.d`, `-ftime-trace=DIR`). `-o` and `--output` too. */
+ * compilation database entry, the modules -fmodules builds into the user's cache):
+ * dropped, whatever they name, since nothing the parser is given may write a file (`-- -MD
+ * -MF k.cu` must not overwrite the input); with a value apart, or joined (`-MFdeps.d`,
+ * `-ftime-trace=DIR`). `-o` and `--output` too. */
 static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o", "--output",
                                                  "-dependency-file", "-dependency-dot",
                                                  "-header-include-file", "-module-dependency-dir",
