@@ -3,7 +3,8 @@
  * fuzz_convert.c does not reach: response files and the command line, compile_commands.json
  * with its response files and -include search, the precompiled-header cache (trust rule,
  * lock, the PCH built in a child, the record and the headers' content hashes) and writing
- * the outputs (write-if-changed, every file or none, the rollback when a rename fails).
+ * the outputs (write-if-changed, every file or none, the rollback when a rename fails),
+ * the diagnostics writers (text, SARIF, JSON) and the flags after `--`.
  *
  * One input: a mode byte, a flags byte, then up to four parts separated by \x01. Each
  * input runs in a directory of its own (created under $TMPDIR, removed after), made the
@@ -20,17 +21,35 @@
  *   3 outputs  up to four outputs (names and contents from the parts) over files that
  *              are missing, equal, different, a link or a directory, with a rename made
  *              to fail (EBUSY) at a chosen call
+ *   4 diags    up to four diagnostics (message part 0, file name part 1, source line
+ *              part 2, each cut anywhere or repeated past 2-12 kB; lines and columns 0,
+ *              small, past the line, huge; chosen by the bytes of part 3) printed with
+ *              cp_print_diag or as the tool's own errors, then cp_finish_diags, in the
+ *              text, SARIF or JSON format
+ *   5 dashes   `cpconvert in.cu -o out.cu WORDS1 [-p DIR] -- [@a.rsp] WORDS0` (a.rsp part
+ *              2) through cp_expand_args and cp_parse_args, and with -p a database for
+ *              in.cu from part 3: cp_compdb_flags
+ * FUZZ_CLI_MODES (e.g. 45) limits a run to the modes it names.
  * Besides crashes, hangs and sanitizer reports, it aborts on a broken contract:
  *  - expanded arguments are NULL-terminated, the output header's options fit their buffer;
  *  - database flags end with the command line's own, none NULL;
  *  - a cache others may write is not used; a planted lock link leaves its target alone;
  *    a PCH whose header changed (times kept) is not served, an untouched one is;
  *  - cp_write_files: 0 and every file new (one that held the bytes untouched), or -1 and
- *    every file as it was; no temporary file left.
+ *    every file as it was; no temporary file left;
+ *  - diagnostics: the text format holds no control byte but newline and tab; SARIF and
+ *    JSON are one valid JSON document (contracts.c's own validator: RFC 8259, UTF-8)
+ *    holding every diagnostic printed, SARIF with $schema, version and
+ *    runs[0].tool.driver.name, JSON with each well-formed message, file name and source
+ *    line as given; nothing else printed;
+ *  - the parser's flags, from the command line and with the database's: NULL-terminated,
+ *    no NULL inside, none that makes clang write a file (contracts.c's own reading of
+ *    clang's options).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <dirent.h>
 #include <ftw.h>
 #include <stdint.h>
@@ -160,6 +179,47 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* compile_commands.json with `copies` entries compiling `file` in directory `dir`, from
+ * the words w[0, n) (between `nvcc` and `-c FILE`), as "arguments" or as a "command". */
+static void write_database(const char **w, int n, int command, int copies, const char *dir,
+                           const char *file) {
+  FILE *f = fopen("compile_commands.json", "w");
+  if (!f)
+    return;
+  for (int copy = 0; copy < copies; copy++) {
+    fprintf(f, "%s{\"directory\": ", copy ? ",\n" : "[\n");
+    json_string(f, dir);
+    fputs(", \"file\": ", f);
+    json_string(f, file);
+    fputs(", ", f);
+    if (command) {
+      fputs("\"command\": ", f);
+      size_t cap = 64 + strlen(file);
+      for (int i = 0; i < n; i++)
+        cap += strlen(w[i]) + 1;
+      char *cmd = calloc(1, cap);
+      strcpy(cmd, "nvcc");
+      for (int i = 0; i < n; i++)
+        strcat(strcat(cmd, " "), w[i]);
+      strcat(strcat(cmd, " -c "), file);
+      json_string(f, cmd);
+      free(cmd);
+    } else {
+      fputs("\"arguments\": [\"nvcc\"", f);
+      for (int i = 0; i < n; i++) {
+        fputs(", ", f);
+        json_string(f, w[i]);
+      }
+      fputs(", \"-c\", ", f);
+      json_string(f, file);
+      fputs("]", f);
+    }
+    fputs("}", f);
+  }
+  fputs("\n]\n", f);
+  fclose(f);
+}
+
 static void fuzz_compdb(char **part, size_t *len, unsigned flags, const char *dir) {
   mkdir("inc", 0700);
   mkdir("sub", 0700);
@@ -171,41 +231,9 @@ static void fuzz_compdb(char **part, size_t *len, unsigned flags, const char *di
   if (flags & 1) {
     put("compile_commands.json", part[0], len[0]);
   } else {
-    FILE *f = fopen("compile_commands.json", "w");
-    if (!f)
-      return;
     const char *w[256];
     int n = words(part[0], w, 256);
-    for (int copy = 0; copy < 1 + !!(flags & 8); copy++) {
-      fprintf(f, "%s{\"directory\": ", copy ? ",\n" : "[\n");
-      char d[4200];
-      snprintf(d, sizeof d, "%s%s", (flags & 4) ? "" : dir, (flags & 4) ? "." : "");
-      json_string(f, d);
-      fputs(", \"file\": \"a.cu\", ", f);
-      if (flags & 2) {
-        fputs("\"command\": ", f);
-        size_t cap = 64;
-        for (int i = 0; i < n; i++)
-          cap += strlen(w[i]) + 1;
-        char *cmd = calloc(1, cap);
-        strcpy(cmd, "nvcc");
-        for (int i = 0; i < n; i++)
-          strcat(strcat(cmd, " "), w[i]);
-        strcat(cmd, " -c a.cu");
-        json_string(f, cmd);
-        free(cmd);
-      } else {
-        fputs("\"arguments\": [\"nvcc\"", f);
-        for (int i = 0; i < n; i++) {
-          fputs(", ", f);
-          json_string(f, w[i]);
-        }
-        fputs(", \"-c\", \"a.cu\"]", f);
-      }
-      fputs("}", f);
-    }
-    fputs("\n]\n", f);
-    fclose(f);
+    write_database(w, n, flags & 2, 1 + !!(flags & 8), (flags & 4) ? "." : dir, "a.cu");
   }
   const char *extra[] = {"-DFROM_COMMAND_LINE"};
   int n = 0;
@@ -394,12 +422,269 @@ static void fuzz_outputs(char **part, size_t *len, unsigned flags, const unsigne
   }
 }
 
+/* ---- mode 4: the diagnostics writers ---------------------------------------------- */
+
+const char *fuzz_json_check(const char *text, size_t len, size_t *at); /* contracts.c */
+int fuzz_utf8_valid(const char *s, size_t n);
+int fuzz_writes_file(const char *const *flags, int n);
+void fuzz_reset_diag(void); /* glue_diag.c */
+
+/* A line or column number: 0, 1, small, around the end of the line, huge. */
+static unsigned number_of(unsigned char sel, size_t line_len) {
+  unsigned small = sel / 8, end = (unsigned)line_len;
+  switch (sel % 8) {
+  case 0: return 0;
+  case 1: return 1;
+  case 2: return small;
+  case 3: return end + small; /* at or past the end of the line */
+  case 4: return UINT_MAX;
+  case 5: return UINT_MAX - small;
+  case 6: return 0x80000000u + small;
+  default: return end > small ? end - small : 1;
+  }
+}
+
+/* s[0, strlen) repeated to `want` bytes, cut there (inside a character maybe). */
+static char *long_text(const char *s, size_t want) {
+  size_t n = strlen(s);
+  if (!n)
+    return strdup("");
+  char *t = malloc(want + 1);
+  for (size_t i = 0; i < want; i++)
+    t[i] = s[i % n];
+  t[want] = '\0';
+  return t;
+}
+
+static const cp_json_value *member(const cp_json_value *v, const char *key, cp_json_type t) {
+  const cp_json_value *m = cp_json_member(v, key);
+  return m && m->type == t ? m : NULL;
+}
+
+/* What the document must say of one diagnostic: its message, file and line as given
+ * (NULL: not checked: a byte that is no UTF-8 is written as a code point). */
+typedef struct {
+  const char *message, *file, *line_text;
+} expected;
+
+static void same_text(const cp_json_value *v, const char *want, const char *what) {
+  if (!want)
+    return;
+  if (!v || v->type != CP_JSON_STRING || strcmp(v->string, want) != 0) {
+    fprintf(stderr, "fuzz_cli: %s differs from what was given\n", what);
+    broken("a diagnostic's text changed in the document");
+  }
+}
+
+static void check_document(const char *doc, size_t n, cp_diag_format fmt, int status,
+                           const expected *want, size_t n_want) {
+  size_t at = 0;
+  const char *why = fuzz_json_check(doc, n, &at);
+  if (why) {
+    fprintf(stderr, "fuzz_cli: %s at byte %zu of the document:\n%.*s\n", why, at, (int)n, doc);
+    broken("the diagnostics document is no valid JSON");
+  }
+  cp_json j;
+  cp_json_init(&j, doc, n);
+  cp_json_value *root = cp_json_parse(&j);
+  if (!root || root->type != CP_JSON_OBJECT)
+    broken("the tool's JSON reader refuses the diagnostics document");
+  const cp_json_value *list = NULL;
+  if (fmt == CP_DIAG_SARIF) {
+    const cp_json_value *v = member(root, "version", CP_JSON_STRING),
+                        *runs = member(root, "runs", CP_JSON_ARRAY);
+    if (!v || strcmp(v->string, "2.1.0") != 0 || !member(root, "$schema", CP_JSON_STRING) ||
+        !runs || runs->n != 1)
+      broken("SARIF without $schema, version 2.1.0 or one run");
+    const cp_json_value *run = &runs->items[0], *tool = member(run, "tool", CP_JSON_OBJECT);
+    const cp_json_value *driver = tool ? member(tool, "driver", CP_JSON_OBJECT) : NULL;
+    if (!driver || !member(driver, "name", CP_JSON_STRING))
+      broken("SARIF without runs[0].tool.driver.name");
+    list = member(run, "results", CP_JSON_ARRAY);
+  } else {
+    list = member(root, "diagnostics", CP_JSON_ARRAY);
+    const cp_json_value *exit = member(root, "exit_status", CP_JSON_NUMBER);
+    if (!exit || exit->number != status || !member(root, "errors", CP_JSON_NUMBER))
+      broken("JSON without exit_status or errors");
+  }
+  if (!list || list->n != n_want)
+    broken("the document does not hold every diagnostic printed");
+  for (size_t i = 0; i < n_want; i++) {
+    const cp_json_value *d = &list->items[i];
+    if (fmt == CP_DIAG_SARIF) {
+      const cp_json_value *m = member(d, "message", CP_JSON_OBJECT);
+      if (!m || !member(m, "text", CP_JSON_STRING) || !member(d, "level", CP_JSON_STRING))
+        broken("a SARIF result without message.text or level");
+      continue;
+    }
+    same_text(member(d, "message", CP_JSON_STRING), want[i].message, "a message");
+    same_text(member(d, "file", CP_JSON_STRING), want[i].file, "a file name");
+    same_text(member(d, "source_line", CP_JSON_STRING), want[i].line_text, "a source line");
+  }
+  cp_json_free(root);
+}
+
+/* part 0: the message, part 1: the file name, part 2: the source line, part 3: bytes
+ * choosing for each of up to four diagnostics its severity, where the message and file
+ * name are cut, line and column, a rule named, and whether it comes as an error of the
+ * tool itself (no place). flags: the format, -q/-w, the error limit, long texts. */
+static void fuzz_diags(char **part, size_t *len, unsigned flags) {
+  const unsigned char *ctl = (const unsigned char *)part[3];
+#define CTL(i) ((size_t)(i) < len[3] ? ctl[(i)] : 0)
+  cp_diag_format fmt = (cp_diag_format)(flags % 3);
+  cp_severity least = (cp_severity)((flags / 4) % 3);
+  int status = CTL(0) % 3;
+  cp_set_diag_format(fmt);
+  cp_set_diag_level(least);
+  cp_set_error_limit(flags & 16 ? 1 : (flags & 32) ? 0 : 20);
+  char *msg = (flags & 64) ? long_text(part[0], 2000 + CTL(1) * 8u) : strdup(part[0]);
+  char *file = (flags & 128) ? long_text(part[1], 4000 + CTL(2) * 32u) : strdup(part[1]);
+  char *line = (CTL(3) & 1) ? long_text(part[2], 200 + CTL(3) * 40u) : strdup(part[2]);
+  size_t n_msg = strlen(msg), n_file = strlen(file), n_line = strlen(line);
+  char *obuf = NULL, *dbuf = NULL;
+  size_t olen = 0, dlen = 0;
+  FILE *out = open_memstream(&obuf, &olen), *saved = stderr;
+  expected want[4];
+  char *texts[4][2] = {{NULL}};
+  size_t n_want = 0;
+  stderr = out; /* the tool's own errors, and the text format, go there */
+  int n = 1 + CTL(4) % 4;
+  for (int k = 0; k < n; k++) {
+    unsigned char how = CTL(5 + 5 * k), cut_msg = CTL(6 + 5 * k), cut_file = CTL(7 + 5 * k);
+    cp_severity sev = (cp_severity)(how % 3);
+    size_t m = n_msg - (n_msg ? cut_msg % (n_msg + 1) : 0);
+    size_t f = n_file - (n_file ? cut_file % (n_file + 1) : 0);
+    char rule[64] = "";
+    if (how & 4)
+      snprintf(rule, sizeof rule, " [%s]", cp_rule_name((cp_rule)(how / 8 % CP_RULE_COUNT)));
+    size_t cap = m + strlen(rule) + 1;
+    char *text = malloc(cap), *name = strndup(file, f);
+    snprintf(text, cap, "%.*s%s", (int)m, msg, rule);
+    texts[k][0] = text, texts[k][1] = name;
+    cp_diag d = {sev, (how & 16) ? NULL : name, number_of(CTL(8 + 5 * k), n_line),
+                 number_of(CTL(9 + 5 * k), n_line), (how & 32) ? NULL : line, text};
+    int own = (how & 64) != 0; /* through cp_tool_error: a message of at most 2047 bytes */
+    if (own)
+      (sev == CP_ERROR ? cp_tool_error : sev == CP_WARNING ? cp_tool_warning : cp_tool_note)(
+          "%s", text);
+    else
+      cp_print_diag(out, &d);
+    if (sev >= least) {
+      size_t tl = strlen(text);
+      int whole = !own || tl < 2048;
+      want[n_want++] = (expected){
+          whole && fuzz_utf8_valid(text, tl) ? text : NULL,
+          !own && d.file && fuzz_utf8_valid(d.file, strlen(d.file)) ? d.file : NULL,
+          !own && d.line_text && fuzz_utf8_valid(line, n_line) ? line : NULL};
+    }
+  }
+  FILE *doc = open_memstream(&dbuf, &dlen);
+  stderr = doc;
+  cp_finish_diags(status);
+  stderr = saved;
+  fclose(out);
+  fclose(doc);
+  if (fmt == CP_DIAG_TEXT) {
+    for (size_t i = 0; i < olen; i++) {
+      unsigned char c = (unsigned char)obuf[i];
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+        fprintf(stderr, "fuzz_cli: byte 0x%02x at %zu of the text output\n", c, i);
+        broken("a raw control byte in the text format");
+      }
+    }
+    if (olen && obuf[olen - 1] != '\n')
+      broken("the text format's output does not end with a newline");
+    if (dlen)
+      broken("the text format printed a document");
+  } else {
+    if (olen)
+      broken("a machine format printed a diagnostic as text");
+    check_document(dbuf, dlen, fmt, status, want, n_want);
+  }
+  for (int k = 0; k < n; k++)
+    free(texts[k][0]), free(texts[k][1]);
+  free(obuf);
+  free(dbuf);
+  free(msg);
+  free(file);
+  free(line);
+#undef CTL
+}
+
+/* ---- mode 5: the flags after `--` and the database's ------------------------------- */
+
+static void check_flags(const char *const *f, int n, const char *what) {
+  for (int i = 0; i < n; i++)
+    if (!f[i])
+      broken("a NULL inside the parser's flags");
+  if (f[n])
+    broken("the parser's flags not NULL-terminated");
+  int w = fuzz_writes_file(f, n);
+  if (w >= 0) {
+    fprintf(stderr, "fuzz_cli: %s: flag %d of %d, '%s'%s%s, makes clang write a file\n", what,
+            w, n, f[w], w + 1 < n ? " before " : "", w + 1 < n ? f[w + 1] : "");
+    broken("a flag that writes a file reaches the parser");
+  }
+}
+
+/* `cpconvert in.cu -o out.cu WORDS1 [-p DIR] -- [@a.rsp] WORDS0` (a.rsp: part 2), and
+ * with -p a compile_commands.json for in.cu from the words of part 3 (or part 3 itself):
+ * the parser's flags, the command line's and the database's, hold no flag that writes. */
+static void fuzz_after_dashes(char **part, size_t *len, unsigned flags, const char *dir) {
+  puts_file("in.cu", "__global__ void k(float *x) { x[0] += 1.0f; }\n");
+  put("a.rsp", part[2], len[2]);
+  const char *argv[160] = {"cpconvert", "in.cu", "-o", "out.cu"};
+  int argc = 4;
+  argc += words(part[1], argv + argc, 40);
+  if (flags & 2)
+    argv[argc++] = "-p", argv[argc++] = dir;
+  argv[argc++] = "--";
+  if (flags & 1)
+    argv[argc++] = "@a.rsp";
+  argc += words(part[0], argv + argc, 100);
+  argv[argc] = NULL;
+  if (flags & 2) {
+    if (flags & 4) {
+      put("compile_commands.json", part[3], len[3]);
+    } else {
+      const char *w[256];
+      int n = words(part[3], w, 256);
+      write_database(w, n, flags & 8, 1, (flags & 16) ? "." : dir, "in.cu");
+    }
+  }
+  int n = 0;
+  char **args = NULL;
+  if (cp_expand_args(argc, (char **)argv, &n, &args) < 0) {
+    cli c = {.algo = CP_ALGO_ACCURATE};
+    cp_parse_args(n, args, &c);
+    if (strnlen(c.header_options, sizeof c.header_options) == sizeof c.header_options)
+      broken("header options overflow their buffer");
+    if (c.n_clang_args > 2 * n)
+      broken("more parser flags than room for them");
+    check_flags(c.clang_args, c.n_clang_args, "the command line");
+    if (flags & 2) {
+      int k = 0;
+      const char **f = cp_compdb_flags(dir, "in.cu", c.clang_args, c.n_clang_args, &k);
+      if (f)
+        check_flags(f, k, "the database and the command line");
+      free(f);
+    }
+    cp_cli_free(&c);
+  }
+  for (int i = 0; i < n; i++)
+    free(args[i]);
+  free(args);
+}
+
 /* ---- one input -------------------------------------------------------------------- */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2)
     return 0;
-  unsigned mode = data[0] % 4, flags = data[1];
+  unsigned mode = data[0] % 6, flags = data[1];
+  const char *only = getenv("FUZZ_CLI_MODES"); /* e.g. 45: the other modes do nothing */
+  if (only && *only && !strchr(only, '0' + (int)mode))
+    return 0;
   unsigned char sel[5] = {0};
   /* the parts, each NUL-terminated (a NUL inside one ends it for string users) */
   char *copy = malloc(size - 2 + 1), *part[4];
@@ -432,7 +717,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 0: fuzz_options(part, len, flags); break;
   case 1: fuzz_compdb(part, len, flags, dir); break;
   case 2: fuzz_cache(part, len, flags, dir); break;
-  default: fuzz_outputs(part, len, flags, sel); break;
+  case 3: fuzz_outputs(part, len, flags, sel); break;
+  case 4: fuzz_diags(part, len, flags); break;
+  default: fuzz_after_dashes(part, len, flags, dir); break;
   }
   if (chdir(cwd) != 0)
     abort();
@@ -440,6 +727,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
   fuzz_reset_files();
   fuzz_reset_compdb();
+  fuzz_reset_diag();
   free(copy);
   return 0;
 }

@@ -12,7 +12,9 @@
 #   scripts/fuzz.sh --cli [SECONDS]     fuzzes the tool's own inputs and files with
 #                                       fuzz/fuzz_cli.c: response files and the command
 #                                       line, compile_commands.json, the PCH cache (a
-#                                       fresh cache directory per input), writing outputs
+#                                       fresh cache directory per input), writing outputs,
+#                                       the diagnostics writers, the flags after `--`;
+#                                       FUZZ_CLI_MODES=45 limits it to modes 4 and 5
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=fuzz_convert

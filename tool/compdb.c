@@ -221,21 +221,31 @@ static int read_response_file(strings *args, const char *dir, const char *path) 
 
 /* Sorts `args` (from `first` on) into `out`; warns about the others. Response files are
  * read and sorted in place, `depth` deep at most (one may name another). */
-/* Flags that would make the parser write a file (a dependency file, a trace, saved
- * temporaries, a compilation database entry), after `--` or in a compile command: dropped,
- * whatever they name, since nothing the parser is given may write a file (`-- -MD -MF k.cu`
- * must not overwrite the input); with a value apart, or joined (`-MFdeps.d`,
- * `-ftime-trace=DIR`). `-o` too. */
-static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o",
+/* Flags that would make the parser write a file, after `--` or in a compile command (a
+ * dependency file, a trace, saved temporaries, statistics, serialized diagnostics, a copy
+ * of every header read, a compilation database entry, the modules -fmodules builds into
+ * the user's cache):
+ * dropped, whatever they name, since nothing the parser is given may write a file (`-- -MD
+ * -MF k.cu` must not overwrite the input); with a value apart, or joined (`-MFdeps.d`,
+ * `-ftime-trace=DIR`). `-o` and `--output` too. */
+static const char *const writing_with_value[] = {"-MF", "-MT", "-MQ", "-MJ", "-o", "--output",
                                                  "-dependency-file", "-dependency-dot",
-                                                 "-header-include-file", NULL};
+                                                 "-header-include-file", "-module-dependency-dir",
+                                                 "-serialize-diagnostics",
+                                                 "--serialize-diagnostics",
+                                                 "-serialize-diagnostic-file", NULL};
 static const char *const writing_alone[] = {"-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-MV",
-                                            "-save-temps*", "--save-temps*", "-ftime-trace*",
+                                            "--dependencies", "--user-dependencies",
+                                            "--write-dependencies", "--write-user-dependencies",
+                                            "-save-temps*", "--save-temps*", "-save-stats*",
+                                            "--save-stats*", "-stats-file*", "-ftime-trace*",
                                             "-fcrash-diagnostics*", "-fproc-stat-report*",
-                                            "-fmodules-cache-path=*", NULL};
+                                            "-fmodules", "-fmodules-cache-path=*",
+                                            "-fmodule-output*", NULL};
 
 /* How many arguments from `a` on write a file (0: none): `-MF X`, `-MFX`, `-Xclang -MF
- * -Xclang X`, ... */
+ * -Xclang X`, `-Wp,-MD,X` (the driver makes it `-MD -MF X`; other words of -Wp, go to the
+ * preprocessor as they are), ... */
 static int writes_file(const char *a, const char *next, const char *after_next) {
   int has_value;
   if (strcmp(a, "-Xclang") == 0 && next) {
@@ -246,6 +256,13 @@ static int writes_file(const char *a, const char *next, const char *after_next) 
     int takes = in_list(next, writing_with_value, &has_value, 1) && has_value;
     return takes && after_next && strcmp(after_next, "-Xclang") == 0 ? 4 : 2;
   }
+  if (strncmp(a, "-Wp,", 4) == 0)
+    for (const char *w = a + 4; *w; w += strcspn(w, ",") + (w[strcspn(w, ",")] == ',')) {
+      char word[256];
+      snprintf(word, sizeof word, "%.*s", (int)strcspn(w, ","), w);
+      if (writes_file(word, NULL, NULL))
+        return 1;
+    }
   if (in_list(a, writing_alone, &has_value, 0))
     return 1;
   for (int k = 0; writing_with_value[k]; k++) {
@@ -328,12 +345,11 @@ static void filter_args(strings *out, const char *dir, char **args, int n, int f
     } else if (rsp) {
       cp_tool_warning("%s: cannot read the response file '%s' of its compile command in "
                       "compile_commands.json; its flags are not passed to the parser", input, rsp);
-    } else if ((used = writes_file(args[i], i + 1 < n ? args[i + 1] : NULL,
+    } else if ((used = nvcc_flag(out, args[i], i + 1 < n ? args[i + 1] : NULL, input)) > 0 ||
+               (used = writes_file(args[i], i + 1 < n ? args[i + 1] : NULL,
                                    i + 2 < n ? args[i + 2] : NULL)) > 0 ||
                (used = (int)drop_include_pch(args, (unsigned)n, (unsigned)i, input)) > 0 ||
                (used = keep_flag(out, dir, args[i], i + 1 < n ? args[i + 1] : NULL)) > 0) {
-      i += used - 1;
-    } else if ((used = nvcc_flag(out, args[i], i + 1 < n ? args[i + 1] : NULL, input)) > 0) {
       i += used - 1;
     } else if (in_list(args[i], dropped_with_value, &has_value, 1) ||
                in_list(args[i], dropped_alone, &has_value, 0)) {

@@ -113,7 +113,8 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
     unsigned col = d->col;
     size_t len = strlen(text), from = 0, to = len;
     if (len > LONG_LINE) {
-      from = col > BEFORE + 1 ? col - 1 - BEFORE : 0;
+      size_t at = col > len ? len : col ? col - 1 : 0; /* a column past the line: its end */
+      from = at > BEFORE ? at - BEFORE : 0;
       while (from > 0 && ((unsigned char)text[from] & 0xC0) == 0x80)
         from--; /* not inside a UTF-8 character */
       to = from + LONG_LINE < len ? from + LONG_LINE : len;
@@ -127,7 +128,8 @@ void cp_print_diag(FILE *out, const cp_diag *d) {
     fputs(" | ", out);
     print_source_line(out, shown);
     fprintf(out, "%*s | ", w, "");
-    print_caret(out, shown, col - (unsigned)from + (from ? 3 : 0));
+    print_caret(out, shown, (col > len + 1 ? (unsigned)len + 1 : col) - (unsigned)from +
+                                (from ? 3 : 0));
     free(shown);
   }
 }
