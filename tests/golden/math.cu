@@ -1,5 +1,5 @@
 // Rules math and float-call: math calls with a composite version map to it; one without
-// (expf here) is evaluated in float on the recombined value, with a warning.
+// (fmodf here) is evaluated in float on the recombined value, with a warning.
 #pragma cp composite
 __global__ void maths(const float *x, float *y) {
   int i = threadIdx.x;
@@ -8,5 +8,5 @@ __global__ void maths(const float *x, float *y) {
   r += fminf(a, b) * fmaxf(a, b) + floorf(a) + ceilf(b) + rintf(a * b);
   r += fmaf(a, b, r) + __fdividef(a, b) + __frcp_rn(b) + __fsqrt_rn(a);
   r += __fadd_rn(a, b) + __fmul_rn(a, b);
-  y[i] = r + expf(-a);
+  y[i] = r + fmodf(-a, b);
 }

@@ -2,7 +2,7 @@
 #define CP_CONVERTED 1
 #include <cp/cp.cuh>
 // Rules math and float-call: math calls with a composite version map to it; one without
-// (expf here) is evaluated in float on the recombined value, with a warning.
+// (fmodf here) is evaluated in float on the recombined value, with a warning.
 #pragma cp composite
 __global__ void maths(const float *x, float *y, float *y_err) {
   int i = threadIdx.x;
@@ -11,5 +11,5 @@ __global__ void maths(const float *x, float *y, float *y_err) {
   r = cp_add(r, cp_add(cp_add(cp_add(cp_mul(cp_fmin(a, b), cp_fmax(a, b)), cp_floor(a)), cp_ceil(b)), cp_rint(cp_mul(a, b))));
   r = cp_add(r, cp_add(cp_add(cp_add(cp_fma(a, b, r), cp_div(a, b)), cp_rcp(b)), cp_sqrt(a)));
   r = cp_add(r, cp_add(cp_add(a, b), cp_mul(a, b)));
-  cp_store(&y[i], &y_err[i], cp_add_cf(r, expf(cp_to_float(cp_neg(a)))));
+  cp_store(&y[i], &y_err[i], cp_add_cf(r, fmodf(cp_to_float(cp_neg(a)), cp_to_float(b))));
 }

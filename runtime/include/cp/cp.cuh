@@ -108,11 +108,12 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #endif
 
 /* Built on the generic names: paired-buffer access for converted kernels (pair.cuh), the
- * accuracy tiers by name (tiers.cuh),
+ * accuracy tiers by name (tiers.cuh), the math functions exp and log in every tier (math.cuh),
  * cooperative-groups shuffles (groups.cuh, C++ only) and the host-side recombination of
  * converted programs (host.cuh). */
 #include "pair.cuh"
 #include "tiers.cuh"
+#include "math.cuh"
 #include "groups.cuh"
 #include "host.cuh"
 

@@ -9,7 +9,7 @@
  *   cp_high_OP   the accurate family's OP
  *
  * for OP in add, sub, mul, div, their _cf, _fc and _ff forms, sqr, sqrt, rsqrt, rcp, fma and
- * (device) warp_sum. Under the dp backend every tier is the one double operation: a tier
+ * (device) warp_sum; exp and log are math.cuh's (cp_low_exp ... cp_high_log). Under the dp backend every tier is the one double operation: a tier
  * chooses among float-float algorithms and has no meaning in native double. Bounds: the
  * families' (docs/runtime.md, "Accuracy tiers").
  */

@@ -1,0 +1,308 @@
+/* cp/math.cuh - composite math functions: exp and log, in three tiers, for both backends.
+ *
+ * Names, as for the arithmetic (cp.cuh, tiers.cuh):
+ *   cp_low_exp, cp_mid_exp, cp_high_exp   the tiers by name (cpconvert --accuracy, the
+ *   cp_low_log, cp_mid_log, cp_high_log   pragma's accuracy clause)
+ *   cp_exp, cp_log                        the tier of the family CP_ALGO selects: fast ->
+ *                                         low, mid -> mid, accurate -> high; paper -> high
+ *                                         on the normalized pair
+ *   cp_dd_exp, cp_dd_log                  cp_double (kernels written in double)
+ *
+ * Tiers (ff backend; no FP64 instruction, tests/fp64 checks converted code):
+ *   high, mid  float-float algorithms on normalized pairs, accurate to about 2^-47 relative
+ *              (measured bounds below and in docs/runtime.md). mid is high: there is no
+ *              cheaper algorithm at that accuracy yet.
+ *   low        the float function's value plus the first-order propagation of the error
+ *              half: {f(v), f'(v) e}. The float function's own rounding (about an ulp) stays
+ *              in the result: what low keeps is the error term carried through the call, so
+ *              a chain of operations keeps its pairs. Accepts unnormalized pairs (fast family).
+ * Under the dp backend every tier is the double function on the double (about 2^-52);
+ * the pair that cp_store writes adds the split's 2^-49.
+ *
+ * Special values as the float functions give them: exp(NaN) = NaN, exp(+inf) = +inf,
+ * exp(-inf) = +0, overflow (x > 88.72) to +inf, underflow to subnormals and +0 (x < -103.97);
+ * log(NaN) = NaN, log(x < 0) = NaN, log(+-0) = -inf, log(+inf) = +inf, log(1) = +0. The
+ * error half of such a result is 0. Results in the subnormal range carry an absolute error of
+ * about 2^-150 (the error half cannot hold less), so relative bounds hold for results above
+ * 2^-100 (exp of x >= -69.3).
+ *
+ * Measured bounds (tests/runtime/check_math.c, MPFR at 200 bits, u = 2^-24, so u^2 = 2^-48;
+ * 100000 random normalized pairs per function and tier plus edge cases): relative error of
+ * the pair's value v + e against the exact function of the input's value v + e, plus 2^-149
+ * absolute (a subnormal ulp) for results below 2^-126:
+ *   high/mid exp  x in [-104, 89]   max 1.92 u^2, asserted 3 u^2    (about 2^-47)
+ *   high/mid log  x in (0, inf)     max 5.85 u^2, asserted 7 u^2    (about 2^-45.5)
+ *   low exp, log                    the float function's error plus O(e^2): max 1.0 u (exp)
+ *                                   and 1.17 u (log) on glibc, asserted 2^-22 relative
+ * No proof: the bounds are measured maxima with a margin.
+ */
+#ifndef CP_MATH_CUH
+#define CP_MATH_CUH
+
+#include "float_mid.cuh"
+#include "double.cuh"
+#include "bits.cuh"
+
+#if !CP_BACKEND_IS_DP
+
+/* ---- constants ---- */
+
+/* ln 2 = C1 + C2 + C3 + O(2^-69): C1 has 15 significant bits, so k * C1 is exact for
+ * |k| < 2^9; C2 and C3 are the next 24 bits each (Cody and Waite's reduction, in three
+ * parts because k reaches 150 and the reduced argument must be exact to about 2^-55). */
+#define CP_DETAIL_LN2_1 0x1.62e4p-1f
+#define CP_DETAIL_LN2_2 0x1.7f7d1cp-20f
+#define CP_DETAIL_LN2_3 0x1.ef357ap-45f
+#define CP_DETAIL_LOG2E 0x1.715476p+0f
+
+/* 2^k for k in [-126, 127], from its bits. */
+CP_FUNC float cp_detail_pow2f(int k) { return cp_detail_ffrom((unsigned int)(k + 127) << 23); }
+
+/* ---- building blocks without the special-value check (their callers settle once) ---- */
+
+/* t + {ch, cl}, for a constant {ch, cl} with |ch| >= |t.v| and a pair t whose error half is
+ * at most a few ulp of its value (normalization not needed): Fast2Sum of the highs, the lows
+ * added, Fast2Sum. Error about 2u^2 |ch + t| where no cancellation (ch and t of one sign or
+ * |t| <= |ch|/2, as in every polynomial step here). */
+CP_FUNC cp_float cp_detail_add_const(cp_float t, float ch, float cl)
+{
+  cp_float s = cp_fast_two_sum(ch, t.v);
+  float lo = cp_fadd_rn(cp_fadd_rn(s.e, t.e), cl);
+  return cp_fast_two_sum(s.v, lo);
+}
+
+/* p * f, p a pair, f a float: DWTimesFP3 (JMP17 Alg. 9) without the final Fast2Sum (the
+ * next cp_detail_add_const renormalizes). */
+CP_FUNC cp_float cp_detail_mul_f(cp_float p, float f)
+{
+  cp_float c = cp_two_prod(p.v, f);
+  return cp_make_float(c.v, cp_fma_rn(p.e, f, c.e));
+}
+
+/* DWTimesDW3 (JMP17 Alg. 12): 4u^2 (Muller and Rideau 2022). */
+CP_FUNC cp_float cp_detail_mul_dd(cp_float x, cp_float y)
+{
+  cp_float c = cp_two_prod(x.v, y.v);
+  float t = cp_fma_rn(x.v, y.e, cp_fmul_rn(x.e, y.e));
+  t = cp_fma_rn(x.e, y.v, t);
+  return cp_fast_two_sum(c.v, cp_fadd_rn(c.e, t));
+}
+
+/* AccurateDWPlusDW (JMP17 Alg. 6): 3u^2/(1 - 4u). */
+CP_FUNC cp_float cp_detail_add_dd(cp_float x, cp_float y)
+{
+  cp_float s = cp_two_sum(x.v, y.v), t = cp_two_sum(x.e, y.e);
+  cp_float v = cp_fast_two_sum(s.v, cp_fadd_rn(s.e, t.v));
+  return cp_fast_two_sum(v.v, cp_fadd_rn(t.e, v.e));
+}
+
+/* z * 2^k, k in [-152, 129], both halves scaled in two exact steps (each factor a normal
+ * float): exact unless a half leaves the normal range; then renormalized (Fast2Sum, exact).
+ * An infinite value half gets a zero error half. */
+CP_FUNC cp_float cp_detail_scale(cp_float z, int k)
+{
+  int k1 = k / 2;
+  float a = cp_detail_pow2f(k1), b = cp_detail_pow2f(k - k1);
+  float v = cp_fmul_rn(cp_fmul_rn(z.v, a), b);
+  float e = cp_fmul_rn(cp_fmul_rn(z.e, a), b);
+  if (!cp_detail_finitef(v)) return cp_make_float(v, 0.0f);
+  return cp_fast_two_sum(v, e); /* renormalized where e was rounded (v below 2^-125) */
+}
+
+/* ---- exp ---- */
+
+/* exp(x) for a pair with -104 <= x.v <= 89 (the callers take the rest).
+ * Range reduction (Cody-Waite): k = rint(x.v / ln 2), r = x - k ln 2 with ln 2 in three
+ * floats: x.v - k C1 is exact (k C1 has 23 bits and Sterbenz's lemma holds), k C2 is exact
+ * by TwoProd, the small terms are summed in float: |r| <= ln2/2 + 2^-16, r = rh + rl with an
+ * absolute error below 2^-50. exp(rh) by its Taylor polynomial of degree 12 (truncation
+ * 2^-51.9 on |rh| <= 0.347): the terms of degree 9 to 12 (below 2^-31 relative) by float
+ * Horner, degrees 8 to 0 by float-float Horner steps (a pair times the float rh, plus the
+ * coefficient 1/j! as a pair, every step renormalized). exp(r) = exp(rh)(1 + rl) to 2^-57:
+ * one FMA. Then 2^k, in two exact scalings (k reaches 128 and -150). */
+CP_FUNC cp_float cp_detail_exp_ff(cp_float x)
+{
+  float kf = rintf(cp_fmul_rn(x.v, CP_DETAIL_LOG2E));
+  float t1 = cp_fma_rn(-kf, CP_DETAIL_LN2_1, x.v); /* exact */
+  cp_float p = cp_two_prod(kf, CP_DETAIL_LN2_2);   /* k C2, exact */
+  cp_float s = cp_two_sum(t1, -p.v);
+  cp_float w = cp_two_sum(s.v, x.e);
+  float lo = cp_fsub_rn(cp_fsub_rn(cp_fadd_rn(w.e, s.e), p.e), cp_fmul_rn(kf, CP_DETAIL_LN2_3));
+  cp_float r = cp_two_sum(w.v, lo);
+  float rh = r.v;
+  float q = 0x1.1eed8ep-29f; /* 1/12! */
+  q = cp_fma_rn(q, rh, 0x1.ae6456p-26f); /* 1/11! */
+  q = cp_fma_rn(q, rh, 0x1.27e4fcp-22f); /* 1/10! */
+  q = cp_fma_rn(q, rh, 0x1.71de3ap-19f); /* 1/9! */
+  cp_float e = cp_make_float(q, 0.0f);
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-16f, -0x1.7f97fap-42f); /* 1/8! */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.6c16c2p-10f, -0x1.27d27ep-35f); /* 1/6! */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.111112p-7f, -0x1.dddddep-32f); /* 1/5! */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-5f, -0x1.555556p-30f);  /* 1/4! */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-3f, -0x1.555556p-28f);  /* 1/3! */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0.5f, 0.0f);
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
+  e = cp_fast_two_sum(e.v, cp_fma_rn(e.v, r.e, e.e)); /* times 1 + rl */
+  return cp_detail_scale(e, (int)kf);
+}
+
+/* exp, high tier: the algorithm above on a normalized pair (an error half of a few ulp is
+ * also fine). Measured: 1.92 u^2 relative (module comment). */
+CP_FUNC cp_float cp_high_exp(cp_float x)
+{
+  cp_float z;
+  if (x.v != x.v) z = cp_make_float(x.v, 0.0f);
+  else if (x.v > 89.0f) z = cp_make_float(INFINITY, 0.0f);
+  else if (x.v < -104.0f) z = cp_make_float(0.0f, 0.0f);
+  else z = cp_detail_exp_ff(x);
+  CP_DETAIL_SETTLE(z, expf(cp_to_float(x)));
+  return z;
+}
+
+/* exp, mid tier: the high tier's algorithm (no cheaper one at this accuracy yet). */
+CP_FUNC cp_float cp_mid_exp(cp_float x) { return cp_high_exp(x); }
+
+/* exp, low tier: {expf(v), expf(v) e}, the first-order propagation of e (relative error
+ * expf's own plus e^2/2); e = 0 where expf(v) is not finite. Overflows where expf(v) does,
+ * also where v + e is just below the threshold (88.7228) and exp(v + e) is not. */
+CP_FUNC cp_float cp_low_exp(cp_float x)
+{
+  float y = expf(x.v);
+  return cp_make_float(y, cp_detail_finitef(y) ? cp_fmul_rn(y, x.e) : 0.0f);
+}
+
+/* ---- log ---- */
+
+/* log(x) for a normalized pair with 0 < x.v < inf.
+ * Reduction: x = 2^m f with f.v in [sqrt(1/2), sqrt(2)) (from the bits; subnormals scaled by
+ * 2^24 first), both halves scaled exactly. log f = 2 atanh(s) with s = (f - 1)/(f + 1),
+ * |s| <= 0.1716: f.v - 1 is exact (Sterbenz); the quotient is the float quotient th plus
+ * the remainder num - th den (th den.v by TwoProd, num.v - th den.v exact by Sterbenz, the
+ * small terms in float) divided by den.v: about 2u^2, against DWDivDW2's 4.7u^2 measured here.
+ * With z = s^2: log f = 2s (1 + z Q(z)), Q(z) = sum_j z^j/(2j + 3), truncated after z^9
+ * (2^-54 relative); Q's terms from z^4 on by float Horner, the last four steps in
+ * float-float (DWTimesDW3, pair constants). Then y = m ln2 + log f, m ln2 as a pair from the
+ * three parts of ln 2 (m C1 exact, m C2 by TwoProd) and AccurateDWPlusDW. */
+CP_FUNC cp_float cp_detail_log_ff(cp_float x)
+{
+  float v = x.v, xe = x.e;
+  int m = 0;
+  if (v < 0x1p-126f) { /* subnormal: exact scaling (its error half is 0 or tiny) */
+    v = cp_fmul_rn(v, 0x1p24f);
+    xe = cp_fmul_rn(xe, 0x1p24f);
+    m = -24;
+  }
+  unsigned int b = cp_detail_fbits(v);
+  int ex = (int)((b >> 23) & 0xffu) - 127;
+  unsigned int fb = (b & 0x007fffffu) | 0x3f800000u;
+  if (fb >= 0x3fb504f3u) { /* f >= sqrt(2): f/2 */
+    fb -= 0x00800000u;
+    ex += 1;
+  }
+  m += ex;
+  int h = ex / 2;
+  float fv = cp_detail_ffrom(fb);
+  float fe = cp_fmul_rn(cp_fmul_rn(xe, cp_detail_pow2f(-h)), cp_detail_pow2f(h - ex));
+  cp_float num = cp_two_sum(cp_fsub_rn(fv, 1.0f), fe); /* fv - 1 exact */
+  cp_float d1 = cp_fast_two_sum(1.0f, fv); /* exact: fv's exponent is 0 or -1 */
+  cp_float den = cp_fast_two_sum(d1.v, cp_fadd_rn(d1.e, fe));
+  float th = cp_fdiv_rn(num.v, den.v);
+  cp_float pr = cp_two_prod(th, den.v);
+  float rem = cp_fadd_rn(cp_fsub_rn(cp_fsub_rn(num.v, pr.v), pr.e), num.e); /* first - exact */
+  rem = cp_fma_rn(-th, den.e, rem);
+  cp_float s = cp_fast_two_sum(th, cp_fdiv_rn(rem, den.v));
+  cp_float zc = cp_two_prod(s.v, s.v);
+  cp_float z = cp_fast_two_sum(zc.v, cp_fma_rn(cp_fadd_rn(s.v, s.v), s.e, zc.e));
+  float q = 0x1.861862p-5f;              /* 1/21 */
+  q = cp_fma_rn(q, z.v, 0x1.af286cp-5f); /* 1/19 */
+  q = cp_fma_rn(q, z.v, 0x1.e1e1e2p-5f); /* 1/17 */
+  q = cp_fma_rn(q, z.v, 0x1.111112p-4f); /* 1/15 */
+  q = cp_fma_rn(q, z.v, 0x1.3b13b2p-4f); /* 1/13 */
+  q = cp_fma_rn(q, z.v, 0x1.745d18p-4f); /* 1/11 */
+  cp_float p = cp_make_float(q, 0.0f);
+  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.c71c72p-4f, -0x1.c71c72p-31f); /* 1/9 */
+  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.24924ap-3f, -0x1.b6db6ep-28f); /* 1/7 */
+  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.99999ap-3f, -0x1.99999ap-29f); /* 1/5 */
+  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.555556p-2f, -0x1.555556p-27f); /* 1/3 */
+  cp_float u = cp_detail_mul_dd(s, cp_detail_mul_dd(z, p)); /* s z Q */
+  cp_float l = cp_detail_add_dd(s, u);
+  l = cp_make_float(cp_fmul_rn(l.v, 2.0f), cp_fmul_rn(l.e, 2.0f)); /* exact */
+  float mf = (float)m;
+  cp_float pm = cp_two_prod(mf, CP_DETAIL_LN2_2);
+  cp_float hm = cp_two_sum(cp_fmul_rn(mf, CP_DETAIL_LN2_1), pm.v); /* m C1 exact */
+  float ml = cp_fadd_rn(cp_fadd_rn(hm.e, pm.e), cp_fmul_rn(mf, CP_DETAIL_LN2_3));
+  cp_float mln2 = cp_fast_two_sum(hm.v, ml);
+  return cp_detail_add_dd(mln2, l);
+}
+
+/* log, high tier: the algorithm above on a normalized pair; logf(v) with a zero error half
+ * for v <= 0, inf and NaN. Measured: 5.85 u^2 relative (module comment). */
+CP_FUNC cp_float cp_high_log(cp_float x)
+{
+  cp_float z;
+  if (x.v > 0.0f && x.v <= FLT_MAX) z = cp_detail_log_ff(x);
+  else z = cp_make_float(logf(x.v), 0.0f);
+  CP_DETAIL_SETTLE(z, logf(cp_to_float(x)));
+  return z;
+}
+
+/* log, mid tier: the high tier's algorithm (no cheaper one at this accuracy yet). */
+CP_FUNC cp_float cp_mid_log(cp_float x) { return cp_high_log(x); }
+
+/* log, low tier: {logf(v), e/v} on the normalized pair (a fast-family pair may hold its
+ * value in e), the first-order propagation of e; e = 0 where logf(v) is not finite. */
+CP_FUNC cp_float cp_low_log(cp_float x)
+{
+  cp_float n = cp_normalize(x);
+  float y = logf(n.v);
+  return cp_make_float(y, cp_detail_finitef(y) ? cp_fdiv_rn(n.e, n.v) : 0.0f);
+}
+
+/* ---- the generic names: the tier of the family CP_ALGO selects ---- */
+#if CP_ALGO == CP_ALGO_FAST
+CP_FUNC cp_float cp_exp(cp_float x) { return cp_low_exp(x); }
+CP_FUNC cp_float cp_log(cp_float x) { return cp_low_log(x); }
+#elif CP_ALGO == CP_ALGO_MID
+CP_FUNC cp_float cp_exp(cp_float x) { return cp_mid_exp(x); }
+CP_FUNC cp_float cp_log(cp_float x) { return cp_mid_log(x); }
+#elif CP_ALGO == CP_ALGO_PAPER /* unnormalized pairs: normalized first (exact) */
+CP_FUNC cp_float cp_exp(cp_float x) { return cp_high_exp(cp_normalize(x)); }
+CP_FUNC cp_float cp_log(cp_float x) { return cp_high_log(cp_normalize(x)); }
+#else
+CP_FUNC cp_float cp_exp(cp_float x) { return cp_high_exp(x); }
+CP_FUNC cp_float cp_log(cp_float x) { return cp_high_log(x); }
+#endif
+
+#else /* CP_BACKEND_IS_DP: the double function, every tier (about 2^-52 relative) */
+
+CP_FUNC cp_float cp_exp(cp_float x) { return cp_detail_dp(exp(x.d)); }
+CP_FUNC cp_float cp_log(cp_float x) { return cp_detail_dp(log(x.d)); }
+CP_FUNC cp_float cp_low_exp(cp_float x) { return cp_exp(x); }
+CP_FUNC cp_float cp_mid_exp(cp_float x) { return cp_exp(x); }
+CP_FUNC cp_float cp_high_exp(cp_float x) { return cp_exp(x); }
+CP_FUNC cp_float cp_low_log(cp_float x) { return cp_log(x); }
+CP_FUNC cp_float cp_mid_log(cp_float x) { return cp_log(x); }
+CP_FUNC cp_float cp_high_log(cp_float x) { return cp_log(x); }
+
+#endif /* CP_BACKEND_IS_DP */
+
+/* ---- cp_double: the double function plus the first-order propagation of lo ----
+ * Not double-double accuracy: about 2^-52 relative (the double function's), the lo half
+ * carried to first order so that a chain keeps its pairs. Kernels written in double only. */
+CP_FUNC cp_double cp_dd_exp(cp_double x)
+{
+  double y = exp(x.hi);
+  if (!cp_detail_finite(y) || y == 0.0) return cp_make_double(y, 0.0);
+  return cp_dd_fast_two_sum(y, cp_dmul_rn(y, x.lo));
+}
+
+CP_FUNC cp_double cp_dd_log(cp_double x)
+{
+  double y = log(x.hi);
+  if (!cp_detail_finite(y)) return cp_make_double(y, 0.0);
+  return cp_dd_two_sum(y, cp_ddiv_rn(x.lo, x.hi));
+}
+
+#endif /* CP_MATH_CUH */
