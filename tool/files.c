@@ -233,6 +233,25 @@ int cp_clash(const cp_named_file *writes, size_t n_writes, const cp_named_file *
   return found;
 }
 
+int cp_check_writable(const char *role, const char *path) {
+  struct stat st;
+  int exists = stat(path, &st) == 0;
+  if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+    return 0; /* written through */
+  if (exists && !S_ISREG(st.st_mode)) {
+    cp_tool_error("cannot write %s '%s': %s", role, path,
+                  S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+    return -1;
+  }
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  int ok = access(dir, W_OK | X_OK) == 0;
+  if (!ok)
+    cp_tool_error("cannot write %s '%s': %s", role, path, strerror(errno));
+  free(dir);
+  return ok ? 0 : -1;
+}
+
 long cp_duplicate(const char *const *paths, size_t n) {
   place_set s = set_new(n);
   long dup = -1;

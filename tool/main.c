@@ -355,17 +355,26 @@ static int convert(const cli *c, const cp_options *opts) {
   }
   for (size_t i = 0; i < r->n_diags; i++)
     cp_print_diag(stderr, &r->diags[i]);
-  if (c->suggest && !r->n_errors) {
+  size_t n_read = 0;
+  cp_named_file *read = c->diag_output ? files_read(c, r, &n_read) : NULL;
+  cp_named_file doc = {"--diagnostics-output", c->diag_output};
+  if (read && cp_clash(&doc, 1, read, n_read)) {
+    cp_set_diag_output(NULL); /* never over a header: the document goes to stderr */
+    r->n_errors++;
+  }
+  free(read);
+  unsigned n_errors = r->n_errors + cp_warnings_as_errors(); /* -Werror */
+  if (c->suggest && !n_errors) {
     cp_print_suggestions(stdout, r);
     status = CP_EXIT_OK;
-  } else if (r->n_errors || !r->output) {
+  } else if (n_errors || !r->output) {
     if (cp_errors_held_back() && cp_diag_is_text())
       fprintf(stderr, "cpconvert: fatal error: too many errors emitted, %u more not shown "
                       "(-ferror-limit=N to change the limit, 0 for none)\n",
               cp_errors_held_back());
     if (cp_diag_is_text())
-      fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
-              r->n_errors == 1 ? "" : "s");
+      fprintf(stderr, "%u error%s generated; no output written.\n", n_errors,
+              n_errors == 1 ? "" : "s");
     status = CP_EXIT_ERRORS;
   } else {
     status = deliver(c, r);
@@ -623,9 +632,16 @@ int main(int argc, char **argv) {
     cp_list_rules(c.markdown);
     status = CP_EXIT_OK;
   }
-  if (status < 0 && (status = cp_check_usage(&c)) < 0)
-    status = c.explain ? cp_explain(c.explain, c.output, c.diag_format == CP_DIAG_JSON) : run(&c);
-  cp_finish_diags(status);
+  if (status < 0 && (status = cp_check_usage(&c)) < 0) {
+    if (c.diag_output && cp_check_writable("--diagnostics-output", c.diag_output) != 0)
+      status = CP_EXIT_ERRORS; /* the document, with this error, goes to stderr */
+    else {
+      cp_set_diag_output(c.diag_output);
+      status = c.explain ? cp_explain(c.explain, c.output, c.diag_format == CP_DIAG_JSON)
+                         : run(&c);
+    }
+  }
+  status = cp_finish_diags(status);
   cp_cli_free(&c);
   for (int i = 0; i < n; i++)
     free(args[i]);
