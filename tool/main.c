@@ -320,11 +320,13 @@ static int deliver(const cli *c, const cp_result *r) {
       if (r->n_files > 1)
         printf("# %s\n", f->path);
       cp_dump_edits(&f->edits);
-    } else if (c->diff) {
-      char *path = c->o_dir || c->output ? output_path(c, r, f) : strdup(f->path);
-      print_git_diff(f->path, path ? path : f->path, f->input_text, f->input_len, f->output,
+    } else if (c->diff) { /* labels relative to the current directory, as git's */
+      char *from = cp_relative_to_cwd(f->path);
+      char *path = c->o_dir || c->output ? output_path(c, r, f) : strdup(from);
+      print_git_diff(from, path ? path : from, f->input_text, f->input_len, f->output,
                      f->output_len);
       free(path);
+      free(from);
     }
   }
   int outputs = !c->dump_edits && !c->diff && !c->check;
@@ -572,7 +574,7 @@ static int run(cli *c) {
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
         .line_directives = c->line_directives || c->profile, .suggest = c->suggest, .header_options = headers[i],
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
-        .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
+        .edit_headers = c->o_dir || (c->diff && !c->output), .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify, .profile = c->profile,
         .keep_hints = hints, .n_keep_hints = n_hints,
         .progress = cp_progress_wanted(c) ? cp_progress : NULL,

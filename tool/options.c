@@ -58,7 +58,7 @@ const char *const cp_usage_text[] = {
     "                        (default), fixed, kahan or double\n"
     "  --diff                print a unified diff of the input and the output instead of\n"
     "                        writing it, labelled a/INPUT and b/OUTPUT as git does\n"
-    "                        (nothing changes on disk)\n"
+    "                        (nothing changes on disk; without -o, of the headers too)\n"
     "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
     "                        written now, and print the difference (nothing changes on\n"
     "                        disk; with --diff or --dump-edits, they print instead)\n"

@@ -210,6 +210,9 @@ long cp_duplicate(const char *const *paths, size_t n);
 /* 0 when `path` can be written as cp_write_files writes it (a regular file or a new one in
  * a writable directory, or a device or pipe), else -1 after an error that names `role`. */
 int cp_check_writable(const char *role, const char *path);
+/* `path` relative to the current directory (`../inc/k.h`; symbolic links resolved), or a
+ * copy of it when it does not exist. The caller frees. */
+char *cp_relative_to_cwd(const char *path);
 /* 1 when both paths name the same existing file. */
 int cp_same_file(const char *a, const char *b);
 /* 1 when both paths name the same place: the same existing file, or the same name in the

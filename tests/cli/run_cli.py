@@ -862,6 +862,37 @@ def diff_applies_to_the_output(c):
 TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
+@case
+def diff_several_files(c):
+    """--diff on several inputs without --o-dir: each input and each header they change
+    once, labelled relative to the current directory, nothing written; a header's error
+    is printed once."""
+    os.makedirs(os.path.join(c.d, "src"))
+    os.makedirs(os.path.join(c.d, "inc"))
+    c.write("inc/atoms.h", b"struct Atoms { float *x; int n; };\n#pragma cp composite\n"
+            b"__device__ inline float twice(float v) { return 2.0f * v; }\n")
+    for k in ("a", "b"):
+        c.write("src/%s.cu" % k, b'#include "../inc/atoms.h"\n#pragma cp composite\n'
+                b"__global__ void k%s(float *x) { x[0] = twice(x[0]); }\n" % k.encode())
+    before = sorted(os.walk(c.d))
+    r = c.run("src/a.cu", "src/b.cu", "--diff", "-nocudainc")
+    expect_exit(r, 0)
+    labels = re.findall(r"^(?:---|\+\+\+) (\S+)$", r[1], re.M)
+    expect(labels == ["a/src/a.cu", "b/src/a.cu", "a/src/b.cu", "b/src/b.cu", "a/inc/atoms.h",
+                      "b/inc/atoms.h"], labels)
+    expect("+__device__ inline cp_float twice(cp_float v)" in r[1], r[1])
+    expect(sorted(os.walk(c.d)) == before, "--diff wrote a file")
+    p = subprocess.run([c.tool, "a.cu", "b.cu", "--diff", "-nocudainc"], cwd=os.path.join(c.d, "src"),
+                       capture_output=True, text=True)
+    expect(p.returncode == 0 and re.findall(r"^\+\+\+ (\S+)$", p.stdout, re.M) ==
+           ["b/a.cu", "b/b.cu", "b/../inc/atoms.h"], p.stdout + p.stderr)
+    c.write("inc/atoms.h", b"#pragma cp composite scop(all)\n"
+            b"__device__ inline float twice(float v) { return 2.0f * v; }\n")
+    r = c.run("src/a.cu", "src/b.cu", "--diff", "-nocudainc")
+    expect_exit(r, 1)
+    expect(r[1] == "" and r[2].count("error: unknown clause 'scop'") == 1, r[2])
+
+
 def split_diff(text):
     """cpconvert --diff output as [(old label, new label, hunks)], each hunk a list of
     lines (its header first); the hunk headers' counts say where each hunk ends."""
