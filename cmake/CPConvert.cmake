@@ -28,6 +28,8 @@
 #       does not enable CUDA, only the include directories and definitions. OPTIONS are
 #       passed to cpconvert unchanged, those after an `--` in them after the build's flags:
 #       give -I with absolute paths (the command runs in the build directory).
+#       The sources and the generated files get -Xcompiler=-Wno-unknown-pragmas (nvcc;
+#       -Wno-unknown-pragmas for clang and C++), so that -Wall -Werror builds take the pragma.
 #       Output names are unique in a build, because the folder of converted files below is
 #       flat: converting one source twice (say with other OPTIONS) needs another SUFFIX, and
 #       two equal names stop configuring.
@@ -190,6 +192,22 @@ if(NOT TARGET CPConvert::runtime)
     unset(_cpconvert_include)
   endif()
 endif()
+
+# `#pragma cp composite` is unknown to the host compiler, which warns once per pragma under
+# -Wall (gcc's -Wunknown-pragmas; nvcc's own front end says nothing): the annotated sources
+# and the converted ones (which keep the pragmas) get the flag that silences it, so that a
+# build with -Werror stays green. GCC before 13 cannot silence it from inside the file.
+function(_cpconvert_quiet_pragmas)
+  set(opts
+    "$<$<AND:$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>,$<NOT:$<PLATFORM_ID:Windows>>>:-Xcompiler=-Wno-unknown-pragmas>"
+    "$<$<COMPILE_LANG_AND_ID:CUDA,Clang>:-Wno-unknown-pragmas>"
+    "$<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang,IntelLLVM>:-Wno-unknown-pragmas>")
+  foreach(f IN LISTS ARGN)
+    if(f MATCHES "\\.(cu|cpp|cc|cxx|C)$")
+      set_property(SOURCE "${f}" APPEND PROPERTY COMPILE_OPTIONS ${opts})
+    endif()
+  endforeach()
+endfunction()
 
 # The command that runs cpconvert and what it depends on, or nothing (pre-converted).
 function(_cpconvert_tool out_cmd out_dep)
@@ -710,6 +728,7 @@ function(cpconvert_sources out_var)
     _cpconvert_build_flags(build_flags build_deps "${arg_TARGET}" "" "each-${arg_TARGET}")
     _cpconvert_each(outs "${dir}" "${tool}" "${tool_dep}" "${build_flags}" "${build_deps}")
   endif()
+  _cpconvert_quiet_pragmas(${arg_SOURCES} ${outs})
   set(${out_var} ${outs} PARENT_SCOPE)
 endfunction()
 

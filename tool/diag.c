@@ -6,9 +6,9 @@
  *         |             ^
  *
  * or, with --diagnostics-format sarif or json, kept until the run ends and printed as one
- * document on stderr (cp_finish_diags): SARIF 2.1.0 for code-scanning services and
- * editors, or a plain JSON list. Errors of the tool itself (no place) join the same
- * document, so that stderr holds nothing else.
+ * document on stderr or written to --diagnostics-output FILE (cp_finish_diags): SARIF
+ * 2.1.0 for code-scanning services and editors, or a plain JSON list. Errors of the tool
+ * itself (no place) join the same document, so that stderr holds nothing else.
  *
  * Tabs in the source line are kept in the caret line, so the caret lines up in any
  * tab width; other control bytes are shown as <U+001B>, as clang shows them.
@@ -63,14 +63,38 @@ static cp_diag *kept; /* the machine formats' diagnostics, copied */
 static size_t n_kept, cap_kept;
 
 static unsigned error_limit = 20, errors_printed, errors_held;
+static const char *output_path; /* --diagnostics-output: the document's file, or stderr */
 
 void cp_set_diag_level(cp_severity least) { least_printed = least; }
 void cp_set_error_limit(unsigned n) { error_limit = n; }
 unsigned cp_errors_held_back(void) { return errors_held; }
 void cp_set_diag_format(cp_diag_format f) { format = f; }
 int cp_diag_is_text(void) { return format == CP_DIAG_TEXT; }
+void cp_set_diag_output(const char *path) { output_path = path; }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+/* -Wno-RULE, -WRULE, -Werror=RULE, -Wno-error=RULE per rule; -Werror and -Wno-error for
+ * every warning (those of no rule too) where the rule's own -W[no-]error= says nothing. */
+enum { NOT_SAID, ERROR, NO_ERROR };
+static unsigned char silenced[CP_RULE_COUNT], as_error[CP_RULE_COUNT];
+static int all_errors;
+static unsigned promoted; /* warnings printed as errors */
+
+void cp_set_warning(int rule, cp_warning_control w) {
+  if (rule < 0)
+    all_errors = w == CP_W_ERROR;
+  else if (w == CP_W_OFF || w == CP_W_ON)
+    silenced[rule] = w == CP_W_OFF;
+  else if (w == CP_W_ERROR)
+    as_error[rule] = ERROR, silenced[rule] = 0; /* -Werror=RULE turns it on, as gcc's does */
+  else
+    as_error[rule] = NO_ERROR;
+}
+
+unsigned cp_warnings_as_errors(void) { return promoted; }
+
+static int rule_of(const char *msg);
 
 static void keep(const cp_diag *d) {
   if (n_kept == cap_kept) {
@@ -82,6 +106,18 @@ static void keep(const cp_diag *d) {
 }
 
 void cp_print_diag(FILE *out, const cp_diag *d) {
+  cp_diag as_err;
+  if (d->severity == CP_WARNING) {
+    int rule = rule_of(d->message);
+    if ((rule >= 0 && silenced[rule]) || least_printed > CP_WARNING)
+      return; /* -w: no warning, none made an error either (as gcc's -w -Werror) */
+    if (rule >= 0 && as_error[rule] != NOT_SAID ? as_error[rule] == ERROR : all_errors) {
+      as_err = *d;
+      as_err.severity = CP_ERROR;
+      d = &as_err;
+      promoted++;
+    }
+  }
   if (d->severity < least_printed)
     return;
   if (d->severity == CP_ERROR && format == CP_DIAG_TEXT && error_limit &&
@@ -345,11 +381,32 @@ static void print_json(FILE *out, int status) {
           n_kept ? "\n  " : "", errors, warnings, status);
 }
 
-void cp_finish_diags(int status) {
+/* The machine format's document, to FILE (atomically, cp_write_files) or on stderr; a
+ * FILE that cannot be written is an error on stderr, in text: the document is lost. */
+static int print_document(int status) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = output_path ? open_memstream(&text, &len) : stderr;
+  if (!f)
+    f = stderr;
   if (format == CP_DIAG_SARIF)
-    print_sarif(stderr, status);
-  else if (format == CP_DIAG_JSON)
-    print_json(stderr, status);
+    print_sarif(f, status);
+  else
+    print_json(f, status);
+  if (f == stderr)
+    return status;
+  fclose(f);
+  format = CP_DIAG_TEXT; /* cp_write_files' errors print, and are not kept */
+  cp_output out = {output_path, text, len};
+  if (cp_write_files(&out, 1) != 0)
+    status = CP_EXIT_ERRORS;
+  free(text);
+  return status;
+}
+
+int cp_finish_diags(int status) {
+  if (format != CP_DIAG_TEXT)
+    status = print_document(status);
   for (size_t i = 0; i < n_kept; i++) {
     free((char *)kept[i].file);
     free((char *)kept[i].line_text);
@@ -358,4 +415,5 @@ void cp_finish_diags(int status) {
   free(kept);
   kept = NULL;
   n_kept = cap_kept = 0;
+  return status;
 }

@@ -233,6 +233,57 @@ int cp_clash(const cp_named_file *writes, size_t n_writes, const cp_named_file *
   return found;
 }
 
+int cp_check_writable(const char *role, const char *path) {
+  struct stat st;
+  int exists = stat(path, &st) == 0;
+  if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+    return 0; /* written through */
+  if (exists && !S_ISREG(st.st_mode)) {
+    cp_tool_error("cannot write %s '%s': %s", role, path,
+                  S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+    return -1;
+  }
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  int ok = access(dir, W_OK | X_OK) == 0;
+  if (!ok)
+    cp_tool_error("cannot write %s '%s': %s", role, path, strerror(errno));
+  free(dir);
+  return ok ? 0 : -1;
+}
+
+char *cp_relative_to_cwd(const char *path) {
+  char *real = realpath(path, NULL), *cwd = realpath(".", NULL);
+  if (!real || !cwd) {
+    free(real);
+    free(cwd);
+    return strdup(path);
+  }
+  size_t k = 0, common = 0; /* the longest common prefix that ends a path component */
+  while (real[k] && real[k] == cwd[k])
+    k++;
+  if ((!real[k] || real[k] == '/') && (!cwd[k] || cwd[k] == '/'))
+    common = k;
+  else
+    for (common = k; common > 0 && real[common] != '/'; common--)
+      ;
+  size_t ups = 0;
+  if (strcmp(cwd, "/") == 0)
+    common = 0, cwd[0] = '\0';
+  for (const char *c = cwd + common; *c; c++)
+    ups += *c == '/';
+  const char *rest = real + common + (real[common] == '/');
+  char *rel = malloc(3 * ups + strlen(rest) + 2), *o = rel;
+  for (size_t i = 0; i < ups; i++)
+    o += sprintf(o, "../");
+  strcpy(o, rest);
+  if (!*rel)
+    strcpy(rel, ".");
+  free(real);
+  free(cwd);
+  return rel;
+}
+
 long cp_duplicate(const char *const *paths, size_t n) {
   place_set s = set_new(n);
   long dup = -1;

@@ -320,11 +320,13 @@ static int deliver(const cli *c, const cp_result *r) {
       if (r->n_files > 1)
         printf("# %s\n", f->path);
       cp_dump_edits(&f->edits);
-    } else if (c->diff) {
-      char *path = c->o_dir || c->output ? output_path(c, r, f) : strdup(f->path);
-      print_git_diff(f->path, path ? path : f->path, f->input_text, f->input_len, f->output,
+    } else if (c->diff) { /* labels relative to the current directory, as git's */
+      char *from = cp_relative_to_cwd(f->path);
+      char *path = c->o_dir || c->output ? output_path(c, r, f) : strdup(from);
+      print_git_diff(from, path ? path : from, f->input_text, f->input_len, f->output,
                      f->output_len);
       free(path);
+      free(from);
     }
   }
   int outputs = !c->dump_edits && !c->diff && !c->check;
@@ -355,17 +357,26 @@ static int convert(const cli *c, const cp_options *opts) {
   }
   for (size_t i = 0; i < r->n_diags; i++)
     cp_print_diag(stderr, &r->diags[i]);
-  if (c->suggest && !r->n_errors) {
+  size_t n_read = 0;
+  cp_named_file *read = c->diag_output ? files_read(c, r, &n_read) : NULL;
+  cp_named_file doc = {"--diagnostics-output", c->diag_output};
+  if (read && cp_clash(&doc, 1, read, n_read)) {
+    cp_set_diag_output(NULL); /* never over a header: the document goes to stderr */
+    r->n_errors++;
+  }
+  free(read);
+  unsigned n_errors = r->n_errors + cp_warnings_as_errors(); /* -Werror */
+  if (c->suggest && !n_errors) {
     cp_print_suggestions(stdout, r);
     status = CP_EXIT_OK;
-  } else if (r->n_errors || !r->output) {
+  } else if (n_errors || !r->output) {
     if (cp_errors_held_back() && cp_diag_is_text())
       fprintf(stderr, "cpconvert: fatal error: too many errors emitted, %u more not shown "
                       "(-ferror-limit=N to change the limit, 0 for none)\n",
               cp_errors_held_back());
     if (cp_diag_is_text())
-      fprintf(stderr, "%u error%s generated; no output written.\n", r->n_errors,
-              r->n_errors == 1 ? "" : "s");
+      fprintf(stderr, "%u error%s generated; no output written.\n", n_errors,
+              n_errors == 1 ? "" : "s");
     status = CP_EXIT_ERRORS;
   } else {
     status = deliver(c, r);
@@ -563,7 +574,7 @@ static int run(cli *c) {
         .all = c->all, .scope = c->scope, .accumulate = c->accumulate,
         .line_directives = c->line_directives || c->profile, .suggest = c->suggest, .header_options = headers[i],
         .pair_names = c->pair_names, .n_pair_names = c->n_pair_names,
-        .edit_headers = c->o_dir != NULL, .version = CPCONVERT_VERSION,
+        .edit_headers = c->o_dir || (c->diff && !c->output), .version = CPCONVERT_VERSION,
         .no_verify = c->no_verify, .profile = c->profile,
         .keep_hints = hints, .n_keep_hints = n_hints, .split = !c->stats_csv,
         .progress = cp_progress_wanted(c) ? cp_progress : NULL,
@@ -623,9 +634,16 @@ int main(int argc, char **argv) {
     cp_list_rules(c.markdown);
     status = CP_EXIT_OK;
   }
-  if (status < 0 && (status = cp_check_usage(&c)) < 0)
-    status = c.explain ? cp_explain(c.explain, c.output, c.diag_format == CP_DIAG_JSON) : run(&c);
-  cp_finish_diags(status);
+  if (status < 0 && (status = cp_check_usage(&c)) < 0) {
+    if (c.diag_output && cp_check_writable("--diagnostics-output", c.diag_output) != 0)
+      status = CP_EXIT_ERRORS; /* the document, with this error, goes to stderr */
+    else {
+      cp_set_diag_output(c.diag_output);
+      status = c.explain ? cp_explain(c.explain, c.output, c.diag_format == CP_DIAG_JSON)
+                         : run(&c);
+    }
+  }
+  status = cp_finish_diags(status);
   cp_cli_free(&c);
   for (int i = 0; i < n; i++)
     free(args[i]);

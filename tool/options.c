@@ -58,7 +58,7 @@ const char *const cp_usage_text[] = {
     "                        (default), fixed, kahan or double\n"
     "  --diff                print a unified diff of the input and the output instead of\n"
     "                        writing it, labelled a/INPUT and b/OUTPUT as git does\n"
-    "                        (nothing changes on disk)\n"
+    "                        (nothing changes on disk; without -o, of the headers too)\n"
     "  --check               exit 1 if OUTPUT is missing or differs from what would be\n"
     "                        written now, and print the difference (nothing changes on\n"
     "                        disk; with --diff or --dump-edits, they print instead)\n"
@@ -90,7 +90,14 @@ const char *const cp_usage_text[] = {
     "  --diagnostics-format FORMAT\n"
     "                        text (default), sarif (SARIF 2.1.0) or json: the diagnostics\n"
     "                        as one document on stderr (usage errors stay text)\n"
+    "  --diagnostics-output FILE\n"
+    "                        write that document to FILE (atomically), not on stderr\n"
     "  -w                    print no warnings and no notes; errors are always printed\n"
+    "  -Wno-RULE             print no warnings of RULE (the name in brackets at a\n"
+    "                        diagnostic's end: float-call, host-pair, ...; -WRULE undoes)\n"
+    "  -Werror=RULE          RULE's warnings are errors: exit 1, nothing written\n"
+    "                        (-Wno-error=RULE undoes)\n"
+    "  -Werror               every warning is an error (-Wno-error undoes)\n"
     "  -ferror-limit=N       print the first N errors (default 20, 0 for all); the count\n"
     "                        of the others follows them (-fmax-errors=N too)\n"
     "  @FILE                 read more arguments from FILE (separated by white space;\n"
@@ -273,6 +280,7 @@ static const struct {
     {"--o-dir", "a directory", offsetof(cli, o_dir), 0},
     {"--cuda-path", "a directory", offsetof(cli, cuda_path), 0},
     {"--stats-csv", "a file name", offsetof(cli, stats_csv), 0},
+    {"--diagnostics-output", "a file name", offsetof(cli, diag_output), 0},
     {"--explain", "a profile (cp_profile.json, written by a run of --profile output)",
      offsetof(cli, explain), 0},
     {"--use-profile", "a profile (cp_profile.json, written by a run of --profile output)",
@@ -351,6 +359,48 @@ static int unknown_option(const char *a) {
   char msg[160];
   snprintf(msg, sizeof msg, "unknown option '%s'; did you mean '%s'?", a, near);
   return usage_error("%s", msg);
+}
+
+/* -Wno-RULE, -WRULE, -Werror=RULE, -Wno-error=RULE, -Werror, -Wno-error: what becomes of
+ * the warnings of a rule (the name in brackets at a diagnostic's end). Returns 0 when `a`
+ * is none of them, -1 when it was applied, or the exit status (an unknown rule, named
+ * with the known ones). */
+static int parse_warning_option(const char *a) {
+  static const struct {
+    const char *prefix;
+    cp_warning_control w;
+  } forms[] = {{"-Wno-error=", CP_W_NO_ERROR}, {"-Werror=", CP_W_ERROR}, {"-Wno-", CP_W_OFF},
+               {"-W", CP_W_ON}};
+  if (strncmp(a, "-W", 2) != 0)
+    return 0;
+  if (strcmp(a, "-Werror") == 0 || strcmp(a, "-Wno-error") == 0) {
+    cp_set_warning(-1, a[2] == 'e' ? CP_W_ERROR : CP_W_NO_ERROR);
+    return -1;
+  }
+  size_t f = 0;
+  while (strncmp(a, forms[f].prefix, strlen(forms[f].prefix)) != 0)
+    f++;
+  const char *name = a + strlen(forms[f].prefix), *names[CP_RULE_COUNT + 1] = {NULL};
+  for (int r = 0; r < CP_RULE_COUNT; r++) {
+    names[r] = cp_rule_name((cp_rule)r);
+    if (strcmp(name, names[r]) == 0) {
+      cp_set_warning(r, forms[f].w);
+      return -1;
+    }
+  }
+  char msg[1536], *m = msg;
+  const char *near = *name ? cp_closest_name(name, names) : NULL;
+  m += snprintf(m, 512, "unknown warning rule '%.200s' in '%.200s'", name, a);
+  if (near)
+    m += snprintf(m, 64, "; did you mean '%s'?", near);
+  m += snprintf(m, 32, " (the rules:");
+  for (int r = 0; r < CP_RULE_COUNT; r++)
+    m += snprintf(m, (size_t)(msg + sizeof msg - m), " %s", names[r]);
+  snprintf(m, (size_t)(msg + sizeof msg - m), ")");
+  cp_tool_error("%s", msg);
+  if (cp_diag_is_text())
+    fputs("Try 'cpconvert --help' for more information.\n", stderr);
+  return CP_EXIT_USAGE;
 }
 
 /* A response file's text split into arguments as gcc and clang split it: white space
@@ -459,7 +509,8 @@ int cp_parse_args(int argc, char **argv, cli *c) {
         append_header_option(c, a, "");
     } else if ((status = parse_value_option(c, a, argc, argv, &i)) != 0 ||
                (status = parse_list_option(c, a, argc, argv, &i)) != 0 ||
-               (status = parse_choice_option(c, a, argc, argv, &i)) != 0) {
+               (status = parse_choice_option(c, a, argc, argv, &i)) != 0 ||
+               (status = parse_warning_option(a)) != 0) {
       if (status >= 0)
         return status;
     } else if (strncmp(a, "-ferror-limit=", 14) == 0 || strncmp(a, "-fmax-errors=", 13) == 0) {
@@ -486,7 +537,7 @@ int cp_parse_args(int argc, char **argv, cli *c) {
  * an input or another of them: known before anything is read. (--o-dir's paths depend on
  * the headers, checked before writing: main.c.) 1 after a message. */
 static int output_clash(const cli *c) {
-  cp_named_file writes[3], *reads = calloc((size_t)c->n_inputs + 1, sizeof *reads);
+  cp_named_file writes[4], *reads = calloc((size_t)c->n_inputs + 1, sizeof *reads);
   size_t n = 0;
   char *dep = c->md && c->output && !c->mf ? cp_depfile_path(c->output) : NULL;
   int outputs = !c->check && !c->diff && !c->dump_edits;
@@ -498,6 +549,8 @@ static int output_clash(const cli *c) {
     writes[n++] = (cp_named_file){"the dependency file", dep};
   if (c->stats_csv)
     writes[n++] = (cp_named_file){"--stats-csv", c->stats_csv};
+  if (c->diag_output)
+    writes[n++] = (cp_named_file){"--diagnostics-output", c->diag_output};
   for (int i = 0; i < c->n_inputs; i++)
     reads[i] = (cp_named_file){"the input", c->inputs[i]};
   int clash = cp_clash(writes, n, reads, (size_t)c->n_inputs);
@@ -533,10 +586,17 @@ static int explain_usage(const cli *c) {
                        "JSON budget goes to stdout with --diagnostics-format json)", c->output);
   if (c->output && cp_same_file(c->output, c->explain))
     return usage_error("the output '%s' is the profile; choose another output", c->output);
+  if (c->diag_output && (cp_same_file(c->diag_output, c->explain) ||
+                        (c->output && cp_same_target(c->diag_output, c->output))))
+    return usage_error("--diagnostics-output '%s' is the profile or the output; choose another "
+                       "file", c->diag_output);
   return -1;
 }
 
 int cp_check_usage(const cli *c) {
+  if (c->diag_output && c->diag_format == CP_DIAG_TEXT)
+    return usage_error("%s needs --diagnostics-format sarif or json (the text diagnostics "
+                       "go to stderr)", "--diagnostics-output");
   if (c->explain)
     return explain_usage(c);
   if (c->markdown)

@@ -23,6 +23,7 @@ typedef struct {
   int quiet, no_warnings; /* -q: no notes; -w: no warnings or notes */
   int verbose;            /* -v: progress and summary even when stderr is no terminal */
   int diag_format;        /* --diagnostics-format: a cp_diag_format */
+  const char *diag_output; /* --diagnostics-output FILE: its document there, not on stderr */
   const char *mf, *stats_csv, *build_dir;
   const char *explain; /* --explain PROFILE: the error budget, no conversion */
   const char *use_profile; /* --use-profile PROFILE: its keep() candidates stay float */
@@ -90,9 +91,21 @@ typedef enum { CP_DIAG_TEXT, CP_DIAG_SARIF, CP_DIAG_JSON } cp_diag_format;
 void cp_set_diag_format(cp_diag_format f);
 /* 1 when diagnostics print as text, so that other lines on stderr are welcome. */
 int cp_diag_is_text(void);
+/* --diagnostics-output FILE: the machine formats' document is written to FILE
+ * (atomically) instead of stderr; NULL: stderr. */
+void cp_set_diag_output(const char *path);
 /* The machine formats: prints the document of every diagnostic kept, with the run's exit
- * status. Frees them (in every format). */
-void cp_finish_diags(int status);
+ * status, or writes it to the --diagnostics-output FILE. Frees them (in every format).
+ * Returns `status`, or CP_EXIT_ERRORS after a message when FILE could not be written. */
+int cp_finish_diags(int status);
+/* The -W options: what becomes of the warnings of `rule` (a cp_rule), or of every
+ * warning (rule -1: -Werror is CP_W_ERROR, -Wno-error CP_W_NO_ERROR). A silenced warning
+ * is not printed; one made an error prints as an error, and the run then fails
+ * (cp_warnings_as_errors). Later options win. */
+typedef enum { CP_W_OFF, CP_W_ON, CP_W_ERROR, CP_W_NO_ERROR } cp_warning_control;
+void cp_set_warning(int rule, cp_warning_control w);
+/* How many warnings were printed as errors so far. */
+unsigned cp_warnings_as_errors(void);
 /* The least severity printed (diagnostics and cp_tool_warning): CP_NOTE by default. */
 void cp_set_diag_level(cp_severity least);
 /* An error of the tool itself (no source location): `cpconvert: error: ...`. */
@@ -194,6 +207,12 @@ void cp_note_read(const char *role, const char *path);
 /* The index of the first of `paths` that names the same existing file as an earlier one,
  * or -1. */
 long cp_duplicate(const char *const *paths, size_t n);
+/* 0 when `path` can be written as cp_write_files writes it (a regular file or a new one in
+ * a writable directory, or a device or pipe), else -1 after an error that names `role`. */
+int cp_check_writable(const char *role, const char *path);
+/* `path` relative to the current directory (`../inc/k.h`; symbolic links resolved), or a
+ * copy of it when it does not exist. The caller frees. */
+char *cp_relative_to_cwd(const char *path);
 /* 1 when both paths name the same existing file. */
 int cp_same_file(const char *a, const char *b);
 /* 1 when both paths name the same place: the same existing file, or the same name in the

@@ -707,9 +707,10 @@ cp_result *cp_convert_joint(const cp_options *opts, int n, cp_links *links) {
   if (r->n_errors == 0) {
     run_stages(&run);
     check_header_inputs(&run);
-    for (unsigned i = 0; i < run.n_inputs; i++)
-      cp_parse_deps(&run.units[i]->p, r);
   }
+  for (unsigned i = 0; i < run.n_inputs; i++) /* after errors too: files the tool never writes */
+    if (run.units[i]->p.tu)
+      cp_parse_deps(&run.units[i]->p, r);
   int retry = run.wants_device && !opts[0].device_parse && !opts[0].host_view;
   if (r->n_errors == 0 && !opts[0].suggest && !retry) {
     if (opts[0].device_parse)

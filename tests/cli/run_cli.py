@@ -503,6 +503,90 @@ def quiet_levels(c):
     expect(r[2] == "", r[2])
 
 
+@case
+def diagnostics_output(c):
+    """--diagnostics-output FILE: the document stderr would hold, in FILE (atomically), and
+    nothing on stderr; usage error without a machine format; a FILE that cannot be written
+    (or that is an input) is an error and the document goes to stderr."""
+    c.write("bad.cu", BROKEN)
+    c.write("k.cu", KERNEL)
+    for fmt in ("json", "sarif"):
+        r = c.run("bad.cu", "-o", "out.cu", "-nocudainc", "--diagnostics-format", fmt)
+        expect_exit(r, 1)
+        on_stderr = json.loads(r[2])
+        r = c.run("bad.cu", "-o", "out.cu", "-nocudainc", "--diagnostics-format", fmt,
+                  "--diagnostics-output", "diags.%s" % fmt)
+        expect_exit(r, 1)
+        expect(r[2] == "" and r[1] == "", r[2])
+        expect(json.loads(c.read("diags.%s" % fmt)) == on_stderr, c.read("diags.%s" % fmt))
+    r = c.run("k.cu", "-o", "out.cu", "-nocudainc", "--diagnostics-format=json",
+              "--diagnostics-output=diags.json")
+    expect_exit(r, 0)
+    expect(r[2] == "" and json.loads(c.read("diags.json"))["exit_status"] == 0, r[2])
+    expect(sorted(os.listdir(c.d)) == ["bad.cu", "diags.json", "diags.sarif", "k.cu", "out.cu"],
+           os.listdir(c.d))
+    r = c.run("k.cu", "-o", "out2.cu", "--diagnostics-output", "diags.txt")
+    expect_exit(r, 2)
+    expect("--diagnostics-output needs --diagnostics-format sarif or json" in r[2], r[2])
+    r = c.run("k.cu", "-o", "out2.cu", "-nocudainc", "--diagnostics-format", "json",
+              "--diagnostics-output", "no/such/dir/d.json")
+    expect_exit(r, 1)
+    doc = json.loads(r[2])
+    expect("cannot write --diagnostics-output 'no/such/dir/d.json': No such file or directory"
+           in doc["diagnostics"][0]["message"], r[2])
+    expect(not os.path.exists(os.path.join(c.d, "out2.cu")), "output written after the error")
+    r = c.run("k.cu", "-o", "out2.cu", "--diagnostics-format", "json",
+              "--diagnostics-output", "k.cu")
+    expect_exit(r, 2)
+    expect("--diagnostics-output 'k.cu' would be written over the input 'k.cu'" in r[2], r[2])
+    expect(c.read("k.cu") == KERNEL, "the input was written over")
+
+
+@case
+def warning_rules(c):
+    """-Wno-RULE silences a rule's warnings, -Werror=RULE makes them errors (exit 1, nothing
+    written), -Werror all of them, -Wno-error=RULE undoes it for one; later options win; an
+    unknown rule is a usage error that names the known ones."""
+    c.write("k.cu", b"#pragma cp composite\n__global__ void k(float *y) { y[0] = expf(y[0]); }\n"
+            b"#pragma cp composite\n__global__ void h(int *y) { y[0] = 1; }\n")
+    base = ("k.cu", "-o", "out.cu", "-nocudainc")
+
+    def warned(r):
+        return sorted(re.findall(r"^k\.cu:\d+:\d+: (\w+): .*\[([\w-]+)\]$", r[2], re.M))
+    r = c.run(*base)
+    expect_exit(r, 0)
+    expect(warned(r) == [("warning", "float-call"), ("warning", "pragma")], r[2])
+    want = c.read("out.cu")
+    for flags, status, found in (
+            (["-Wno-float-call"], 0, [("warning", "pragma")]),
+            (["-Wno-float-call", "-Wfloat-call"], 0, [("warning", "float-call"), ("warning", "pragma")]),
+            (["-Werror=pragma"], 1, [("error", "pragma"), ("warning", "float-call")]),
+            (["-Werror=pragma", "-Wno-pragma"], 0, [("warning", "float-call")]),
+            (["-Werror"], 1, [("error", "float-call"), ("error", "pragma")]),
+            (["-Werror", "-Wno-error=float-call", "-Wno-pragma"], 0, [("warning", "float-call")]),
+            (["-Werror", "-w"], 0, [])):
+        os.remove(os.path.join(c.d, "out.cu")) if os.path.exists(os.path.join(c.d, "out.cu")) else None
+        r = c.run(*(base + tuple(flags)))
+        expect_exit(r, status)
+        expect(warned(r) == found, "%s: %s" % (flags, r[2]))
+        expect(os.path.exists(os.path.join(c.d, "out.cu")) == (status == 0), "%s: output" % flags)
+        if status == 0:
+            expect(c.read("out.cu") == want, "%s changed the output" % flags)
+        else:
+            expect("1 error generated; no output written." in r[2] or
+                   "2 errors generated; no output written." in r[2], r[2])
+    r = c.run(*(base + ("--diagnostics-format", "json", "-Werror=float-call")))
+    doc = json.loads(r[2])
+    expect(doc["exit_status"] == 1 and doc["errors"] == 1, r[2])
+    r = c.run(*(base + ("-Wno-flaot-call",)))
+    expect_exit(r, 2)
+    expect("unknown warning rule 'flaot-call' in '-Wno-flaot-call'; did you mean 'float-call'? "
+           "(the rules: header pragma local-type" in r[2] and " profile)" in r[2], r[2])
+    r = c.run(*(base + ("-Werror=", "-Wall")))
+    expect_exit(r, 2)
+    expect("unknown warning rule '' in '-Werror='" in r[2], r[2])
+
+
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
 # Compiles under nvcc only (cpconvert's parser never sees the error) at input line 14, after
 # the lines host conversion adds.
@@ -776,6 +860,37 @@ def diff_applies_to_the_output(c):
 
 
 TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+@case
+def diff_several_files(c):
+    """--diff on several inputs without --o-dir: each input and each header they change
+    once, labelled relative to the current directory, nothing written; a header's error
+    is printed once."""
+    os.makedirs(os.path.join(c.d, "src"))
+    os.makedirs(os.path.join(c.d, "inc"))
+    c.write("inc/atoms.h", b"struct Atoms { float *x; int n; };\n#pragma cp composite\n"
+            b"__device__ inline float twice(float v) { return 2.0f * v; }\n")
+    for k in ("a", "b"):
+        c.write("src/%s.cu" % k, b'#include "../inc/atoms.h"\n#pragma cp composite\n'
+                b"__global__ void k%s(float *x) { x[0] = twice(x[0]); }\n" % k.encode())
+    before = sorted(os.walk(c.d))
+    r = c.run("src/a.cu", "src/b.cu", "--diff", "-nocudainc")
+    expect_exit(r, 0)
+    labels = re.findall(r"^(?:---|\+\+\+) (\S+)$", r[1], re.M)
+    expect(labels == ["a/src/a.cu", "b/src/a.cu", "a/src/b.cu", "b/src/b.cu", "a/inc/atoms.h",
+                      "b/inc/atoms.h"], labels)
+    expect("+__device__ inline cp_float twice(cp_float v)" in r[1], r[1])
+    expect(sorted(os.walk(c.d)) == before, "--diff wrote a file")
+    p = subprocess.run([c.tool, "a.cu", "b.cu", "--diff", "-nocudainc"], cwd=os.path.join(c.d, "src"),
+                       capture_output=True, text=True)
+    expect(p.returncode == 0 and re.findall(r"^\+\+\+ (\S+)$", p.stdout, re.M) ==
+           ["b/a.cu", "b/b.cu", "b/../inc/atoms.h"], p.stdout + p.stderr)
+    c.write("inc/atoms.h", b"#pragma cp composite scop(all)\n"
+            b"__device__ inline float twice(float v) { return 2.0f * v; }\n")
+    r = c.run("src/a.cu", "src/b.cu", "--diff", "-nocudainc")
+    expect_exit(r, 1)
+    expect(r[1] == "" and r[2].count("error: unknown clause 'scop'") == 1, r[2])
 
 
 def split_diff(text):
