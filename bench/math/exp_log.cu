@@ -6,8 +6,17 @@
 // launches and its ratio to float's and double's.
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I runtime/include bench/math/exp_log.cu -o exp_log
 //   ./exp_log
+// With -DCP_BENCH_FPMP -I CCCL_INCLUDE (the cuda-cccl wheel's cuda/cccl/headers/include,
+// as bench/fpmp/run.sh build installs it), CCCL fpmp's exp and log (fp32mp2, its mid level)
+// are timed beside, on the same pairs (hi + lo added in fp32mp2).
 #define CP_BACKEND CP_BACKEND_FF
 #include <cp/cp.cuh>
+
+#ifdef CP_BENCH_FPMP /* CCCL's <cuda/fpmp> beside: -DCP_BENCH_FPMP -I CCCL_INCLUDE (bench/fpmp) */
+#include <cuda/fpmp>
+#include <cuda/fpmp_math>
+namespace fx = cuda::experimental;
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -15,11 +24,11 @@
 
 #define K 32
 
-enum { F_EXPF, F_FAST_EXPF, F_DEXP, F_LOW_EXP, F_MID_EXP, F_HIGH_EXP,
-       F_LOGF, F_FAST_LOGF, F_DLOG, F_LOW_LOG, F_MID_LOG, F_HIGH_LOG, F_N };
+enum { F_EXPF, F_FAST_EXPF, F_DEXP, F_LOW_EXP, F_MID_EXP, F_HIGH_EXP, F_FPMP_EXP,
+       F_LOGF, F_FAST_LOGF, F_DLOG, F_LOW_LOG, F_MID_LOG, F_HIGH_LOG, F_FPMP_LOG, F_N };
 static const char *names[F_N] = {"expf", "__expf", "exp (double)", "cp_low_exp", "cp_mid_exp",
-                                 "cp_high_exp", "logf", "__logf", "log (double)", "cp_low_log",
-                                 "cp_mid_log", "cp_high_log"};
+                                 "cp_high_exp", "fpmp exp", "logf", "__logf", "log (double)",
+                                 "cp_low_log", "cp_mid_log", "cp_high_log", "fpmp log"};
 
 template <int W>
 __global__ void bench(const float *xv, const float *xe, float *out, int n) {
@@ -38,6 +47,10 @@ __global__ void bench(const float *xv, const float *xe, float *out, int n) {
     case F_LOW_EXP: { cp_float r = cp_low_exp(x); sv += r.v; se += r.e; } break;
     case F_MID_EXP: { cp_float r = cp_mid_exp(x); sv += r.v; se += r.e; } break;
     case F_HIGH_EXP: { cp_float r = cp_high_exp(x); sv += r.v; se += r.e; } break;
+#ifdef CP_BENCH_FPMP
+    case F_FPMP_EXP: { fx::fp32mp2 r = fx::exp(fx::fp32mp2(a) + fx::fp32mp2(e)); sv += r.hi(); se += r.lo(); } break;
+    case F_FPMP_LOG: { fx::fp32mp2 r = fx::log(fx::fp32mp2(a) + fx::fp32mp2(e)); sv += r.hi(); se += r.lo(); } break;
+#endif
     case F_LOGF: sv += logf(a); break;
     case F_FAST_LOGF: sv += __logf(a); break;
     case F_DLOG: sd += log((double)a + e); break;
@@ -105,6 +118,10 @@ int main() {
   printf("%s, %d x %d evaluations, median of 7 launches\n", p.name, n, K);
   printf("%-14s %10s %10s %10s %12s\n", "function", "ms", "x float", "x double", "G eval/s");
   for (int w = 0; w < F_N; w++) {
+#ifndef CP_BENCH_FPMP
+    if (w == F_FPMP_EXP || w == F_FPMP_LOG)
+      continue;
+#endif
     int base = w < F_LOGF ? F_EXPF : F_LOGF, dbl = w < F_LOGF ? F_DEXP : F_DLOG;
     printf("%-14s %10.3f %10.2f %10.2f %12.1f\n", names[w], first[w], first[w] / first[base],
            first[w] / first[dbl], (double)n * K / (first[w] * 1e6));
