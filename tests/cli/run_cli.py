@@ -547,7 +547,7 @@ def warning_rules(c):
     """-Wno-RULE silences a rule's warnings, -Werror=RULE makes them errors (exit 1, nothing
     written), -Werror all of them, -Wno-error=RULE undoes it for one; later options win; an
     unknown rule is a usage error that names the known ones."""
-    c.write("k.cu", b"#pragma cp composite\n__global__ void k(float *y) { y[0] = expf(y[0]); }\n"
+    c.write("k.cu", b"#pragma cp composite\n__global__ void k(float *y) { y[0] = fmodf(y[0], 2.0f); }\n"
             b"#pragma cp composite\n__global__ void h(int *y) { y[0] = 1; }\n")
     base = ("k.cu", "-o", "out.cu", "-nocudainc")
 
