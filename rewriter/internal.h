@@ -690,5 +690,8 @@ void cp_links_free(cp_links *l);
 /* convert.c: one run over every input together (the tables hold all their translation
  * units); with `links`, each input's links (cp_unit_links) before its unit is closed. */
 cp_result *cp_convert_joint(const cp_options *opts, int n, cp_links *links);
+/* convert.c: whether a path names a header (by its extension, as nvcc and make tell them
+ * apart). */
+int cp_is_header_path(const char *path);
 
 #endif

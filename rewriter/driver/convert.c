@@ -285,8 +285,7 @@ static void finish_files(cp_run *run) {
   }
 }
 
-/* Whether a path names a header (by its extension, as nvcc and make tell them apart). */
-static int is_header_path(const char *path) {
+int cp_is_header_path(const char *path) {
   static const char *const ext[] = {".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl"};
   const char *dot = strrchr(path, '.');
   for (size_t i = 0; dot && !strchr(dot, '/') && i < sizeof ext / sizeof ext[0]; i++)
@@ -302,10 +301,10 @@ static int is_header_path(const char *path) {
 static unsigned header_inputs(const cp_options *opts, int n, const cp_options **order) {
   int sources = 0;
   for (int i = 0; i < n; i++)
-    sources += !is_header_path(opts[i].input);
+    sources += !cp_is_header_path(opts[i].input);
   unsigned k = 0, h = (unsigned)sources;
   for (int i = 0; i < n; i++) {
-    int hdr = sources > 0 && is_header_path(opts[i].input);
+    int hdr = sources > 0 && cp_is_header_path(opts[i].input);
     order[hdr ? h++ : k++] = &opts[i];
   }
   return sources > 0 ? (unsigned)(n - sources) : 0;

@@ -27,20 +27,11 @@
 
 #include "internal.h"
 
-static int is_header_name(const char *path) {
-  static const char *const ext[] = {".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl"};
-  const char *dot = strrchr(path, '.');
-  for (size_t i = 0; dot && !strchr(dot, '/') && i < sizeof ext / sizeof ext[0]; i++)
-    if (strcmp(dot, ext[i]) == 0)
-      return 1;
-  return 0;
-}
-
 static int splittable(const cp_options *opts, int n) {
   if (n < 2 || !opts[0].split || opts[0].suggest || opts[0].device_parse || opts[0].host_view)
     return 0;
   for (int i = 0; i < n; i++)
-    if (is_header_name(opts[i].input))
+    if (cp_is_header_path(opts[i].input))
       return 0; /* converted through its includers: check_header_inputs (convert.c) */
   return 1;
 }
