@@ -589,6 +589,10 @@ cp_var *cp_field_buffer(cp_run *run, const cp_node *n);
 cp_var *cp_symbol_of(cp_run *run, CXCursor decl);
 /* analyse.c: the pointer field `field` as a buffer (run->structs); NULL if it is none. */
 cp_var *cp_field_var(cp_run *run, CXCursor field);
+/* analyse.c: whether field `field` gains a companion field in the converted struct (it is
+ * paired and its struct has no NAME_err declared by hand): host/fields.c adds it after the
+ * field's declaration, so a positional initializer list must give it a value there. */
+int cp_field_gains_companion(cp_run *run, CXCursor field);
 /* writes.c: the places (every one, or the first `max` when max > 0; an array from `a` in
  * `*out`) where `body` (whose text is `text`) may write through `var`, a pointer or array
  * variable or field (or a scalar one: stores into it):

@@ -235,6 +235,14 @@ static void follow_init_list(cp_run *run, cp_func *f, const cp_node *list) {
 
 cp_var *cp_field_var(cp_run *run, CXCursor field) { return cp_struct_var(run, field); }
 
+int cp_field_gains_companion(cp_run *run, CXCursor field) {
+  cp_var *l = cp_struct_var(run, field);
+  if (!l || l->role != CP_VAR_PAIRED || !l->n_sites || l->is_symbol)
+    return 0;
+  const char *err = cp_arena_printf(run->r->arena, "%s" CP_ERR_SUFFIX, l->name);
+  return clang_Type_getOffsetOf(clang_getCursorType(clang_getCursorSemanticParent(field)), err) < 0;
+}
+
 int cp_pointer_swap(const cp_node *call) {
   if (call->kind != CXCursor_CallExpr || cp_num_args(call->cur) != 2)
     return 0;

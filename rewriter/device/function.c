@@ -540,6 +540,29 @@ static int uses_converted(cp_rw *c, const cp_node *n) {
   return 0;
 }
 
+/* Every initializer list in `n` of a struct whose pointer fields gain companions: an error
+ * (its elements would land on the companions; host code gets their values, host/fields.c,
+ * device code not: a copy of such a struct there would be a pointer copy, refused anyway). */
+static void struct_lists(cp_rw *c, const cp_node *n) {
+  CXCursor fields[64];
+  unsigned nf = n->kind == CXCursor_InitListExpr && n->nkids
+                    ? cp_record_fields(clang_getCanonicalType(clang_getCursorType(n->cur)), fields, 64)
+                    : 0;
+  for (unsigned i = 0; i < nf; i++)
+    if (cp_field_gains_companion(c->run, fields[i])) {
+      CXString f = clang_getCursorSpelling(fields[i]);
+      cp_rule_diag(c->run, c->f->unit, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_USE,
+                   "an initializer list of a struct whose field '%s' gains a companion "
+                   "('%s" CP_ERR_SUFFIX "') is not converted in device code (its elements would "
+                   "land on the companions); use the struct the buffers come from (the kernel's "
+                   "parameter) instead of a new one", clang_getCString(f), clang_getCString(f));
+      clang_disposeString(f);
+      return;
+    }
+  for (unsigned i = 0; i < n->nkids; i++)
+    struct_lists(c, n->kids[i]);
+}
+
 static void walk(cp_rw *c, cp_node *n) {
   if ((n->kind == CXCursor_AsmStmt || n->kind == CXCursor_GCCAsmStmt) && uses_converted(c, n)) {
     cp_rule_diag(c->run, c->f->unit, CP_ERROR, n->begin, CP_RULE_UNSUPPORTED_ASM,
@@ -637,8 +660,10 @@ void cp_convert_functions(cp_run *run) {
     signature(run, f);
     if (f->is_host)
       cp_convert_host(run, f);
-    else if (!cp_convert_cas_atomic(run, f))
+    else if (!cp_convert_cas_atomic(run, f)) {
+      struct_lists(&c, f->body);
       walk(&c, f->body);
+    }
     if (f->auto_conv && !f->twin && !f->instance)
       cp_note_helper(run, f, cp_edits_change(cp_func_edits(f), edits, f->unit->opt.input_text));
     else if (f->pragma && !f->twin && !f->is_host && !f->n_vars &&

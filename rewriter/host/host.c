@@ -568,32 +568,6 @@ static void on_pointer_swap(host *h, cp_node *n) {
   cp_host_insert_after(h, s, elements ? stmt : to_companion(h, stmt, b->name), CP_RULE_HOST_PAIR);
 }
 
-/* A struct declared with pointers into paired device buffers, `Bodies d = {(float4 *)d_buf,
- * (float4 *)d_buf + n};`: its companion fields get the same pointers into the companions, in
- * a statement after the declaration (`d.pos_err = (float4 *)d_buf_err;` ...). */
-static void on_init_list(host *h, const cp_node *n) {
-  const cp_node *var = n->parent, *s;
-  if (n->kind != CXCursor_InitListExpr || !var || var->kind != CXCursor_VarDecl ||
-      !(s = cp_host_statement_of(var)))
-    return;
-  CXCursor fields[64];
-  unsigned nf = cp_record_fields(clang_getCursorType(n->cur), fields, 64);
-  const char *name = spelling_of(h, var->cur), *stmts = "";
-  for (unsigned i = 0; i < nf; i++) {
-    const cp_node *e = cp_init_element(text(h), n, i);
-    cp_var *l = cp_field_var(h->run, fields[i]), *r = e ? cp_host_root(h, e) : NULL;
-    if (!is_paired(l) || !is_paired(r) || e->macro)
-      continue;
-    const char *value = to_companion(h, cp_arena_strndup(arena(h), text(h) + e->begin,
-                                                         e->end - e->begin), r->name);
-    stmts = cp_arena_printf(arena(h), "%s%s%s.%s = %s;", stmts, *stmts ? " " : "", name,
-                            err_of(h, l->name), value);
-    l->allocated = 1; /* it points into an allocation the run follows */
-  }
-  if (*stmts)
-    cp_host_insert_after(h, s, stmts, CP_RULE_HOST_PAIR);
-}
-
 /* A converted function named other than as the callee of a call: its address taken, for a
  * launch through a function pointer or cudaLaunchKernel, which are not followed. */
 static void on_function_reference(host *h, const cp_node *n) {
@@ -614,27 +588,13 @@ static void on_function_reference(host *h, const cp_node *n) {
                       "launch it directly with <<<...>>>", g->name);
 }
 
-/* Whether evaluating `n` twice equals evaluating it once: no store, ++/--, or call that is
- * not pure. */
-static int side_effect_free(host *h, const cp_node *n) {
-  const cp_node *rhs;
-  char op[4];
-  if (cp_store_target(text(h), n, &rhs, op) ||
-      (n->kind == CXCursor_CallExpr && !cp_call_is_pure(n)))
-    return 0;
-  for (unsigned i = 0; i < n->nkids; i++)
-    if (!side_effect_free(h, n->kids[i]))
-      return 0;
-  return 1;
-}
-
 /* dPos[k], an element of a paired array of device pointers: its companion is dPos_err[k],
  * with the index written again, so the index must not change anything. */
 static void on_element(host *h, const cp_node *n) {
   const cp_node *base = n->kind == CXCursor_ArraySubscriptExpr && n->nkids == 2
                             ? cp_node_strip(n->kids[0]) : NULL;
   cp_var *v = base && base->kind == CXCursor_DeclRefExpr ? cp_host_root(h, base) : NULL;
-  if (is_paired(v) && cp_host_pointer_array(v->decl) && !side_effect_free(h, n->kids[1]))
+  if (is_paired(v) && cp_host_pointer_array(v->decl) && !cp_host_side_effect_free(h, n->kids[1]))
     cp_host_error(h, n->kids[1], "this index of '%s', an array of device pointers whose companion "
                                  "array '%s" CP_ERR_SUFFIX "' is indexed the same way, has side effects, "
                                  "which the companion's index would repeat: compute it into a variable "
@@ -646,7 +606,7 @@ static void walk(host *h, cp_node *n) {
     walk(h, n->kids[i]);
   on_element(h, n);
   on_pointer_assignment(h, n);
-  on_init_list(h, n);
+  cp_host_init_list(h, n);
   if (n->kind == CXCursor_VarDecl)
     cp_host_address_call(h, n, "");
   on_function_reference(h, n);

@@ -137,12 +137,21 @@ int cp_host_prof_grid(host *h, const cp_node *call, const char *forms);
  * an argument, `sent +=` around a call, `, n++` after it): the copy would do it twice.
  * `what` names the operation in the message ("the swap of 'a'"). */
 int cp_host_repeatable(host *h, const cp_node *s, const cp_node *op, const char *what);
+/* Whether evaluating `n` twice equals evaluating it once: no store, ++/--, or call that is
+ * not pure. */
+int cp_host_side_effect_free(host *h, const cp_node *n);
 /* An error of rule host-pair at `n`. */
 void cp_host_error(host *h, const cp_node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The statement holding `call` and its text; reports and returns NULL if there is none. */
 const cp_node *cp_host_statement_for(host *h, const cp_node *call, const char *api, call_text *ct);
 /* The declaration statement of a local variable. */
 const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var);
+
+/* ---- struct fields (fields.c) -------------------------------------------------------- */
+
+/* A positional initializer list `n` of a struct that gains companion fields: the
+ * companions' values inserted at their places among the elements (fields.c). */
+void cp_host_init_list(host *h, const cp_node *n);
 
 /* ---- arrays of the addresses of device pointers (addresses.c) ---------------------- */
 

@@ -108,6 +108,18 @@ static const cp_node *side_effect(host *h, const cp_node *n, const cp_node *op) 
   return NULL;
 }
 
+int cp_host_side_effect_free(host *h, const cp_node *n) {
+  const cp_node *rhs;
+  char op[4];
+  if (cp_store_target(text(h), n, &rhs, op) ||
+      (n->kind == CXCursor_CallExpr && !cp_call_is_pure(n)))
+    return 0;
+  for (unsigned i = 0; i < n->nkids; i++)
+    if (!cp_host_side_effect_free(h, n->kids[i]))
+      return 0;
+  return 1;
+}
+
 int cp_host_repeatable(host *h, const cp_node *s, const cp_node *op, const char *what) {
   if (s && (s->kind == CXCursor_ForStmt || s->kind == CXCursor_WhileStmt ||
             s->kind == CXCursor_DoStmt || s->kind == CXCursor_IfStmt ||

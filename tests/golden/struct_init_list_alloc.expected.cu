@@ -33,7 +33,7 @@ int main() {
   const int n = 256;
   int bytes = 2 * n * sizeof(float4);
   float *buf = (float *)malloc(bytes);
-  Bodies h = {(float4 *)buf, ((float4 *)buf) + n};
+  Bodies h = {(float4 *)buf, ((float4 *)buf) + n, nullptr, nullptr};
   for (int i = 0; i < 8 * n; i++)
     buf[i] = 0.001f * (i % 97);
   float *d_buf;
@@ -41,8 +41,7 @@ int main() {
   cudaMalloc(&d_buf, bytes);
   cudaMalloc(&d_buf_err, bytes);
   cudaMemset(d_buf_err, 0, bytes);
-  Bodies d = {(float4 *)d_buf, ((float4 *)d_buf) + n};
-  d.pos_err = (float4 *)d_buf_err; d.vel_err = ((float4 *)d_buf_err) + n;
+  Bodies d = {(float4 *)d_buf, ((float4 *)d_buf) + n, (float4 *)d_buf_err, ((float4 *)d_buf_err) + n};
   cudaMemcpy(d_buf, buf, bytes, cudaMemcpyHostToDevice);
   cudaMemset(d_buf_err, 0, bytes);
   for (int it = 0; it < 10; it++) {
