@@ -31,13 +31,21 @@ int main() {
   cudaMalloc(&x, n * sizeof(float));
   cudaMalloc(&v, 2 * n * sizeof(float));
   cudaMalloc(&m, n * sizeof(float));
-  float *host = (float *)calloc(n, sizeof(float));
+  float *host = (float *)calloc(2 * n, sizeof(float));
+  for (int i = 0; i < 2 * n; i++)
+    host[i] = 0.1f + 0.001f * (i % 37);
+  cudaMemcpy(x, host, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(v, host, 2 * n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(m, host, n * sizeof(float), cudaMemcpyHostToDevice);
   State s = {x, v, v + n, n, m};
   State partial = {x, v};
   State on_host = {host, host, host, n, host};
-  step<<<n / 256, 256>>>(s, 0.01f);
-  step<<<n / 256, 256>>>(State{x, v, v + n, n, m}, 0.01f);
-  printf("%d %d %p\n", partial.n, on_host.n, (void *)on_host.x);
+  for (int t = 0; t < 500; t++) {
+    step<<<n / 256, 256>>>(s, 0.01f);
+    step<<<n / 256, 256>>>(State{x, v, v + n, n, m}, 0.01f);
+  }
+  cudaMemcpy(host, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  printf("%d %d %.9g %.9g %.9g\n", partial.n, on_host.n, host[0], host[n / 2], host[n - 1]);
   cudaFree(x);
   cudaFree(v);
   cudaFree(m);

@@ -43,13 +43,24 @@ int main() {
   cudaMalloc(&v_err, 2 * n * sizeof(float));
   cudaMemset(v_err, 0, 2 * n * sizeof(float));
   cudaMalloc(&m, n * sizeof(float));
-  float *host = (float *)calloc(n, sizeof(float));
+  float *host = (float *)calloc(2 * n, sizeof(float));
+  for (int i = 0; i < 2 * n; i++)
+    host[i] = 0.1f + 0.001f * (i % 37);
+  cudaMemcpy(x, host, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemset(x_err, 0, n * sizeof(float));
+  cudaMemcpy(v, host, 2 * n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemset(v_err, 0, 2 * n * sizeof(float));
+  cudaMemcpy(m, host, n * sizeof(float), cudaMemcpyHostToDevice);
   State s = {x, x_err, v, v + n, v_err, v_err + n, n, m};
   State partial = {x, x_err, v, {}, v_err, nullptr};
   State on_host = {host, nullptr, host, host, nullptr, nullptr, n, host};
-  step<<<n / 256, 256>>>(s, 0.01f);
-  step<<<n / 256, 256>>>(State{x, x_err, v, v + n, v_err, v_err + n, n, m}, 0.01f);
-  printf("%d %d %p\n", partial.n, on_host.n, (void *)on_host.x);
+  for (int t = 0; t < 500; t++) {
+    step<<<n / 256, 256>>>(s, 0.01f);
+    step<<<n / 256, 256>>>(State{x, x_err, v, v + n, v_err, v_err + n, n, m}, 0.01f);
+  }
+  cudaMemcpy(host, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cp_recombine(host, x_err, n * sizeof(float));
+  printf("%d %d %.9g %.9g %.9g\n", partial.n, on_host.n, host[0], host[n / 2], host[n - 1]);
   cudaFree(x);
   cudaFree(x_err);
   cudaFree(v);
