@@ -85,7 +85,7 @@ def write(d, name, text):
 
 CLAUSE = "#pragma cp composite acumulate(fixed)\n__global__ void k(float *x) { x[0] += 1.0f; }\n"
 WARN = ("#pragma cp composite\n__global__ void k(float *x) {\n"
-        "  x[0] = /* \u00e9t\u00e9 */ expm1f(x[0]);\n}\n")
+        "  x[0] = /* \u00e9t\u00e9 */ fmodf(x[0], 3.0f);\n}\n")
 OK = "#pragma cp composite\n__global__ void k(float *x) { x[0] += 1.0f; }\n"
 
 
@@ -106,7 +106,7 @@ def check_sarif(tool, d, errors):
         fail("the float-call warning is missing or the run failed: %s" % json.dumps(doc))
     col = res[0]["locations"][0]["physicalLocation"]["region"]["startColumn"]
     if col != 3 + len("x[0] = /* \u00e9t\u00e9 */ "):
-        fail("the column of expm1f is not counted in code points: %d" % col)
+        fail("the column of fmodf is not counted in code points: %d" % col)
     docs.append(doc)
     rc, doc = document(tool, d, "sarif", "missing.cu", "-o", "o3.cu")
     if rc != 1 or "locations" in doc["runs"][0]["results"][0]:

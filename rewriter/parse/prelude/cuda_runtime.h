@@ -214,7 +214,7 @@ CP_PRELUDE_MATH1(atan) CP_PRELUDE_MATH1(sinh) CP_PRELUDE_MATH1(cosh)
 CP_PRELUDE_MATH1(tanh) CP_PRELUDE_MATH1(erf) CP_PRELUDE_MATH1(erfc)
 CP_PRELUDE_MATH2(pow) CP_PRELUDE_MATH2(fmin) CP_PRELUDE_MATH2(fmax)
 CP_PRELUDE_MATH2(fmod) CP_PRELUDE_MATH2(atan2) CP_PRELUDE_MATH2(hypot)
-CP_PRELUDE_MATH2(copysign)
+CP_PRELUDE_MATH2(copysign) CP_PRELUDE_MATH1(exp10)
 #undef CP_PRELUDE_MATH1
 #undef CP_PRELUDE_MATH2
 static __device__ float fmaf(float, float, float);
@@ -245,6 +245,9 @@ __device__ float __logf(float);
 __device__ float __sinf(float);
 __device__ float __cosf(float);
 __device__ float __powf(float, float);
+__device__ float __exp10f(float);
+__device__ float __log2f(float);
+__device__ float __log10f(float);
 __device__ double __dadd_rn(double, double);
 __device__ double __dsub_rn(double, double);
 __device__ double __dmul_rn(double, double);

@@ -116,6 +116,7 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #include "math.cuh"
 #include "groups.cuh"
 #include "host.cuh"
+#include "math_exp.cuh"
 
 /* Recording for cpconvert --profile (profile.cuh, docs/profile.md); without CP_PROFILE the
  * wrappers the profiled conversion writes are nothing, so its output compiles either way. */
