@@ -162,7 +162,7 @@ CP_FUNC void cp_detail_spec_exp_pm(cp_float a, cp_float *E, cp_float *R)
 /* sinh, high tier. |x| < 1: the series above; 1 <= |x| < 20: (E - 1/E)/2 with E = exp(|x|)
  * (math.cuh's exp, 1.9u^2; the cancellation loses at most a factor coth(1) = 1.31); |x| >= 20:
  * exp(|x|)/2 (1/E below 2^-57 relative); +-inf from 89.42 on. Odd: computed on |x|.
- * Measured: max 2.7 u^2 (docs/runtime.md). */
+ * Measured: max 2.8 u^2 (docs/runtime.md). */
 CP_FUNC cp_float cp_high_sinh(cp_float x)
 {
   float a = fabsf(x.v);
@@ -180,7 +180,7 @@ CP_FUNC cp_float cp_high_sinh(cp_float x)
 }
 
 /* cosh, high tier: (E + 1/E)/2 for |x| < 20 (no cancellation, no small-argument case needed),
- * exp(|x|)/2 above, +inf from 89.42 on. Measured: max 2.5 u^2. */
+ * exp(|x|)/2 above, +inf from 89.42 on. Measured: max 3.2 u^2. */
 CP_FUNC cp_float cp_high_cosh(cp_float x)
 {
   float a = fabsf(x.v);
@@ -195,7 +195,7 @@ CP_FUNC cp_float cp_high_cosh(cp_float x)
 
 /* tanh, high tier. |x| < 1: S/sqrt(1 + S^2) with S the sinh series (no cancellation; the
  * accurate family's sqrt and division); 1 <= |x| < 20: (E - 1/E)/(E + 1/E); |x| >= 20: +-1
- * (the rest, 2 e^-40, is below 2^-56). Odd. Measured: max 5.1 u^2. */
+ * (the rest, 2 e^-40, is below 2^-56). Odd. Measured: max 6.1 u^2. */
 CP_FUNC cp_float cp_high_tanh(cp_float x)
 {
   float a = fabsf(x.v);
@@ -269,7 +269,7 @@ CP_FUNC cp_float cp_detail_spec_erfc_pos(cp_float a)
 
 /* erfc, high tier. |x| < 0.5: 1 - erf(x) (the series; result in (0.47, 1.53)); 0.5 <= x <
  * 10.2: erfcx(x) exp(-x^2); x <= -0.5: 2 - erfc(-x); x >= 10.2: +0 (erfc < 2^-154); x <=
- * -10.2: 2. Relative accuracy on [0, 9.19] (results above 2^-126): measured max 5.5 u^2;
+ * -10.2: 2. Relative accuracy on [-10.2, 9.19] (results above 2^-126): measured max 3.2 u^2;
  * beyond 9.19 the result is subnormal and only 2^-149 absolute holds (as for any float). */
 CP_FUNC cp_float cp_high_erfc(cp_float x)
 {
@@ -282,7 +282,7 @@ CP_FUNC cp_float cp_high_erfc(cp_float x)
 }
 
 /* erf, high tier: the series for |x| < 0.5; 1 - erfc(|x|) above (erfc(0.5) = 0.48: no
- * cancellation), +-1 from 10.2 on. Odd. Measured: max 3.6 u^2. */
+ * cancellation), +-1 from 10.2 on. Odd. Measured: max 3.7 u^2. */
 CP_FUNC cp_float cp_high_erf(cp_float x)
 {
   float a = fabsf(x.v);
@@ -350,7 +350,7 @@ CP_FUNC cp_float cp_detail_spec_norm3d(cp_float x, cp_float y, cp_float w, int r
   return cp_detail_spec_root(s, ex, recip);
 }
 
-/* High tiers. Measured: hypot 3.2, rhypot 6.2, norm3d 3.4, rnorm3d 6.6 u^2 (docs/runtime.md). */
+/* High tiers. Measured: hypot 2.9, rhypot 5.6, norm3d 2.9, rnorm3d 5.5 u^2 (docs/runtime.md). */
 CP_FUNC cp_float cp_high_hypot(cp_float x, cp_float y) { return cp_detail_spec_hypot(x, y, 0); }
 CP_FUNC cp_float cp_high_rhypot(cp_float x, cp_float y) { return cp_detail_spec_hypot(x, y, 1); }
 CP_FUNC cp_float cp_high_norm3d(cp_float x, cp_float y, cp_float w) { return cp_detail_spec_norm3d(x, y, w, 0); }
@@ -364,7 +364,7 @@ CP_FUNC cp_float cp_high_rnorm3d(cp_float x, cp_float y, cp_float w) { return cp
  * eps^2/9): the truncation (5/81) eps^3 is below 2^-62, what remains is the rounding of the
  * residual and of the correction. Arguments below 2^-100 or above 2^100 scaled
  * by 2^96 or 2^-96 first (root scaled by 2^-32 or 2^32, exact). Odd; cbrtf's value for
- * +-0, +-inf, NaN. Measured: max 3.9 u^2. */
+ * +-0, +-inf, NaN. Measured: max 5.3 u^2. */
 CP_FUNC cp_float cp_high_cbrt(cp_float x)
 {
   float a = fabsf(x.v), back = 1.0f;
