@@ -263,7 +263,9 @@ cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule ru
 const char *cp_op_fn(const cp_rw *c, const char *op) {
   static const char *const tiered[] = {"add", "sub", "mul", "div", "sqr", "sqrt", "rsqrt", "rcp", "fma",
                                        "exp", "log",
-                                       "exp2", "exp10", "expm1", "log2", "log10", "log1p", "pow"};
+                                       "exp2", "exp10", "expm1", "log2", "log10", "log1p", "pow",
+                                       "sinh", "cosh", "tanh", "erf", "erfc", "cbrt",
+                                       "hypot", "rhypot", "norm3d", "rnorm3d"};
   for (unsigned i = 0; c->f->tier_fn && i < sizeof tiered / sizeof *tiered; i++)
     if (strcmp(op, tiered[i]) == 0)
       return c->f->tier_fn;

@@ -5,7 +5,7 @@
 CP_PROFILE_TABLE(cp_prof_profile_drop_ca624148,
   "\"kind\":\"var\",\"file\":\"profile_drop.cu\",\"line\":10,\"function\":\"damp\",\"name\":\"s\"",
   "\"kind\":\"var\",\"file\":\"profile_drop.cu\",\"line\":11,\"function\":\"damp\",\"name\":\"w\"",
-  "\"kind\":\"drop\",\"file\":\"profile_drop.cu\",\"line\":11,\"function\":\"damp\",\"name\":\"s\",\"why\":\"call\",\"call\":\"erfcf\"",
+  "\"kind\":\"drop\",\"file\":\"profile_drop.cu\",\"line\":11,\"function\":\"damp\",\"name\":\"s\",\"why\":\"call\",\"call\":\"fmodf\"",
   "\"kind\":\"drop\",\"file\":\"profile_drop.cu\",\"line\":12,\"function\":\"damp\",\"name\":\"out\",\"why\":\"store\"",
   "\"kind\":\"drop\",\"file\":\"profile_drop.cu\",\"line\":13,\"function\":\"damp\",\"name\":\"w\",\"why\":\"convert\"",
   "\"kind\":\"drop\",\"file\":\"profile_drop.cu\",\"line\":14,\"function\":\"damp\",\"name\":\"w\",\"why\":\"convert\"",
@@ -21,7 +21,7 @@ __global__ void damp(float *v, float *v_err, float *out, int *bins, float dt, in
   if (i >= n)
     return;
   cp_float s = cp_prof(cp_prof_profile_drop_ca624148, 0, cp_mul_cf(cp_make_float(v[i], v_err[i]), dt));
-  cp_float w = cp_prof(cp_prof_profile_drop_ca624148, 1, cp_add_fc(erfcf(cp_to_float(cp_prof(cp_prof_profile_drop_ca624148, 2, s))), s));
+  cp_float w = cp_prof(cp_prof_profile_drop_ca624148, 1, cp_add_fc(fmodf(cp_to_float(cp_prof(cp_prof_profile_drop_ca624148, 2, s)), 2.0f), s));
   out[i] = cp_to_float(cp_prof(cp_prof_profile_drop_ca624148, 3, w));
   bins[i] = (int)cp_to_float(cp_prof(cp_prof_profile_drop_ca624148, 4, w));
   int q = cp_to_float(cp_prof(cp_prof_profile_drop_ca624148, 5, w));

@@ -214,10 +214,14 @@ CP_PRELUDE_MATH1(atan) CP_PRELUDE_MATH1(sinh) CP_PRELUDE_MATH1(cosh)
 CP_PRELUDE_MATH1(tanh) CP_PRELUDE_MATH1(erf) CP_PRELUDE_MATH1(erfc)
 CP_PRELUDE_MATH2(pow) CP_PRELUDE_MATH2(fmin) CP_PRELUDE_MATH2(fmax)
 CP_PRELUDE_MATH2(fmod) CP_PRELUDE_MATH2(atan2) CP_PRELUDE_MATH2(hypot)
-CP_PRELUDE_MATH2(copysign) CP_PRELUDE_MATH1(exp10)
+CP_PRELUDE_MATH2(copysign) CP_PRELUDE_MATH1(exp10) CP_PRELUDE_MATH2(rhypot)
 #undef CP_PRELUDE_MATH1
 #undef CP_PRELUDE_MATH2
 static __device__ float fmaf(float, float, float);
+static __device__ float norm3df(float, float, float);
+static __device__ double norm3d(double, double, double);
+static __device__ float rnorm3df(float, float, float);
+static __device__ double rnorm3d(double, double, double);
 static __device__ double fma(double, double, double);
 static __device__ void sincosf(float, float *, float *);
 static __device__ int abs(int);
