@@ -41,6 +41,7 @@ Suite *make_pair_suite(void);
 Suite *make_boundary_suite(void);
 Suite *make_unnormalized_suite(void);
 Suite *make_math_suite(void);
+Suite *make_math_trig_suite(void);
 
 /* ---- exact conversions into MPFR ---- */
 void tu_set_pair(mpfr_t r, cp_float x);  /* r = x.v + x.e exactly */

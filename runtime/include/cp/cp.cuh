@@ -114,6 +114,7 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #include "pair.cuh"
 #include "tiers.cuh"
 #include "math.cuh"
+#include "math_trig.cuh"
 #include "groups.cuh"
 #include "host.cuh"
 
