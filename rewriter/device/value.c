@@ -262,7 +262,9 @@ cp_val *cp_made(cp_rw *c, const char *text, cp_vkind kind, int width, cp_rule ru
  * output's family, else the precision's generic one (cp_add, cp_dd_add). */
 const char *cp_op_fn(const cp_rw *c, const char *op) {
   static const char *const tiered[] = {"add", "sub", "mul", "div", "sqr", "sqrt", "rsqrt", "rcp", "fma",
-                                       "exp", "log"};
+                                       "exp", "log",
+                                       "sin", "cos", "sincos", "tan", "sinpi", "cospi", "asin",
+                                       "acos", "atan", "atan2"};
   for (unsigned i = 0; c->f->tier_fn && i < sizeof tiered / sizeof *tiered; i++)
     if (strcmp(op, tiered[i]) == 0)
       return c->f->tier_fn;

@@ -220,6 +220,11 @@ CP_PRELUDE_MATH2(copysign)
 static __device__ float fmaf(float, float, float);
 static __device__ double fma(double, double, double);
 static __device__ void sincosf(float, float *, float *);
+static __device__ void sincos(double, double *, double *);
+static __device__ float sinpif(float);
+static __device__ double sinpi(double);
+static __device__ float cospif(float);
+static __device__ double cospi(double);
 static __device__ int abs(int);
 /* C++ overloads of the double names for float arguments, as CUDA provides them */
 static __device__ float sqrt(float);
@@ -244,6 +249,8 @@ __device__ float __expf(float);
 __device__ float __logf(float);
 __device__ float __sinf(float);
 __device__ float __cosf(float);
+__device__ float __tanf(float);
+__device__ void __sincosf(float, float *, float *);
 __device__ float __powf(float, float);
 __device__ double __dadd_rn(double, double);
 __device__ double __dsub_rn(double, double);
