@@ -108,7 +108,8 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #endif
 
 /* Built on the generic names: paired-buffer access for converted kernels (pair.cuh), the
- * accuracy tiers by name (tiers.cuh), the math functions exp and log in every tier (math.cuh),
+ * accuracy tiers by name (tiers.cuh), the math functions exp and log in every tier (math.cuh)
+ * and the trigonometric ones (math_trig.cuh),
  * cooperative-groups shuffles (groups.cuh, C++ only) and the host-side recombination of
  * converted programs (host.cuh). */
 #include "pair.cuh"
