@@ -454,6 +454,9 @@ cp_val *cp_double_compare(cp_rw *c, cp_node *n, const char *cmp);
 /* call.c */
 cp_val *cp_lvalue(cp_rw *c, cp_node *n);
 cp_val *cp_call(cp_rw *c, cp_node *n);
+/* Whether call n is sincosf, sincos or __sincosf with both pointers the addresses of
+ * composite locals: it maps to the composite sincos, which takes them (call.c). */
+int cp_sincos_maps(cp_rw *c, const cp_node *n);
 cp_val *cp_cast(cp_rw *c, cp_node *n);
 /* value.c: an integer literal's text whose value a float holds exactly (|v| <= 2^24). */
 int cp_int_literal_fits(const char *literal);

@@ -378,6 +378,41 @@ static cp_val *math_call(cp_rw *c, cp_node *n, const math_row *m, int nargs) {
                    CP_V_COMPOSITE, 1, CP_RULE_MATH);
 }
 
+static int is_sincos(const char *name, int nargs) {
+  return nargs == 3 && (strcmp(name, "sincosf") == 0 || strcmp(name, "sincos") == 0 ||
+                        strcmp(name, "__sincosf") == 0);
+}
+
+/* Whether an argument is &v of a composite local or parameter v. */
+static int composite_address(cp_rw *c, const cp_node *an) {
+  const cp_node *a = cp_node_strip(an);
+  char op[4];
+  if (a->kind != CXCursor_UnaryOperator || a->nkids != 1 ||
+      strcmp(cp_node_operator(c->f->unit->opt.input_text, a, op), "&") != 0)
+    return 0;
+  const cp_node *x = cp_node_strip(a->kids[0]);
+  cp_var *v = x->kind == CXCursor_DeclRefExpr
+                  ? cp_var_of(c->f, clang_getCursorReferenced(x->cur))
+                  : NULL;
+  return v && v->role == CP_VAR_COMPOSITE && v->width == 1;
+}
+
+int cp_sincos_maps(cp_rw *c, const cp_node *n) {
+  int nargs = cp_num_args(n->cur);
+  return is_sincos(function_name(c, n), nargs) && composite_address(c, cp_call_arg(n, nargs, 1)) &&
+         composite_address(c, cp_call_arg(n, nargs, 2));
+}
+
+/* sincosf(x, &s, &c) with s and c composite: the composite sincos (the tier's, cp_dd_ in
+ * a kernel written in double) writes both; any other sincos stays a float call (plain_call,
+ * [float-call] where x is composite; the address of a composite passed there is refused). */
+static cp_val *sincos_call(cp_rw *c, cp_node *n, int nargs) {
+  const char **over = overrides(c, n);
+  over[cp_arg_index(n, nargs, 0)] = cp_promote(c, cp_call_arg(n, nargs, 0)->val);
+  return call_with(c, n, over, cp_arena_printf(c->run->r->arena, "%ssincos", cp_op_fn(c, "sincos")),
+                   CP_V_OTHER, 0, CP_RULE_MATH);
+}
+
 /* A math call of type double in a function converted from float (`sqrt(x * 0.5)`), with a
  * composite version: that version on the operands as rule double-arith takes them; left as
  * written where every operand is a float or a constant a float holds (`sqrt(2.0)`). */
@@ -604,6 +639,14 @@ cp_val *cp_call(cp_rw *c, cp_node *n) {
   if (cp_double_rule(c, n) && (m = math_lookup(name, nargs)) &&
       (dm = double_math_call(c, n, m, nargs)))
     return dm;
+  if (is_sincos(name, nargs) && cp_sincos_maps(c, n))
+    return sincos_call(c, n, nargs);
+  if (is_sincos(name, nargs) && (cp_is_composite(cp_call_arg(n, nargs, 0)->val) ||
+                                  cp_is_split(c, cp_call_arg(n, nargs, 0)->val)))
+    cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_FLOAT_CALL,
+                 "'%s' maps to the composite sincos only where both outputs are the addresses "
+                 "of converted locals (&s, &c); here it is evaluated in float on the recombined "
+                 "value", name);
   if (cp_atomic_sign(name) && nargs == 2 && cp_node_width(c, n) == 1)
     return atomic_call(c, n, name, nargs);
   if (cp_is_warp_shuffle(name) && cp_node_width(c, n) == 1)

@@ -288,7 +288,8 @@ static cp_val *binary(cp_rw *c, cp_node *n) {
 }
 
 /* Whether &x of a composite goes where a cp_float * is expected: an argument of a
- * converted function (its output parameter) or the target of an atomicAdd. */
+ * converted function (its output parameter), of a sincos that maps (cp_sincos_maps) or
+ * the target of an atomicAdd. */
 static int address_stays(cp_rw *c, const cp_node *n) {
   const cp_node *p = n->parent;
   while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr))
@@ -296,7 +297,7 @@ static int address_stays(cp_rw *c, const cp_node *n) {
   if (!p || p->kind != CXCursor_CallExpr)
     return 0;
   CXCursor ref = clang_getCursorReferenced(p->cur);
-  if (cp_func_of(c->run, ref))
+  if (cp_func_of(c->run, ref) || cp_sincos_maps(c, p))
     return 1;
   CXString s = clang_getCursorSpelling(ref);
   int atomic = cp_atomic_sign(clang_getCString(s)) != 0;

@@ -265,7 +265,9 @@ const char *cp_op_fn(const cp_rw *c, const char *op) {
                                        "exp", "log",
                                        "exp2", "exp10", "expm1", "log2", "log10", "log1p", "pow",
                                        "sinh", "cosh", "tanh", "erf", "erfc", "cbrt",
-                                       "hypot", "rhypot", "norm3d", "rnorm3d"};
+                                       "hypot", "rhypot", "norm3d", "rnorm3d",
+                                       "sin", "cos", "sincos", "tan", "sinpi", "cospi", "asin",
+                                       "acos", "atan", "atan2"};
   for (unsigned i = 0; c->f->tier_fn && i < sizeof tiered / sizeof *tiered; i++)
     if (strcmp(op, tiered[i]) == 0)
       return c->f->tier_fn;

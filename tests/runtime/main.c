@@ -2,7 +2,7 @@
  *
  * Usage: cp_runtime_tests [SUITE]   runs one suite (ctest runs each as its own test), or all.
  * Suites: eft accurate paper fast double convert special accum dispatch pair boundary mid
- * unnormalized math math_exp math_spec.
+ * unnormalized math math_exp math_spec math_trig.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@ int main(int argc, char **argv)
                                make_special_suite, make_accum_suite,    make_dispatch_suite,
                                make_pair_suite,    make_boundary_suite, make_mid_suite,
                                make_unnormalized_suite, make_math_suite,
-                               make_math_exp_suite, make_math_spec_suite };
+                               make_math_exp_suite, make_math_spec_suite, make_math_trig_suite };
   setvbuf(stdout, NULL, _IOLBF, 0); /* measured maxima reach the log even if a test fails */
   const char *only = argc > 1 ? argv[1] : NULL;
   SRunner *sr = srunner_create(NULL);

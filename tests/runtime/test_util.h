@@ -43,6 +43,7 @@ Suite *make_unnormalized_suite(void);
 Suite *make_math_suite(void);
 Suite *make_math_exp_suite(void);
 Suite *make_math_spec_suite(void);
+Suite *make_math_trig_suite(void);
 
 /* ---- exact conversions into MPFR ---- */
 void tu_set_pair(mpfr_t r, cp_float x);  /* r = x.v + x.e exactly */

@@ -108,16 +108,18 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
 #endif
 
 /* Built on the generic names: paired-buffer access for converted kernels (pair.cuh), the
- * accuracy tiers by name (tiers.cuh), the math functions exp and log in every tier (math.cuh),
- * cooperative-groups shuffles (groups.cuh, C++ only) and the host-side recombination of
- * converted programs (host.cuh). */
+ * accuracy tiers by name (tiers.cuh), the math functions in every tier: exp and log
+ * (math.cuh), exp2 ... pow (math_exp.cuh), sinh ... rnorm3d (math_spec.cuh), the
+ * trigonometric ones (math_trig.cuh); cooperative-groups shuffles (groups.cuh, C++ only) and
+ * the host-side recombination of converted programs (host.cuh). */
 #include "pair.cuh"
 #include "tiers.cuh"
 #include "math.cuh"
+#include "math_exp.cuh"
 #include "math_spec.cuh"
+#include "math_trig.cuh"
 #include "groups.cuh"
 #include "host.cuh"
-#include "math_exp.cuh"
 
 /* Recording for cpconvert --profile (profile.cuh, docs/profile.md); without CP_PROFILE the
  * wrappers the profiled conversion writes are nothing, so its output compiles either way. */
