@@ -147,10 +147,10 @@ const cp_node *cp_host_statement_for(host *h, const cp_node *call, const char *a
 /* The declaration statement of a local variable. */
 const cp_node *cp_host_decl_of(const cp_node *n, CXCursor var);
 
-/* ---- struct fields (fields.c) -------------------------------------------------------- */
+/* ---- initializer lists of structs with companion fields (lists.c) ------------------- */
 
 /* A positional initializer list `n` of a struct that gains companion fields: the
- * companions' values inserted at their places among the elements (fields.c). */
+ * companions' values inserted at their places among the elements. */
 void cp_host_init_list(host *h, const cp_node *n);
 
 /* ---- arrays of the addresses of device pointers (addresses.c) ---------------------- */

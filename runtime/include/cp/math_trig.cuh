@@ -280,7 +280,7 @@ CP_FUNC cp_float cp_detail_pi_high(cp_float x, int want)
   if (x.v - x.v != 0.0f) return cp_make_float(x.v - x.v, 0.0f);
   if (x.v == 0.0f) return want == 1 ? x : cp_make_float(1.0f, 0.0f);
   int q;
-  cp_float s, c, r = cp_detail_trig_reduce_pi(x, &q);
+  cp_float s = cp_make_float(0.0f, 0.0f), c = s, r = cp_detail_trig_reduce_pi(x, &q);
   cp_detail_sincos_q(r, q, want, &s, &c);
   cp_float z = want == 1 ? s : c;
   if (z.v == 0.0f) z = cp_make_float(want == 1 ? copysignf(0.0f, x.v) : 0.0f, 0.0f);
