@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #define U48 0x1p-48
-#define N_MATH 100000
+#define N_MATH (100000 / TU_SAMPLE_DIV)
 #define B_EXP 3.0 /* high and mid exp, units of 2^-48 (measured 1.92) */
 #define B_LOG 7.0 /* high and mid log (measured 5.85) */
 #define B_LOW (0x1p-22 / U48)  /* low: the float function's error, plus O(e^2) */

@@ -17,8 +17,8 @@
 #include <stdio.h>
 
 #define U48 0x1p-48
-#define N_MATH 100000
-#define N_POW 40000
+#define N_MATH (100000 / TU_SAMPLE_DIV)
+#define N_POW (40000 / TU_SAMPLE_DIV)
 #define B_LOW (0x1p-22 / U48) /* low: the float function's error, plus O(e^2) */
 #define B_LOW_POW (0x1p-21 / U48)
 #define B_ABS 0x1p-149

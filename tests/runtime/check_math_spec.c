@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #define U48 0x1p-48
-#define N_SPEC 25000
+#define N_SPEC (25000 / TU_SAMPLE_DIV)
 #define B_LOW (0x1p-21 / U48) /* low: the float function's error (to 2 ulp), plus O(e^2) */
 #define B_ABS 0x1p-149
 
