@@ -399,6 +399,31 @@ def cache_working_directory(c):
 
 
 @case
+def cache_force_included_code(c):
+    """A force-included header with code the conversion must see (a device helper the
+    kernel calls, a __constant__ it reads): the PCH then holds a user header, whose
+    declarations stay in the rewriter's walks (the index leaves only a PCH of system
+    headers out of them), so cold and warm runs convert as --no-cache does."""
+    cache = os.path.join(c.d, "cache")
+    d = os.path.join(c.d, "forced")
+    os.makedirs(d)
+    open(os.path.join(d, "md.h"), "w").write(
+        "__constant__ float c_shift;\n"
+        "__device__ inline float twice(float v) { return 2.0f * v + 0.1f; }\n")
+    open(os.path.join(d, "k.cu"), "w").write(
+        "#pragma cp composite\n__global__ void scale(float *y, float s) {\n"
+        "  int i = threadIdx.x;\n  y[i] += twice(s * y[i]) + c_shift;\n}\n")
+    args = ["k.cu", "-o", "o.cu", "--", "-include", "md.h"]
+    out = os.path.join(d, "o.cu")
+    plain = c.run(None, args, d, out)
+    same("cold", c.run(cache, args, d, out), plain)
+    same("warm", c.run(cache, args, d, out), plain)
+    if plain[0] != 0 or b"twice" not in plain[2]:
+        fail("the helper in the force-included header was not seen: %r" % (plain[:3],))
+    print("PASS")
+
+
+@case
 def cache_depfile(c):
     """-MD with a PCH lists what the PCH holds, a force-included header (and what it
     includes) among it, as without the cache: a parse on top of the PCH does not see
