@@ -7,7 +7,8 @@
  * atan2), the pair's value v + e against the exact function of the input's value (MPFR, 200
  * bits). Measured: the largest relative error in units of 2^-48, printed and asserted
  * against the bound the header states, plus 2^-148 absolute (two subnormal ulps). Beyond
- * |x| = 2^17 (Payne-Hanek) sin, cos and tan are checked apart, at the same bounds. sincos is checked bit for bit against sin and
+ * |x| = 2^17 (Payne-Hanek) sin, cos and tan are checked apart, at the same bounds; the low
+ * tier's float values of sin, cos, tan in ulps, against CUDA's documented float bounds. sincos is checked bit for bit against sin and
  * cos; special values against the float functions'. Build: the default family (accurate).
  */
 #include "test_util.h"
@@ -291,6 +292,45 @@ START_TEST(test_big_arguments)
 }
 END_TEST
 
+/* The low tier's float value (the pair rounded to a float) for floats (error half 0), in
+ * ulps of the exact result, beside the host's sinf, cosf, tanf: printed, and asserted at
+ * CUDA's documented bounds for sinf, cosf (2 ulp) and tanf (4 ulp). */
+static double ulps(float got, mpfr_t exact, mpfr_t t)
+{
+  int ex;
+  frexpf(mpfr_get_flt(exact, MPFR_RNDN), &ex);
+  mpfr_set_flt(t, got, MPFR_RNDN);
+  mpfr_sub(t, t, exact, MPFR_RNDN);
+  return fabs(mpfr_get_d(t, MPFR_RNDN)) / ldexp(1.0, (ex < -125 ? -125 : ex) - 24);
+}
+
+START_TEST(test_low_ulps)
+{
+  cp_float (*low[3])(cp_float) = { cp_low_sin, cp_low_cos, cp_low_tan };
+  float (*host[3])(float) = { sinf, cosf, tanf };
+  int (*exact[3])(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t) = { mpfr_sin, mpfr_cos, mpfr_tan };
+  double worst[3] = { 0, 0, 0 }, worst_host[3] = { 0, 0, 0 }, bound[3] = { 2, 2, 4 };
+  mpfr_t x, y, t;
+  mpfr_inits2(TU_PREC, x, y, t, (mpfr_ptr)0);
+  gen_rng r = gen_seed(660);
+  for (int i = 0; i < 100000; ++i) {
+    float v = i % 2 ? signed_float(&r, -20, 127) : uniform(&r, -8.0f, 8.0f);
+    mpfr_set_flt(x, v, MPFR_RNDN);
+    for (int w = 0; w < 3; ++w) {
+      exact[w](y, x, MPFR_RNDN);
+      worst[w] = fmax(worst[w], ulps(cp_to_float(low[w](cp_make_float(v, 0.0f))), y, t));
+      worst_host[w] = fmax(worst_host[w], ulps(host[w](v), y, t));
+    }
+  }
+  mpfr_clears(x, y, t, (mpfr_ptr)0);
+  for (int w = 0; w < 3; ++w) {
+    printf("low %-7s float values: max %.3f ulp (host %sf %.3f ulp; bound %g)\n", trig_name[w], worst[w],
+           trig_name[w], worst_host[w], bound[w]);
+    TU_CHECK(worst[w] <= bound[w], "low %s: %g ulp", trig_name[w], worst[w]);
+  }
+}
+END_TEST
+
 static int same_bits(cp_float a, cp_float b)
 {
   return gen_fbits(a.v) == gen_fbits(b.v) && gen_fbits(a.e) == gen_fbits(b.e);
@@ -362,6 +402,7 @@ Suite *make_math_trig_suite(void)
   tcase_add_test(tc, test_sinpi_cospi);
   tcase_add_test(tc, test_inverse);
   tcase_add_test(tc, test_big_arguments);
+  tcase_add_test(tc, test_low_ulps);
   tcase_add_test(tc, test_sincos_and_generic);
   tcase_add_test(tc, test_specials);
   suite_add_tcase(s, tc);

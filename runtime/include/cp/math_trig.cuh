@@ -8,20 +8,25 @@
  * Tiers (ff backend; no FP64 instruction):
  *   high, mid  float-float algorithms on normalized pairs (below). mid is high: there is no
  *              cheaper algorithm at that accuracy yet.
- *   low        the float function's value plus the first-order propagation of the error
- *              half, {f(v), f'(v) e}; the float function's own rounding (an ulp or two)
- *              stays. Accepts unnormalized pairs (normalized first, exactly).
+ *   low        sin, cos, sincos, tan: the normalized pair reduced (a cheaper Cody-Waite below
+ *              2^17, Payne-Hanek beyond), evaluated in float (Taylor polynomials), plus the
+ *              first-order term of the reduced pair's error half: float accuracy for the
+ *              pair's value on the whole range. CUDA's sinf, cosf, tanf are never called
+ *              (their reduction beyond |x| > 105615 executes FP64 instructions).
+ *              The others: the float function's value plus the first-order propagation of
+ *              the error half, {f(v), f'(v) e}; the float function's own rounding (an ulp
+ *              or two) stays (sinpif, cospif, asinf, acosf, atanf, atan2f have no FP64 in
+ *              their SASS). Accepts unnormalized pairs (normalized first, exactly).
  * Under the dp backend every tier is the double function on the double (about 2^-52).
  *
- * Accuracy of sin, cos, sincos, tan (high, mid): the reduction by pi/2 is Cody and Waite's
- * with pi/2 in four floats (103 bits), exact except for terms below 2^-56, accurate for
- * |x| < 2^17 = 131072. BEYOND 2^17 THE PAIR ACCURACY IS NOT KEPT: sin and cos fall back to
- * the float functions by the angle-addition formula, sin(v + e) = sinf(v) cosf(e) +
- * cosf(v) sinf(e), about 2^-22 absolute (the float functions' accuracy), returned with a
- * zero error half; tan likewise (tanf of the sum's parts). There is no Payne-Hanek
- * reduction here. Pairs whose value lies within 2^-32 of a multiple of pi/2 (no float
- * does below 2^17; a pair can) get an absolute error of about 2^-80 instead of a relative one.
- * sinpi and cospi reduce exactly on the whole float range (no such limit).
+ * Accuracy of sin, cos, sincos, tan (high, mid): below |x| = 2^17 the reduction by pi/2 is
+ * Cody and Waite's with pi/2 in four floats (103 bits), exact except for terms below 2^-56
+ * (absolute error about 2^-80); beyond, Payne and Hanek's in integers (cp_detail_trig_ph:
+ * 2/pi as a table of 32-bit words, 32x32->64 products, no double), relative error below
+ * 2^-54, so high and mid hold their bounds on the whole float range. Pairs whose value lies
+ * within 2^-32 of a multiple of pi/2 (no float does below 2^17; a pair can) get an absolute
+ * error (2^-80 below 2^17, 2^-125 beyond) instead of a relative one. sinpi and cospi reduce
+ * exactly on the whole float range.
  *
  * Special values as the float functions give them: sin, cos, tan of +-inf and NaN are NaN;
  * sin, tan, sinpi, asin, atan of +-0 are +-0; sinpi(n) = +0 for integers n > 0, -0 below;
@@ -30,18 +35,19 @@
  * 0 for such results.
  *
  * Measured bounds (tests/runtime/check_math_trig.c, MPFR at 200 bits, u^2 = 2^-48; 100000
- * random normalized pairs per function and tier plus edge cases): relative error of the
- * pair against the exact function of the input's value v + e, high/mid:
+ * random normalized pairs per function and tier plus edge cases, 20000 beyond 2^17):
+ * relative error of the pair against the exact function of the input's value v + e,
+ * high/mid:
  *   sin, cos |x| < 2^17  max 1.97 u^2, asserted 3      tan |x| < 2^17  5.93, asserted 8
+ *   sin, cos |x| >= 2^17 max 2.28 u^2, asserted 3     tan |x| >= 2^17 5.34, asserted 8
  *   sinpi, cospi         max 2.94 u^2, asserted 4      asin, acos      5.73, asserted 8
- *   atan, atan2          max 4.07 u^2, asserted 6      sin, cos beyond 2^17: 2^-23.2 absolute
- *   low: the float function's error (at most 1.91 u here) plus the omitted f''(v) e^2/2
+ *   atan, atan2          max 4.07 u^2, asserted 6
+ *   low sin, cos, tan: the pair's value within 1.18 u (sin, cos) and 2.37 u (tan), u = 2^-24,
+ *   relative, of the exact result; rounded to a
+ *   float, sin 1.05, cos 1.14, tan 2.35 ulp (asserted 2, 2, 4: CUDA's documented sinf,
+ *   cosf, tanf bounds). Other low functions: the float function's error (at most 1.91 u
+ *   here) plus the omitted f''(v) e^2/2.
  * No proof: the bounds are measured maxima with a margin.
- *
- * FP64: the ff code has no FP64 instruction of its own, but the low tier and the fallback
- * beyond 2^17 call CUDA's sinf, cosf and tanf, whose large-argument reduction (|x| > 105615)
- * executes FP64 instructions; a kernel using them is flagged by the FP64 audit. Known gap:
- * an integer Payne-Hanek reduction would remove it.
  *
  * Constants: made with MPFR at 400 bits (mpfr_const_pi, mpfr_atan, 1/n!), each rounded to
  * the nearest float and the remainder rounded again for the next part.
@@ -296,30 +302,51 @@ CP_FUNC void cp_detail_sincos_q(cp_float r, int q, int want, cp_float *s, cp_flo
 
 /* ---- low: float evaluation of the reduced pair ---- */
 
-/* sin and cos of the float r.v (|r.v| <= 0.81), quadrant q, by Taylor polynomials in float
- * (sin through r^9, truncation 2^-28.6 relative at pi/4; cos through r^10, 2^-36), then the
- * first-order term of r.e: {sin(r.v) in its quadrant, its derivative times r.e}. */
-CP_FUNC void cp_detail_trig_low_q(cp_float r, int q, cp_float *s, cp_float *c)
+/* The low tier's reduction: below 2^17 Cody and Waite's with pi/2 in three floats, x.v -
+ * k P1 exact, k P2 by TwoProd, the two larger terms and x.e by TwoSum (exact: a pair near a
+ * multiple of pi/2 cancels there), the rest (below 2^-32) in float, so about 2^-57 absolute
+ * (k P4, the float sum): relative 2^-27 where |r| >= 2^-30, as for every float below 2^17;
+ * beyond 2^17 cp_detail_trig_reduce_big. A pair {r.v, r.e}, normalized, |r.v| <= 0.81. */
+CP_FUNC cp_float cp_detail_trig_reduce_low(cp_float x, int *q)
 {
-  float z = cp_fmul_rn(r.v, r.v);
-  float ps = cp_fma_rn(z, 0x1.71de3ap-19f, -0x1.a01a02p-13f); /* 1/9!, -1/7! */
-  ps = cp_fma_rn(ps, z, 0x1.111112p-7f);                       /* 1/5! */
-  ps = cp_fma_rn(ps, z, -0x1.555556p-3f);                      /* -1/3! */
-  float sv = cp_fma_rn(cp_fmul_rn(r.v, z), ps, r.v);
-  float pc = cp_fma_rn(z, -0x1.27e4fcp-22f, 0x1.a01a02p-16f); /* -1/10!, 1/8! */
-  pc = cp_fma_rn(pc, z, -0x1.6c16c2p-10f);                     /* -1/6! */
-  pc = cp_fma_rn(pc, z, 0x1.555556p-5f);                       /* 1/4! */
-  pc = cp_fma_rn(pc, z, -0.5f);
-  float cv = cp_fma_rn(pc, z, 1.0f);
-  float se = cp_fmul_rn(cv, r.e), ce = -cp_fmul_rn(sv, r.e);
-  cp_float s0 = cp_make_float(sv, se), c0 = cp_make_float(cv, ce);
-  *s = cp_detail_trig_neg((q & 1) ? c0 : s0, q & 2);
-  *c = cp_detail_trig_neg((q & 1) ? s0 : c0, (q + 1) & 2);
+  if (!(fabsf(x.v) < CP_DETAIL_TRIG_MAX)) return cp_detail_trig_reduce_big(x, q);
+  float kf = rintf(cp_fmul_rn(x.v, CP_DETAIL_2OPI));
+  float t1 = cp_fma_rn(-kf, CP_DETAIL_PIO2_1, x.v); /* exact */
+  cp_float p2 = cp_two_prod(kf, CP_DETAIL_PIO2_2);
+  cp_float a = cp_two_sum(t1, -p2.v), b = cp_two_sum(a.v, x.e);
+  *q = (int)kf & 3;
+  return cp_fast_two_sum(b.v, cp_fadd_rn(b.e, cp_fma_rn(-kf, CP_DETAIL_PIO2_3, cp_fsub_rn(a.e, p2.e))));
 }
 
-/* sin and cos, low tier, both (the single functions take one): NaN for inf and NaN,
- * {+-0, 0} and {1, 0} for +-0, else the reduced pair (either reduction) evaluated in float. */
-CP_FUNC void cp_detail_trig_low_sc(cp_float x, cp_float *s, cp_float *c)
+/* sin (want 1) and cos (want 2) of the pair r (|r.v| <= 0.81) in quadrant q, in float:
+ * Taylor polynomials in r.v (sin through r^9, truncation 2^-28.6 relative at pi/4; cos
+ * through r^10, 2^-36), plus the first-order term of r.e with the derivative to two terms
+ * (cos r = 1 - z/2, sin r = r (1 - z/6): below 2^-4 relative, on a term below 2^-24 of the
+ * value), so that each function needs one polynomial and sincos gives the same bits. */
+CP_FUNC void cp_detail_trig_low_q(cp_float r, int q, int want, cp_float *s, cp_float *c)
+{
+  float z = cp_fmul_rn(r.v, r.v), ps, pc;
+  cp_float s0 = r, c0 = r;
+  if (((want & 1) && !(q & 1)) || ((want & 2) && (q & 1))) {
+    ps = cp_fma_rn(z, 0x1.71de3ap-19f, -0x1.a01a02p-13f); /* 1/9!, -1/7! */
+    ps = cp_fma_rn(ps, z, 0x1.111112p-7f);                /* 1/5! */
+    ps = cp_fma_rn(ps, z, -0x1.555556p-3f);               /* -1/3! */
+    s0 = cp_make_float(cp_fma_rn(cp_fmul_rn(r.v, z), ps, r.v), cp_fmul_rn(cp_fma_rn(z, -0.5f, 1.0f), r.e));
+  }
+  if (((want & 2) && !(q & 1)) || ((want & 1) && (q & 1))) {
+    pc = cp_fma_rn(z, -0x1.27e4fcp-22f, 0x1.a01a02p-16f); /* -1/10!, 1/8! */
+    pc = cp_fma_rn(pc, z, -0x1.6c16c2p-10f);              /* -1/6! */
+    pc = cp_fma_rn(pc, z, 0x1.555556p-5f);                /* 1/4! */
+    pc = cp_fma_rn(pc, z, -0.5f);
+    c0 = cp_make_float(cp_fma_rn(pc, z, 1.0f), -cp_fmul_rn(cp_fma_rn(z, -0x1.555556p-3f, 1.0f), cp_fmul_rn(r.v, r.e)));
+  }
+  if (want & 1) *s = cp_detail_trig_neg((q & 1) ? c0 : s0, q & 2);
+  if (want & 2) *c = cp_detail_trig_neg((q & 1) ? s0 : c0, (q + 1) & 2);
+}
+
+/* sin (want 1) and cos (want 2), low tier: NaN for inf and NaN, {+-0, 0} and {1, 0} for
+ * +-0, else the reduced pair evaluated in float (cp_detail_trig_low_q). */
+CP_FUNC void cp_detail_trig_low_sc(cp_float x, int want, cp_float *s, cp_float *c)
 {
   cp_float n = cp_normalize(x);
   if (n.v - n.v != 0.0f) {
@@ -329,8 +356,8 @@ CP_FUNC void cp_detail_trig_low_sc(cp_float x, cp_float *s, cp_float *c)
     *c = cp_make_float(1.0f, 0.0f);
   } else {
     int q;
-    cp_float r = cp_detail_trig_reduce_any(n, &q);
-    cp_detail_trig_low_q(r, q, s, c);
+    cp_float r = cp_detail_trig_reduce_low(n, &q);
+    cp_detail_trig_low_q(r, q, want, s, c);
   }
 }
 
@@ -341,8 +368,8 @@ CP_FUNC cp_float cp_detail_trig_low_tan(cp_float x)
   cp_float n = cp_normalize(x);
   if (n.v - n.v != 0.0f || n.v == 0.0f) return cp_make_float(n.v - n.v != 0.0f ? n.v - n.v : n.v, 0.0f);
   int q;
-  cp_float s, c, r = cp_detail_trig_reduce_any(n, &q);
-  cp_detail_trig_low_q(cp_make_float(r.v, 0.0f), 0, &s, &c);
+  cp_float s, c, r = cp_detail_trig_reduce_low(n, &q);
+  cp_detail_trig_low_q(cp_make_float(r.v, 0.0f), 0, 3, &s, &c);
   float t = (q & 1) ? -cp_fdiv_rn(c.v, s.v) : cp_fdiv_rn(s.v, c.v);
   return cp_make_float(t, cp_detail_finitef(t) ? cp_fma_rn(cp_fmul_rn(t, t), r.e, r.e) : 0.0f);
 }
@@ -352,14 +379,14 @@ CP_FUNC cp_float cp_detail_trig_low_tan(cp_float x)
 CP_FUNC float cp_detail_trig_sinf(float v)
 {
   cp_float s, c;
-  cp_detail_trig_low_sc(cp_make_float(v, 0.0f), &s, &c);
+  cp_detail_trig_low_sc(cp_make_float(v, 0.0f), 1, &s, &c);
   return s.v;
 }
 
 CP_FUNC float cp_detail_trig_cosf(float v)
 {
   cp_float s, c;
-  cp_detail_trig_low_sc(cp_make_float(v, 0.0f), &s, &c);
+  cp_detail_trig_low_sc(cp_make_float(v, 0.0f), 2, &s, &c);
   return c.v;
 }
 
@@ -584,18 +611,18 @@ CP_FUNC cp_float cp_detail_trig_low(float y, float d)
 CP_FUNC cp_float cp_low_sin(cp_float x)
 {
   cp_float s, c;
-  cp_detail_trig_low_sc(x, &s, &c);
+  cp_detail_trig_low_sc(x, 1, &s, &c);
   return s;
 }
 
 CP_FUNC cp_float cp_low_cos(cp_float x)
 {
   cp_float s, c;
-  cp_detail_trig_low_sc(x, &s, &c);
+  cp_detail_trig_low_sc(x, 2, &s, &c);
   return c;
 }
 
-CP_FUNC void cp_low_sincos(cp_float x, cp_float *s, cp_float *c) { cp_detail_trig_low_sc(x, s, c); }
+CP_FUNC void cp_low_sincos(cp_float x, cp_float *s, cp_float *c) { cp_detail_trig_low_sc(x, 3, s, c); }
 
 CP_FUNC cp_float cp_low_tan(cp_float x) { return cp_detail_trig_low_tan(x); }
 
