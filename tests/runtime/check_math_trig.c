@@ -7,8 +7,8 @@
  * atan2), the pair's value v + e against the exact function of the input's value (MPFR, 200
  * bits). Measured: the largest relative error in units of 2^-48, printed and asserted
  * against the bound the header states, plus 2^-148 absolute (two subnormal ulps). Beyond
- * |x| = 2^17 sin, cos and tan keep only the float functions' accuracy (the header says so):
- * asserted apart, 2^-21 absolute (sin, cos). sincos is checked bit for bit against sin and
+ * |x| = 2^17 (Payne-Hanek) sin, cos and tan are checked apart, at the same bounds; the low
+ * tier's float values of sin, cos, tan in ulps, against CUDA's documented float bounds. sincos is checked bit for bit against sin and
  * cos; special values against the float functions'. Build: the default family (accurate).
  */
 #include "test_util.h"
@@ -86,13 +86,16 @@ static double omitted(trig w, cp_float y, cp_float x)
   return 2 * (d2 * e * e / 2 + d3 * e * e * e / 6);
 }
 
-/* One case: f(x) (atan2: f(y, x)) against MPFR; `bound` relative in units of 2^-48, or with
- * abs set an absolute bound in units of 2^-48. */
-static void measure(meter *m, const char *name, fn f, trig w, cp_float y, cp_float x, double bound, int abs)
+/* One case: f(x) (atan2: f(y, x)) against MPFR; `bound` in units of 2^-48: relative (mode
+ * 0), absolute (mode ABS), or the low tier's (mode LOW: relative to its own halves, plus the
+ * terms its first order leaves out). */
+enum { REL, ABS, LOW };
+static void measure(meter *m, const char *name, fn f, trig w, cp_float y, cp_float x, double bound, int mode)
 {
+  int abs = mode == ABS;
   if (w == T_ATAN2 && y.v == 0.0f) return; /* the pair {-0, +0} sums to +0 in MPFR */
   /* low tan within 2^-8 relative of a pole: its first order means nothing there */
-  if (w == T_TAN && bound >= B_LOW && fabs(tan((double)x.v)) > 0x1p8) return;
+  if (w == T_TAN && mode == LOW && fabs(tan((double)x.v)) > 0x1p8) return;
   cp_float z = w == T_ATAN2 ? f.f2(y, x) : f.f1(x);
   tu_set_pair(m->x, x);
   tu_set_pair(m->y, y);
@@ -115,7 +118,7 @@ static void measure(meter *m, const char *name, fn f, trig w, cp_float y, cp_flo
   double r = fabs(mpfr_get_d(m->d, MPFR_RNDU)) / U48;
   if (abs) r = a / U48;
   double lim = abs ? bound * U48 : bound * U48 * fabs(mpfr_get_d(m->exact, MPFR_RNDU)) + B_ABS;
-  if (!abs && bound >= B_LOW) { /* low: against its own halves, plus the terms it leaves out */
+  if (mode == LOW) { /* low: against its own halves, plus the terms it leaves out */
     double o = omitted(w, y, x);
     lim = bound * U48 * (fabs(z.v) + fabs(z.e)) + B_ABS + o;
     r = fmax(a - o, 0.0) / (fabs(z.v) + fabs(z.e)) / U48;
@@ -201,9 +204,9 @@ static void run(const char *name, fn f, trig w, double bound, uint64_t seed)
       if (i % 8 == 0) x = pair_of(&r, signed_float(&r, -140, 120));
       if (i % 8 == 1) y = pair_of(&r, signed_float(&r, -140, 120));
       if (i % 8 == 2) y = pair_of(&r, x.v * (float)gen_int(&r, -8, 8) * 0.125f); /* ratios next to j/8 */
-      measure(&m, name, f, w, y, x, bound, 0);
+      measure(&m, name, f, w, y, x, bound, bound >= B_LOW ? LOW : REL);
     } else {
-      measure(&m, name, f, w, one, arg_of(&r, w, i), bound, 0);
+      measure(&m, name, f, w, one, arg_of(&r, w, i), bound, bound >= B_LOW ? LOW : REL);
     }
   }
   meter_clear(&m);
@@ -258,23 +261,73 @@ START_TEST(test_inverse)
 }
 END_TEST
 
-/* Beyond 2^17: the float functions' accuracy, absolute (the header's stated fallback). */
+/* Beyond 2^17 (Payne and Hanek's reduction): high and mid at the bounds of |x| < 2^17,
+ * relative; low (which reduces the whole pair there) within B_LOW of the pair's exact value.
+ * Arguments up to FLT_MAX, and floats next to multiples of pi/2 up to 2^40. */
 START_TEST(test_big_arguments)
 {
-  gen_rng r = gen_seed(640);
-  meter ms, mc;
-  meter_init(&ms);
-  meter_init(&mc);
+  struct { const char *name; cp_float (*f)(cp_float); trig w; double bound; } t[] = {
+    { "high sin", cp_high_sin, T_SIN, B_SIN }, { "mid sin", cp_mid_sin, T_SIN, B_SIN },
+    { "low sin", cp_low_sin, T_SIN, B_LOW },   { "high cos", cp_high_cos, T_COS, B_SIN },
+    { "mid cos", cp_mid_cos, T_COS, B_SIN },   { "low cos", cp_low_cos, T_COS, B_LOW },
+    { "high tan", cp_high_tan, T_TAN, B_TAN }, { "mid tan", cp_mid_tan, T_TAN, B_TAN },
+    { "low tan", cp_low_tan, T_TAN, B_LOW },
+  };
   cp_float one = cp_make_float(1.0f, 0.0f);
-  for (int i = 0; i < 20000; ++i) {
-    cp_float x = pair_of(&r, signed_float(&r, 17, 127));
-    measure(&ms, "big sin", FN1(cp_high_sin), T_SIN, one, x, 0x1p-21 / U48, 1);
-    measure(&mc, "big cos", FN1(cp_high_cos), T_COS, one, x, 0x1p-21 / U48, 1);
+  for (size_t j = 0; j < sizeof t / sizeof t[0]; ++j) {
+    gen_rng r = gen_seed(640 + j);
+    meter m;
+    meter_init(&m);
+    for (int i = 0; i < 20000; ++i) {
+      float v = signed_float(&r, 17, 127);
+      if (i % 4 == 1) v = (float)((double)gen_int(&r, 83500, 1 << 30) * gen_int(&r, 1, 1024) * 1.5707963267948966);
+      cp_float x = pair_of(&r, fabsf(v) < 0x1p17f ? 0x1p17f : v);
+      measure(&m, t[j].name, FN1(t[j].f), t[j].w, one, x, t[j].bound, REL);
+    }
+    meter_clear(&m);
+    char domain[64];
+    snprintf(domain, sizeof domain, "%s |x| >= 2^17", trig_name[t[j].w]);
+    report(&m, t[j].name, domain, t[j].bound, 0);
   }
-  meter_clear(&ms);
-  meter_clear(&mc);
-  report(&ms, "high sin", "sin |x| >= 2^17 (fallback)", 0x1p-21 / U48, 1);
-  report(&mc, "high cos", "cos |x| >= 2^17 (fallback)", 0x1p-21 / U48, 1);
+}
+END_TEST
+
+/* The low tier's float value (the pair rounded to a float) for floats (error half 0), in
+ * ulps of the exact result, beside the host's sinf, cosf, tanf: printed, and asserted at
+ * CUDA's documented bounds for sinf, cosf (2 ulp) and tanf (4 ulp). */
+static double ulps(float got, mpfr_t exact, mpfr_t t)
+{
+  int ex;
+  frexpf(mpfr_get_flt(exact, MPFR_RNDN), &ex);
+  mpfr_set_flt(t, got, MPFR_RNDN);
+  mpfr_sub(t, t, exact, MPFR_RNDN);
+  return fabs(mpfr_get_d(t, MPFR_RNDN)) / ldexp(1.0, (ex < -125 ? -125 : ex) - 24);
+}
+
+START_TEST(test_low_ulps)
+{
+  cp_float (*low[3])(cp_float) = { cp_low_sin, cp_low_cos, cp_low_tan };
+  float (*host[3])(float) = { sinf, cosf, tanf };
+  int (*exact[3])(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t) = { mpfr_sin, mpfr_cos, mpfr_tan };
+  double worst[3] = { 0, 0, 0 }, worst_host[3] = { 0, 0, 0 }, bound[3] = { 2, 2, 4 };
+  mpfr_t x, y, t;
+  mpfr_inits2(TU_PREC, x, y, t, (mpfr_ptr)0);
+  gen_rng r = gen_seed(660);
+  for (int i = 0; i < 100000; ++i) {
+    float v = i % 2 ? signed_float(&r, -20, 127) : uniform(&r, -8.0f, 8.0f);
+    mpfr_set_flt(x, v, MPFR_RNDN);
+    for (int w = 0; w < 3; ++w) {
+      exact[w](y, x, MPFR_RNDN);
+      worst[w] = fmax(worst[w], ulps(cp_to_float(low[w](cp_make_float(v, 0.0f))), y, t));
+      worst_host[w] = fmax(worst_host[w], ulps(host[w](v), y, t));
+    }
+  }
+  mpfr_clears(x, y, t, (mpfr_ptr)0);
+  for (int w = 0; w < 3; ++w) {
+    printf("low %-7s float values: max %.3f ulp (host %sf %.3f ulp; bound %g)\n", trig_name[w], worst[w],
+           trig_name[w], worst_host[w], bound[w]);
+    TU_CHECK(worst[w] <= bound[w], "low %s: %g ulp", trig_name[w], worst[w]);
+  }
 }
 END_TEST
 
@@ -349,6 +402,7 @@ Suite *make_math_trig_suite(void)
   tcase_add_test(tc, test_sinpi_cospi);
   tcase_add_test(tc, test_inverse);
   tcase_add_test(tc, test_big_arguments);
+  tcase_add_test(tc, test_low_ulps);
   tcase_add_test(tc, test_sincos_and_generic);
   tcase_add_test(tc, test_specials);
   suite_add_tcase(s, tc);

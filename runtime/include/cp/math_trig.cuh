@@ -8,20 +8,25 @@
  * Tiers (ff backend; no FP64 instruction):
  *   high, mid  float-float algorithms on normalized pairs (below). mid is high: there is no
  *              cheaper algorithm at that accuracy yet.
- *   low        the float function's value plus the first-order propagation of the error
- *              half, {f(v), f'(v) e}; the float function's own rounding (an ulp or two)
- *              stays. Accepts unnormalized pairs (normalized first, exactly).
+ *   low        sin, cos, sincos, tan: the normalized pair reduced (a cheaper Cody-Waite below
+ *              2^17, Payne-Hanek beyond), evaluated in float (Taylor polynomials), plus the
+ *              first-order term of the reduced pair's error half: float accuracy for the
+ *              pair's value on the whole range. CUDA's sinf, cosf, tanf are never called
+ *              (their reduction beyond |x| > 105615 executes FP64 instructions).
+ *              The others: the float function's value plus the first-order propagation of
+ *              the error half, {f(v), f'(v) e}; the float function's own rounding (an ulp
+ *              or two) stays (sinpif, cospif, asinf, acosf, atanf, atan2f have no FP64 in
+ *              their SASS). Accepts unnormalized pairs (normalized first, exactly).
  * Under the dp backend every tier is the double function on the double (about 2^-52).
  *
- * Accuracy of sin, cos, sincos, tan (high, mid): the reduction by pi/2 is Cody and Waite's
- * with pi/2 in four floats (103 bits), exact except for terms below 2^-56, accurate for
- * |x| < 2^17 = 131072. BEYOND 2^17 THE PAIR ACCURACY IS NOT KEPT: sin and cos fall back to
- * the float functions by the angle-addition formula, sin(v + e) = sinf(v) cosf(e) +
- * cosf(v) sinf(e), about 2^-22 absolute (the float functions' accuracy), returned with a
- * zero error half; tan likewise (tanf of the sum's parts). There is no Payne-Hanek
- * reduction here. Pairs whose value lies within 2^-32 of a multiple of pi/2 (no float
- * does below 2^17; a pair can) get an absolute error of about 2^-80 instead of a relative one.
- * sinpi and cospi reduce exactly on the whole float range (no such limit).
+ * Accuracy of sin, cos, sincos, tan (high, mid): below |x| = 2^17 the reduction by pi/2 is
+ * Cody and Waite's with pi/2 in four floats (103 bits), exact except for terms below 2^-56
+ * (absolute error about 2^-80); beyond, Payne and Hanek's in integers (cp_detail_trig_ph:
+ * 2/pi as a table of 32-bit words, 32x32->64 products, no double), relative error below
+ * 2^-54, so high and mid hold their bounds on the whole float range. Pairs whose value lies
+ * within 2^-32 of a multiple of pi/2 (no float does below 2^17; a pair can) get an absolute
+ * error (2^-80 below 2^17, 2^-125 beyond) instead of a relative one. sinpi and cospi reduce
+ * exactly on the whole float range.
  *
  * Special values as the float functions give them: sin, cos, tan of +-inf and NaN are NaN;
  * sin, tan, sinpi, asin, atan of +-0 are +-0; sinpi(n) = +0 for integers n > 0, -0 below;
@@ -30,18 +35,19 @@
  * 0 for such results.
  *
  * Measured bounds (tests/runtime/check_math_trig.c, MPFR at 200 bits, u^2 = 2^-48; 100000
- * random normalized pairs per function and tier plus edge cases): relative error of the
- * pair against the exact function of the input's value v + e, high/mid:
+ * random normalized pairs per function and tier plus edge cases, 20000 beyond 2^17):
+ * relative error of the pair against the exact function of the input's value v + e,
+ * high/mid:
  *   sin, cos |x| < 2^17  max 1.97 u^2, asserted 3      tan |x| < 2^17  5.93, asserted 8
+ *   sin, cos |x| >= 2^17 max 2.28 u^2, asserted 3     tan |x| >= 2^17 5.34, asserted 8
  *   sinpi, cospi         max 2.94 u^2, asserted 4      asin, acos      5.73, asserted 8
- *   atan, atan2          max 4.07 u^2, asserted 6      sin, cos beyond 2^17: 2^-23.2 absolute
- *   low: the float function's error (at most 1.91 u here) plus the omitted f''(v) e^2/2
+ *   atan, atan2          max 4.07 u^2, asserted 6
+ *   low sin, cos, tan: the pair's value within 1.18 u (sin, cos) and 2.37 u (tan), u = 2^-24,
+ *   relative, of the exact result; rounded to a
+ *   float, sin 1.05, cos 1.14, tan 2.35 ulp (asserted 2, 2, 4: CUDA's documented sinf,
+ *   cosf, tanf bounds). Other low functions: the float function's error (at most 1.91 u
+ *   here) plus the omitted f''(v) e^2/2.
  * No proof: the bounds are measured maxima with a margin.
- *
- * FP64: the ff code has no FP64 instruction of its own, but the low tier and the fallback
- * beyond 2^17 call CUDA's sinf, cosf and tanf, whose large-argument reduction (|x| > 105615)
- * executes FP64 instructions; a kernel using them is flagged by the FP64 audit. Known gap:
- * an integer Payne-Hanek reduction would remove it.
  *
  * Constants: made with MPFR at 400 bits (mpfr_const_pi, mpfr_atan, 1/n!), each rounded to
  * the nearest float and the remainder rounded again for the next part.
@@ -118,6 +124,96 @@ CP_FUNC cp_float cp_detail_trig_reduce(cp_float x, int *q)
   cp_float s = cp_two_sum(b.v, m.v);
   *q = (int)kf & 3;
   return cp_two_sum(s.v, cp_fadd_rn(s.e, lo));
+}
+
+/* Payne and Hanek's reduction in integers, for any finite float: x 2/pi mod 4 as a 128-bit
+ * fixed-point number (2 integer bits, 126 fraction bits), ADDED into y[0..3] (y[0] most
+ * significant; wraps mod 4). x = m 2^E (m < 2^24); the bits of 2/pi at 2^-(E-1) .. 2^-(E+158)
+ * are the window (the earlier ones give multiples of 4, the later ones less than 2^-134):
+ * 160 bits, five 32x32->64 products with m, their top 128 bits kept; below 2^-125 absolute
+ * (truncation). The table: 2/pi's first 288 bits after five zero words (|x| below 1, down
+ * to the subnormals, reads zeros for the bits before the point); made with python3 integers
+ * (pi by Machin's formula at 620 bits, floor(2/pi 2^288)). */
+CP_FUNC void cp_detail_trig_ph(float x, unsigned int *y)
+{
+  static const unsigned int t[15] = { 0u, 0u, 0u, 0u, 0u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u,
+                                      0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu,
+                                      0xdebbc561u, 0xb7246e3au, 0u };
+  unsigned int b = cp_detail_fbits(x), ex = (b >> 23) & 0xffu;
+  unsigned int m = (b & 0x7fffffu) | (ex ? 0x800000u : 0u), w[5], o[5];
+  int p = (ex ? (int)ex : 1) - 150 + 158; /* the window's first bit, in the padded table */
+  int k = p >> 5, sh = p & 31, i;
+  for (i = 0; i < 5; ++i)
+    w[i] = (t[k + i] << sh) | (sh ? t[k + i + 1] >> (32 - sh) : 0u);
+  cp_detail_u64 c = 0;
+  for (i = 4; i >= 0; --i) {
+    c += (cp_detail_u64)m * w[i];
+    o[i] = (unsigned int)c;
+    c >>= 32;
+  }
+  /* o[0..3] is |x| 2/pi mod 4; negated (two's complement) for x < 0, then added */
+  unsigned int neg = b >> 31;
+  c = neg;
+  for (i = 3; i >= 0; --i) {
+    c += (cp_detail_u64)y[i] + ((neg ? ~o[i] : o[i]));
+    y[i] = (unsigned int)c;
+    c >>= 32;
+  }
+}
+
+/* (a b) >> 64 for 64-bit a, b, by four 32x32->64 products. */
+CP_FUNC cp_detail_u64 cp_detail_trig_mulhi(cp_detail_u64 a, cp_detail_u64 b)
+{
+  cp_detail_u64 a1 = a >> 32, a0 = a & 0xffffffffu, b1 = b >> 32, b0 = b & 0xffffffffu;
+  cp_detail_u64 m1 = a1 * b0, m2 = a0 * b1;
+  cp_detail_u64 mid = (a0 * b0 >> 32) + (m1 & 0xffffffffu) + (m2 & 0xffffffffu);
+  return a1 * b1 + (m1 >> 32) + (m2 >> 32) + (mid >> 32);
+}
+
+/* x - k pi/2 for a finite normalized pair of any size, k the nearest integer to (v + e) 2/pi,
+ * k mod 4 in *q: both halves by cp_detail_trig_ph into one fixed-point sum (exact, mod 4),
+ * rounded to the quadrant; the remainder f (|f| <= 1/2, 126 fraction bits) normalized to
+ * 64 bits, times pi/2 in 64 bits (0xc90fdaa22168c235 2^-63, rounded), the top 64 bits of
+ * the product as a pair (24 + 32 bits, Fast2Sum). Relative error below 2^-54 where |r| >
+ * 2^-60, else about 2^-125 absolute; |r| <= pi/4. */
+CP_FUNC cp_float cp_detail_trig_reduce_big(cp_float x, int *q)
+{
+  unsigned int y[4] = { 0u, 0u, 0u, 0u };
+  cp_detail_trig_ph(x.v, y);
+  cp_detail_trig_ph(x.e, y);
+  unsigned int k = ((y[0] + 0x20000000u) >> 30) & 3u;
+  *q = (int)k;
+  y[0] -= k << 30; /* f = y - k in [-1/2, 1/2), two's complement */
+  int neg = (int)(y[0] >> 31);
+  cp_detail_u64 h = ((cp_detail_u64)y[0] << 32) | y[1], l = ((cp_detail_u64)y[2] << 32) | y[3];
+  if (neg) { /* |f| */
+    h = ~h;
+    l = ~l + 1;
+    h += l == 0;
+  }
+  int s = 0;
+  if (h == 0) {
+    h = l;
+    l = 0;
+    s = 64;
+  }
+  if (h == 0) return cp_make_float(neg ? -0.0f : 0.0f, 0.0f);
+  int n = cp_detail_clz64(h);
+  h = n ? (h << n) | (l >> (64 - n)) : h; /* |f| = h 2^(-62 - n - s) */
+  cp_detail_u64 pr = cp_detail_trig_mulhi(h, 0xc90fdaa22168c235ULL); /* r = pr 2^(-61-n-s) */
+  if (!(pr >> 63)) {
+    pr <<= 1;
+    ++s;
+  }
+  float hi = (float)(unsigned int)(pr >> 40), lo = cp_fmul_rn((float)(unsigned int)(pr >> 8), 0x1p-32f);
+  cp_float r = cp_detail_scale(cp_fast_two_sum(hi, lo), 40 - 61 - n - s);
+  return neg ? cp_make_float(-r.v, -r.e) : r;
+}
+
+/* Either reduction: Cody and Waite's below 2^17, Payne and Hanek's beyond. */
+CP_FUNC cp_float cp_detail_trig_reduce_any(cp_float x, int *q)
+{
+  return fabsf(x.v) < CP_DETAIL_TRIG_MAX ? cp_detail_trig_reduce(x, q) : cp_detail_trig_reduce_big(x, q);
 }
 
 /* The quadrant k = rint(2w) mod 4 of a finite float and t = w - k/2 (exact, |t| <= 1/4);
@@ -204,23 +300,101 @@ CP_FUNC void cp_detail_sincos_q(cp_float r, int q, int want, cp_float *s, cp_flo
   if (want & 2) *c = cp_detail_trig_neg((q & 1) ? sr : cr, (q + 1) & 2);
 }
 
-/* Beyond 2^17: the float functions by the angle-addition formula (module comment). */
-CP_FUNC void cp_detail_sincos_big(cp_float x, cp_float *s, cp_float *c)
+/* ---- low: float evaluation of the reduced pair ---- */
+
+/* The low tier's reduction: below 2^17 Cody and Waite's with pi/2 in three floats, x.v -
+ * k P1 exact, k P2 by TwoProd, the two larger terms and x.e by TwoSum (exact: a pair near a
+ * multiple of pi/2 cancels there), the rest (below 2^-32) in float, so about 2^-57 absolute
+ * (k P4, the float sum): relative 2^-27 where |r| >= 2^-30, as for every float below 2^17;
+ * beyond 2^17 cp_detail_trig_reduce_big. A pair {r.v, r.e}, normalized, |r.v| <= 0.81. */
+CP_FUNC cp_float cp_detail_trig_reduce_low(cp_float x, int *q)
 {
-  float sv = sinf(x.v), cv = cosf(x.v), se = sinf(x.e), ce = cosf(x.e);
-  *s = cp_make_float(cp_fma_rn(sv, ce, cp_fmul_rn(cv, se)), 0.0f);
-  *c = cp_make_float(cp_fma_rn(cv, ce, -cp_fmul_rn(sv, se)), 0.0f);
+  if (!(fabsf(x.v) < CP_DETAIL_TRIG_MAX)) return cp_detail_trig_reduce_big(x, q);
+  float kf = rintf(cp_fmul_rn(x.v, CP_DETAIL_2OPI));
+  float t1 = cp_fma_rn(-kf, CP_DETAIL_PIO2_1, x.v); /* exact */
+  cp_float p2 = cp_two_prod(kf, CP_DETAIL_PIO2_2);
+  cp_float a = cp_two_sum(t1, -p2.v), b = cp_two_sum(a.v, x.e);
+  *q = (int)kf & 3;
+  return cp_fast_two_sum(b.v, cp_fadd_rn(b.e, cp_fma_rn(-kf, CP_DETAIL_PIO2_3, cp_fsub_rn(a.e, p2.e))));
+}
+
+/* sin (want 1) and cos (want 2) of the pair r (|r.v| <= 0.81) in quadrant q, in float:
+ * Taylor polynomials in r.v (sin through r^9, truncation 2^-28.6 relative at pi/4; cos
+ * through r^10, 2^-36), plus the first-order term of r.e with the derivative to two terms
+ * (cos r = 1 - z/2, sin r = r (1 - z/6): below 2^-4 relative, on a term below 2^-24 of the
+ * value), so that each function needs one polynomial and sincos gives the same bits. */
+CP_FUNC void cp_detail_trig_low_q(cp_float r, int q, int want, cp_float *s, cp_float *c)
+{
+  float z = cp_fmul_rn(r.v, r.v), ps, pc;
+  cp_float s0 = r, c0 = r;
+  if (((want & 1) && !(q & 1)) || ((want & 2) && (q & 1))) {
+    ps = cp_fma_rn(z, 0x1.71de3ap-19f, -0x1.a01a02p-13f); /* 1/9!, -1/7! */
+    ps = cp_fma_rn(ps, z, 0x1.111112p-7f);                /* 1/5! */
+    ps = cp_fma_rn(ps, z, -0x1.555556p-3f);               /* -1/3! */
+    s0 = cp_make_float(cp_fma_rn(cp_fmul_rn(r.v, z), ps, r.v), cp_fmul_rn(cp_fma_rn(z, -0.5f, 1.0f), r.e));
+  }
+  if (((want & 2) && !(q & 1)) || ((want & 1) && (q & 1))) {
+    pc = cp_fma_rn(z, -0x1.27e4fcp-22f, 0x1.a01a02p-16f); /* -1/10!, 1/8! */
+    pc = cp_fma_rn(pc, z, -0x1.6c16c2p-10f);              /* -1/6! */
+    pc = cp_fma_rn(pc, z, 0x1.555556p-5f);                /* 1/4! */
+    pc = cp_fma_rn(pc, z, -0.5f);
+    c0 = cp_make_float(cp_fma_rn(pc, z, 1.0f), -cp_fmul_rn(cp_fma_rn(z, -0x1.555556p-3f, 1.0f), cp_fmul_rn(r.v, r.e)));
+  }
+  if (want & 1) *s = cp_detail_trig_neg((q & 1) ? c0 : s0, q & 2);
+  if (want & 2) *c = cp_detail_trig_neg((q & 1) ? s0 : c0, (q + 1) & 2);
+}
+
+/* sin (want 1) and cos (want 2), low tier: NaN for inf and NaN, {+-0, 0} and {1, 0} for
+ * +-0, else the reduced pair evaluated in float (cp_detail_trig_low_q). */
+CP_FUNC void cp_detail_trig_low_sc(cp_float x, int want, cp_float *s, cp_float *c)
+{
+  cp_float n = cp_normalize(x);
+  if (n.v - n.v != 0.0f) {
+    *s = *c = cp_make_float(n.v - n.v, 0.0f);
+  } else if (n.v == 0.0f) {
+    *s = n;
+    *c = cp_make_float(1.0f, 0.0f);
+  } else {
+    int q;
+    cp_float r = cp_detail_trig_reduce_low(n, &q);
+    cp_detail_trig_low_q(r, q, want, s, c);
+  }
+}
+
+/* tan, low tier: sin/cos of the reduced pair (even quadrant) or -cos/sin (odd) in float,
+ * the error half (1 + t^2) r.e. */
+CP_FUNC cp_float cp_detail_trig_low_tan(cp_float x)
+{
+  cp_float n = cp_normalize(x);
+  if (n.v - n.v != 0.0f || n.v == 0.0f) return cp_make_float(n.v - n.v != 0.0f ? n.v - n.v : n.v, 0.0f);
+  int q;
+  cp_float s, c, r = cp_detail_trig_reduce_low(n, &q);
+  cp_detail_trig_low_q(cp_make_float(r.v, 0.0f), 0, 3, &s, &c);
+  float t = (q & 1) ? -cp_fdiv_rn(c.v, s.v) : cp_fdiv_rn(s.v, c.v);
+  return cp_make_float(t, cp_detail_finitef(t) ? cp_fma_rn(cp_fmul_rn(t, t), r.e, r.e) : 0.0f);
+}
+
+/* The float functions' values (for CP_DETAIL_SETTLE), without CUDA's sinf, cosf, tanf
+ * (whose large-argument reduction is in FP64). */
+CP_FUNC float cp_detail_trig_sinf(float v)
+{
+  cp_float s, c;
+  cp_detail_trig_low_sc(cp_make_float(v, 0.0f), 1, &s, &c);
+  return s.v;
+}
+
+CP_FUNC float cp_detail_trig_cosf(float v)
+{
+  cp_float s, c;
+  cp_detail_trig_low_sc(cp_make_float(v, 0.0f), 2, &s, &c);
+  return c.v;
 }
 
 /* sin and cos, high tier (want: 1 sin, 2 cos, 3 both). NaN and inf: NaN; +-0: sin +-0. */
 CP_FUNC void cp_detail_sincos_high(cp_float x, int want, cp_float *s, cp_float *c)
 {
-  if (!(fabsf(x.v) < CP_DETAIL_TRIG_MAX)) {
-    if (x.v - x.v != 0.0f) { /* inf, NaN */
-      *s = *c = cp_make_float(x.v - x.v, 0.0f);
-      return;
-    }
-    cp_detail_sincos_big(x, s, c);
+  if (x.v - x.v != 0.0f) { /* inf, NaN */
+    *s = *c = cp_make_float(x.v - x.v, 0.0f);
     return;
   }
   if (x.v == 0.0f) {
@@ -229,7 +403,7 @@ CP_FUNC void cp_detail_sincos_high(cp_float x, int want, cp_float *s, cp_float *
     return;
   }
   int q;
-  cp_float r = cp_detail_trig_reduce(x, &q);
+  cp_float r = cp_detail_trig_reduce_any(x, &q);
   cp_detail_sincos_q(r, q, want, s, c);
 }
 
@@ -238,7 +412,7 @@ CP_FUNC cp_float cp_high_sin(cp_float x)
 {
   cp_float s, c;
   cp_detail_sincos_high(x, 1, &s, &c);
-  CP_DETAIL_SETTLE(s, sinf(cp_to_float(x)));
+  CP_DETAIL_SETTLE(s, cp_detail_trig_sinf(cp_to_float(x)));
   return s;
 }
 
@@ -246,7 +420,7 @@ CP_FUNC cp_float cp_high_cos(cp_float x)
 {
   cp_float s, c;
   cp_detail_sincos_high(x, 2, &s, &c);
-  CP_DETAIL_SETTLE(c, cosf(cp_to_float(x)));
+  CP_DETAIL_SETTLE(c, cp_detail_trig_cosf(cp_to_float(x)));
   return c;
 }
 
@@ -259,17 +433,15 @@ CP_FUNC void cp_high_sincos(cp_float x, cp_float *s, cp_float *c)
 CP_FUNC cp_float cp_high_tan(cp_float x)
 {
   cp_float z;
-  if (!(fabsf(x.v) < CP_DETAIL_TRIG_MAX)) {
-    z = cp_make_float(x.v - x.v != 0.0f ? x.v - x.v : tanf(cp_fadd_rn(x.v, x.e)), 0.0f);
-  } else if (x.v == 0.0f) {
-    z = x;
+  if (x.v - x.v != 0.0f || x.v == 0.0f) {
+    z = cp_make_float(x.v - x.v != 0.0f ? x.v - x.v : x.v, x.v - x.v != 0.0f ? 0.0f : x.e);
   } else {
     int q;
-    cp_float r = cp_detail_trig_reduce(x, &q), rz = cp_detail_trig_sq(r);
+    cp_float r = cp_detail_trig_reduce_any(x, &q), rz = cp_detail_trig_sq(r);
     cp_float s = cp_detail_sin_ff(r, rz), c = cp_detail_cos_ff(rz);
     z = (q & 1) ? cp_accurate_div(cp_make_float(-c.v, -c.e), s) : cp_accurate_div(s, c);
   }
-  CP_DETAIL_SETTLE(z, tanf(cp_to_float(x)));
+  CP_DETAIL_SETTLE(z, cp_detail_trig_low_tan(cp_make_float(cp_to_float(x), 0.0f)).v);
   return z;
 }
 
@@ -280,7 +452,7 @@ CP_FUNC cp_float cp_detail_pi_high(cp_float x, int want)
   if (x.v - x.v != 0.0f) return cp_make_float(x.v - x.v, 0.0f);
   if (x.v == 0.0f) return want == 1 ? x : cp_make_float(1.0f, 0.0f);
   int q;
-  cp_float s = cp_make_float(0.0f, 0.0f), c = s, r = cp_detail_trig_reduce_pi(x, &q);
+  cp_float r = cp_detail_trig_reduce_pi(x, &q), s = r, c = r;
   cp_detail_sincos_q(r, q, want, &s, &c);
   cp_float z = want == 1 ? s : c;
   if (z.v == 0.0f) z = cp_make_float(want == 1 ? copysignf(0.0f, x.v) : 0.0f, 0.0f);
@@ -434,32 +606,25 @@ CP_FUNC cp_float cp_detail_trig_low(float y, float d)
   return cp_make_float(y, cp_detail_finitef(y) && cp_detail_finitef(d) ? d : 0.0f);
 }
 
+/* sin, cos, sincos, tan: the reduced pair (not v alone) in float, so beyond 2^17 too the
+ * float accuracy holds for the pair's value; see cp_detail_trig_low_sc. */
 CP_FUNC cp_float cp_low_sin(cp_float x)
 {
-  cp_float n = cp_normalize(x);
-  return cp_detail_trig_low(sinf(n.v), cp_fmul_rn(cosf(n.v), n.e));
+  cp_float s, c;
+  cp_detail_trig_low_sc(x, 1, &s, &c);
+  return s;
 }
 
 CP_FUNC cp_float cp_low_cos(cp_float x)
 {
-  cp_float n = cp_normalize(x);
-  return cp_detail_trig_low(cosf(n.v), -cp_fmul_rn(sinf(n.v), n.e));
+  cp_float s, c;
+  cp_detail_trig_low_sc(x, 2, &s, &c);
+  return c;
 }
 
-CP_FUNC void cp_low_sincos(cp_float x, cp_float *s, cp_float *c)
-{
-  cp_float n = cp_normalize(x);
-  float sv = sinf(n.v), cv = cosf(n.v);
-  *s = cp_detail_trig_low(sv, cp_fmul_rn(cv, n.e));
-  *c = cp_detail_trig_low(cv, -cp_fmul_rn(sv, n.e));
-}
+CP_FUNC void cp_low_sincos(cp_float x, cp_float *s, cp_float *c) { cp_detail_trig_low_sc(x, 3, s, c); }
 
-CP_FUNC cp_float cp_low_tan(cp_float x) /* tan' = 1 + tan^2 */
-{
-  cp_float n = cp_normalize(x);
-  float t = tanf(n.v);
-  return cp_detail_trig_low(t, cp_fma_rn(cp_fmul_rn(t, t), n.e, n.e));
-}
+CP_FUNC cp_float cp_low_tan(cp_float x) { return cp_detail_trig_low_tan(x); }
 
 CP_FUNC cp_float cp_low_sinpi(cp_float x)
 {
