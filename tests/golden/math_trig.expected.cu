@@ -7,7 +7,9 @@
  * math_trig.cuh): cp_sin ... cp_atan2, the tier's names (cp_mid_atan2, ...) in a kernel whose
  * accuracy clause differs from the output's family, cp_dd_ in a kernel written in double.
  * sincosf(x, &s, &c) and __sincosf map to cp_sincos where s and c are converted locals; with
- * the address of anything else sincosf stays a float call ([float-call]). */
+ * the address of anything else (here keep()'s floats) they stay float calls ([float-call]):
+ * __sincosf below, since CUDA's sincosf would bring its own FP64 large-argument path into
+ * the kernel (what the user's float code has; the FP64 audit checks converted code). */
 #pragma cp composite
 __global__ void k_angles(float *y, float *y_err, const float *x, const float *z)
 {
@@ -41,7 +43,7 @@ __global__ void k_float_out(float *y, float *y_err, const float *x)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s, c = 0.0f;
-  sincosf(cp_to_float(cp_high_add_cf(cp_make_float(y[i], y_err[i]), x[i])), &s, &c);
+  __sincosf(cp_to_float(cp_high_add_cf(cp_make_float(y[i], y_err[i]), x[i])), &s, &c);
   cp_store(&y[i], &y_err[i], cp_from_float(s));
 }
 
