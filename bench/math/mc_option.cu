@@ -29,7 +29,7 @@ __device__ real path_step(real s, real drift, real vol, real z) { return s * __e
 __global__ void price(const float *z, real *sum, real s0, real drift, real vol, real strike) {
   int p = blockIdx.x * blockDim.x + threadIdx.x;
   int opt = blockIdx.y;
-  real k = strike * (0.8f + 0.00625f * opt);
+  real k = strike * (0.8f + 0.00625f * (real)opt); // (real): double arithmetic in the double build
   real s = s0;
   for (int j = 0; j < STEPS; j++)
     s = path_step(s, drift, vol, z[(p * 7 + j * 131 + opt * 17) & (NZ - 1)]);
