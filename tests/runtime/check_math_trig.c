@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #define U48 0x1p-48
-#define N_TRIG 100000
+#define N_TRIG (100000 / TU_SAMPLE_DIV)
 #define B_ABS 0x1p-148 /* two subnormal ulps: an error half below 2^-126 holds no less */
 #define B_LOW (0x1p-22 / U48) /* low: the float function's error, plus O(e^2) */
 
@@ -278,7 +278,7 @@ START_TEST(test_big_arguments)
     gen_rng r = gen_seed(640 + j);
     meter m;
     meter_init(&m);
-    for (int i = 0; i < 20000; ++i) {
+    for (int i = 0; i < 20000 / TU_SAMPLE_DIV; ++i) {
       float v = signed_float(&r, 17, 127);
       if (i % 4 == 1) v = (float)((double)gen_int(&r, 83500, 1 << 30) * gen_int(&r, 1, 1024) * 1.5707963267948966);
       cp_float x = pair_of(&r, fabsf(v) < 0x1p17f ? 0x1p17f : v);
@@ -313,7 +313,7 @@ START_TEST(test_low_ulps)
   mpfr_t x, y, t;
   mpfr_inits2(TU_PREC, x, y, t, (mpfr_ptr)0);
   gen_rng r = gen_seed(660);
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < 100000 / TU_SAMPLE_DIV; ++i) {
     float v = i % 2 ? signed_float(&r, -20, 127) : uniform(&r, -8.0f, 8.0f);
     mpfr_set_flt(x, v, MPFR_RNDN);
     for (int w = 0; w < 3; ++w) {
@@ -340,7 +340,7 @@ static int same_bits(cp_float a, cp_float b)
 START_TEST(test_sincos_and_generic)
 {
   gen_rng r = gen_seed(650);
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < 20000 / TU_SAMPLE_DIV; ++i) {
     cp_float x = pair_of(&r, signed_float(&r, -20, i % 2 ? 4 : 20)), s, c;
     cp_sincos(x, &s, &c);
     TU_CHECK(same_bits(s, cp_high_sin(x)) && same_bits(c, cp_high_cos(x)), "sincos(%a)", x.v);
