@@ -9,9 +9,10 @@
  *   cp_dd_exp, cp_dd_log                  cp_double (kernels written in double)
  *
  * Tiers (ff backend; no FP64 instruction, tests/fp64 checks converted code):
- *   high, mid  float-float algorithms on normalized pairs, accurate to about 2^-47 relative
- *              (measured bounds below and in docs/runtime.md). mid is high: there is no
- *              cheaper algorithm at that accuracy yet.
+ *   high, mid  float-float algorithms on normalized pairs, accurate to about 2^-47 (high)
+ *              and 2^-46 (mid exp) relative (measured bounds below and in docs/runtime.md).
+ *              mid exp evaluates two more of its polynomial's terms in float; mid log is high
+ *              (no cheaper algorithm at that accuracy yet).
  *   low        the float function's value plus the first-order propagation of the error
  *              half: {f(v), f'(v) e}. The float function's own rounding (about an ulp) stays
  *              in the result: what low keeps is the error term carried through the call, so
@@ -30,7 +31,8 @@
  * 100000 random normalized pairs per function and tier plus edge cases): relative error of
  * the pair's value v + e against the exact function of the input's value v + e, plus 2^-149
  * absolute (a subnormal ulp) for results below 2^-126:
- *   high/mid exp  x in [-104, 89]   max 1.92 u^2, asserted 3 u^2    (about 2^-47)
+ *   high exp      x in [-104, 89]   max 1.92 u^2, asserted 3 u^2    (about 2^-47)
+ *   mid exp       x in [-104, 89]   max 3.33 u^2, asserted 5 u^2    (about 2^-46.3)
  *   high/mid log  x in (0, inf)     max 5.85 u^2, asserted 7 u^2    (about 2^-45.5)
  *   low exp, log                    the float function's error plus O(e^2): max 1.0 u (exp)
  *                                   and 1.17 u (log) on glibc, asserted 2^-22 relative
@@ -120,7 +122,7 @@ CP_FUNC cp_float cp_detail_scale(cp_float z, int k)
  * Horner, degrees 8 to 0 by float-float Horner steps (a pair times the float rh, plus the
  * coefficient 1/j! as a pair, every step renormalized). exp(r) = exp(rh)(1 + rl) to 2^-57:
  * one FMA. Then 2^k, in two exact scalings (k reaches 128 and -150). */
-CP_FUNC cp_float cp_detail_exp_ff(cp_float x)
+CP_FUNC cp_float cp_detail_exp_ff_tier(cp_float x, int mid)
 {
   float kf = rintf(cp_fmul_rn(x.v, CP_DETAIL_LOG2E));
   float t1 = cp_fma_rn(-kf, CP_DETAIL_LN2_1, x.v); /* exact */
@@ -134,9 +136,15 @@ CP_FUNC cp_float cp_detail_exp_ff(cp_float x)
   q = cp_fma_rn(q, rh, 0x1.ae6456p-26f); /* 1/11! */
   q = cp_fma_rn(q, rh, 0x1.27e4fcp-22f); /* 1/10! */
   q = cp_fma_rn(q, rh, 0x1.71de3ap-19f); /* 1/9! */
+  if (mid) { /* degrees 8 and 7 in float too: their float error is below 2^-45 of exp(r) */
+    q = cp_fma_rn(q, rh, 0x1.a01a02p-16f);
+    q = cp_fma_rn(q, rh, 0x1.a01a02p-13f);
+  }
   cp_float e = cp_make_float(q, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-16f, -0x1.7f97fap-42f); /* 1/8! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
+  if (!mid) {
+    e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-16f, -0x1.7f97fap-42f); /* 1/8! */
+    e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
+  }
   e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.6c16c2p-10f, -0x1.27d27ep-35f); /* 1/6! */
   e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.111112p-7f, -0x1.dddddep-32f); /* 1/5! */
   e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-5f, -0x1.555556p-30f);  /* 1/4! */
@@ -148,21 +156,28 @@ CP_FUNC cp_float cp_detail_exp_ff(cp_float x)
   return cp_detail_scale(e, (int)kf);
 }
 
-/* exp, high tier: the algorithm above on a normalized pair (an error half of a few ulp is
- * also fine). Measured: 1.92 u^2 relative (module comment). */
-CP_FUNC cp_float cp_high_exp(cp_float x)
+/* The high tier's exp(x) (the other functions build on it). */
+CP_FUNC cp_float cp_detail_exp_ff(cp_float x) { return cp_detail_exp_ff_tier(x, 0); }
+
+/* exp in the high (mid = 0) or mid tier, special values settled. */
+CP_FUNC cp_float cp_detail_exp_tier(cp_float x, int mid)
 {
   cp_float z;
   if (x.v != x.v) z = cp_make_float(x.v, 0.0f);
   else if (x.v > 89.0f) z = cp_make_float(INFINITY, 0.0f);
   else if (x.v < -104.0f) z = cp_make_float(0.0f, 0.0f);
-  else z = cp_detail_exp_ff(x);
+  else z = cp_detail_exp_ff_tier(x, mid);
   CP_DETAIL_SETTLE(z, expf(cp_to_float(x)));
   return z;
 }
 
-/* exp, mid tier: the high tier's algorithm (no cheaper one at this accuracy yet). */
-CP_FUNC cp_float cp_mid_exp(cp_float x) { return cp_high_exp(x); }
+/* exp, high tier: the algorithm above on a normalized pair (an error half of a few ulp is
+ * also fine). Measured: 1.92 u^2 relative (module comment). */
+CP_FUNC cp_float cp_high_exp(cp_float x) { return cp_detail_exp_tier(x, 0); }
+
+/* exp, mid tier: the same with the polynomial's degrees 7 and 8 in float (two float-float
+ * Horner steps fewer), about 2^-45 (module comment). */
+CP_FUNC cp_float cp_mid_exp(cp_float x) { return cp_detail_exp_tier(x, 1); }
 
 /* exp, low tier: {expf(v), expf(v) e}, the first-order propagation of e (relative error
  * expf's own plus e^2/2); e = 0 where expf(v) is not finite. Overflows where expf(v) does,
