@@ -190,24 +190,27 @@ CP_FUNC cp_float cp_low_exp(cp_float x)
 
 /* ---- log ---- */
 
-/* log(x) for a normalized pair with 0 < x.v < inf.
- * Reduction: x = 2^m f with f.v in [sqrt(1/2), sqrt(2)) (from the bits; subnormals scaled by
- * 2^24 first), both halves scaled exactly. log f = 2 atanh(s) with s = (f - 1)/(f + 1),
- * |s| <= 0.1716: f.v - 1 is exact (Sterbenz); the quotient is the float quotient th plus
- * the remainder num - th den (th den.v by TwoProd, num.v - th den.v exact by Sterbenz, the
- * small terms in float) divided by den.v: about 2u^2, against DWDivDW2's 4.7u^2 measured here.
- * With z = s^2: log f = 2s (1 + z Q(z)), Q(z) = sum_j z^j/(2j + 3), truncated after z^9
- * (2^-54 relative); Q's terms from z^4 on by float Horner, the last four steps in
- * float-float (DWTimesDW3, pair constants). Then y = m ln2 + log f, m ln2 as a pair from the
- * three parts of ln 2 (m C1 exact, m C2 by TwoProd) and AccurateDWPlusDW. */
-CP_FUNC cp_float cp_detail_log_ff(cp_float x)
+/* m c as a pair, for a constant c = c1 + c2 + c3 in three floats whose first has few enough
+ * bits that m c1 is exact (|m| < 2^9): m c2 by TwoProd, the small terms in float. */
+CP_FUNC cp_float cp_detail_times_3(int m, float c1, float c2, float c3)
+{
+  float mf = (float)m;
+  cp_float pm = cp_two_prod(mf, c2);
+  cp_float hm = cp_two_sum(cp_fmul_rn(mf, c1), pm.v); /* m c1 exact */
+  float ml = cp_fadd_rn(cp_fadd_rn(hm.e, pm.e), cp_fmul_rn(mf, c3));
+  return cp_fast_two_sum(hm.v, ml);
+}
+
+/* x = 2^m f for a normalized pair with 0 < x.v < inf: f.v in [sqrt(1/2), sqrt(2)) from the
+ * bits (subnormals scaled by 2^24 first), both halves scaled exactly. */
+CP_FUNC cp_float cp_detail_log_split(cp_float x, int *m)
 {
   float v = x.v, xe = x.e;
-  int m = 0;
+  int mm = 0;
   if (v < 0x1p-126f) { /* subnormal: exact scaling (its error half is 0 or tiny) */
     v = cp_fmul_rn(v, 0x1p24f);
     xe = cp_fmul_rn(xe, 0x1p24f);
-    m = -24;
+    mm = -24;
   }
   unsigned int b = cp_detail_fbits(v);
   int ex = (int)((b >> 23) & 0xffu) - 127;
@@ -216,13 +219,19 @@ CP_FUNC cp_float cp_detail_log_ff(cp_float x)
     fb -= 0x00800000u;
     ex += 1;
   }
-  m += ex;
+  *m = mm + ex;
   int h = ex / 2;
-  float fv = cp_detail_ffrom(fb);
-  float fe = cp_fmul_rn(cp_fmul_rn(xe, cp_detail_pow2f(-h)), cp_detail_pow2f(h - ex));
-  cp_float num = cp_two_sum(cp_fsub_rn(fv, 1.0f), fe); /* fv - 1 exact */
-  cp_float d1 = cp_fast_two_sum(1.0f, fv); /* exact: fv's exponent is 0 or -1 */
-  cp_float den = cp_fast_two_sum(d1.v, cp_fadd_rn(d1.e, fe));
+  return cp_make_float(cp_detail_ffrom(fb), cp_fmul_rn(cp_fmul_rn(xe, cp_detail_pow2f(-h)), cp_detail_pow2f(h - ex)));
+}
+
+/* 2 atanh(num/den) for pairs with |num/den| <= 0.1716 and |num.v| >= 2^-100 (log's core, and
+ * log1p's). The quotient s is the float quotient th plus the remainder num - th den (th den.v
+ * by TwoProd, num.v - th den.v exact by Sterbenz, the small terms in float) divided by den.v:
+ * about 2u^2, against DWDivDW2's 4.7u^2 measured here. With z = s^2: 2 atanh(s) = 2s (1 +
+ * z Q(z)), Q(z) = sum_j z^j/(2j + 3), truncated after z^9 (2^-54 relative); Q's terms from
+ * z^4 on by float Horner, the last four steps in float-float (DWTimesDW3, pair constants). */
+CP_FUNC cp_float cp_detail_atanh2(cp_float num, cp_float den)
+{
   float th = cp_fdiv_rn(num.v, den.v);
   cp_float pr = cp_two_prod(th, den.v);
   float rem = cp_fadd_rn(cp_fsub_rn(cp_fsub_rn(num.v, pr.v), pr.e), num.e); /* first - exact */
@@ -241,15 +250,22 @@ CP_FUNC cp_float cp_detail_log_ff(cp_float x)
   p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.24924ap-3f, -0x1.b6db6ep-28f); /* 1/7 */
   p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.99999ap-3f, -0x1.99999ap-29f); /* 1/5 */
   p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.555556p-2f, -0x1.555556p-27f); /* 1/3 */
-  cp_float u = cp_detail_mul_dd(s, cp_detail_mul_dd(z, p)); /* s z Q */
-  cp_float l = cp_detail_add_dd(s, u);
-  l = cp_make_float(cp_fmul_rn(l.v, 2.0f), cp_fmul_rn(l.e, 2.0f)); /* exact */
-  float mf = (float)m;
-  cp_float pm = cp_two_prod(mf, CP_DETAIL_LN2_2);
-  cp_float hm = cp_two_sum(cp_fmul_rn(mf, CP_DETAIL_LN2_1), pm.v); /* m C1 exact */
-  float ml = cp_fadd_rn(cp_fadd_rn(hm.e, pm.e), cp_fmul_rn(mf, CP_DETAIL_LN2_3));
-  cp_float mln2 = cp_fast_two_sum(hm.v, ml);
-  return cp_detail_add_dd(mln2, l);
+  cp_float l = cp_detail_add_dd(s, cp_detail_mul_dd(s, cp_detail_mul_dd(z, p))); /* s + s z Q */
+  return cp_make_float(cp_fmul_rn(l.v, 2.0f), cp_fmul_rn(l.e, 2.0f)); /* exact */
+}
+
+/* log(x) for a normalized pair with 0 < x.v < inf: x = 2^m f (cp_detail_log_split), log f =
+ * 2 atanh(s) with s = (f - 1)/(f + 1), |s| <= 0.1716 (f.v - 1 is exact by Sterbenz;
+ * cp_detail_atanh2). Then y = m ln2 + log f, m ln2 as a pair from the three parts of ln 2
+ * (m C1 exact, m C2 by TwoProd) and AccurateDWPlusDW. */
+CP_FUNC cp_float cp_detail_log_ff(cp_float x)
+{
+  int m;
+  cp_float f = cp_detail_log_split(x, &m);
+  cp_float num = cp_two_sum(cp_fsub_rn(f.v, 1.0f), f.e); /* f.v - 1 exact */
+  cp_float d1 = cp_fast_two_sum(1.0f, f.v); /* exact: f.v's exponent is 0 or -1 */
+  cp_float l = cp_detail_atanh2(num, cp_fast_two_sum(d1.v, cp_fadd_rn(d1.e, f.e)));
+  return cp_detail_add_dd(cp_detail_times_3(m, CP_DETAIL_LN2_1, CP_DETAIL_LN2_2, CP_DETAIL_LN2_3), l);
 }
 
 /* log, high tier: the algorithm above on a normalized pair; logf(v) with a zero error half

@@ -200,82 +200,27 @@ CP_FUNC cp_float cp_high_expm1(cp_float x)
 
 /* ---- log2, log10, log1p ---- */
 
-/* x = 2^m f for a normalized pair with 0 < x.v < inf: f.v in [sqrt(1/2), sqrt(2)) from the
- * bits (subnormals scaled by 2^24 first), both halves scaled exactly (math.cuh's log
- * reduction; there it is inside cp_detail_log_ff). */
-CP_FUNC cp_float cp_detail_exp_split(cp_float x, int *m)
-{
-  float v = x.v, xe = x.e;
-  int mm = 0;
-  if (v < 0x1p-126f) {
-    v = cp_fmul_rn(v, 0x1p24f);
-    xe = cp_fmul_rn(xe, 0x1p24f);
-    mm = -24;
-  }
-  unsigned int b = cp_detail_fbits(v);
-  int ex = (int)((b >> 23) & 0xffu) - 127;
-  unsigned int fb = (b & 0x007fffffu) | 0x3f800000u;
-  if (fb >= 0x3fb504f3u) { /* f >= sqrt(2): f/2 */
-    fb -= 0x00800000u;
-    ex += 1;
-  }
-  *m = mm + ex;
-  int h = ex / 2;
-  return cp_make_float(cp_detail_ffrom(fb), cp_fmul_rn(cp_fmul_rn(xe, cp_detail_pow2f(-h)), cp_detail_pow2f(h - ex)));
-}
-
 /* log2(x) = m + log(f) log2(e): log f by math.cuh (its reduction leaves f as it is),
  * |log f| <= 0.347, times log2(e) as a pair (DWTimesDW3); m added exactly where it is 0,
  * else by the constant step (|m| >= 1 > |log2 f|). */
 CP_FUNC cp_float cp_detail_exp_log2_ff(cp_float x)
 {
   int m;
-  cp_float l = cp_detail_mul_dd(cp_detail_log_ff(cp_detail_exp_split(x, &m)),
+  cp_float l = cp_detail_mul_dd(cp_detail_log_ff(cp_detail_log_split(x, &m)),
                                 cp_make_float(CP_DETAIL_EXP_LOG2E_H, CP_DETAIL_EXP_LOG2E_L));
   return m == 0 ? l : cp_detail_add_const(l, (float)m, 0.0f);
 }
 
-/* log10(x) = m log10(2) + log(f) log10(e): m log10(2) from the three parts (m G1 exact,
- * m G2 by TwoProd), AccurateDWPlusDW. */
+/* log10(x) = m log10(2) + log(f) log10(e): m log10(2) from its three parts
+ * (cp_detail_times_3), AccurateDWPlusDW. */
 CP_FUNC cp_float cp_detail_exp_log10_ff(cp_float x)
 {
   int m;
-  cp_float l = cp_detail_mul_dd(cp_detail_log_ff(cp_detail_exp_split(x, &m)),
+  cp_float l = cp_detail_mul_dd(cp_detail_log_ff(cp_detail_log_split(x, &m)),
                                 cp_make_float(CP_DETAIL_EXP_LOG10E_H, CP_DETAIL_EXP_LOG10E_L));
   if (m == 0) return l;
-  float mf = (float)m;
-  cp_float pm = cp_two_prod(mf, CP_DETAIL_EXP_LG2_2);
-  cp_float hm = cp_two_sum(cp_fmul_rn(mf, CP_DETAIL_EXP_LG2_1), pm.v);
-  float ml = cp_fadd_rn(cp_fadd_rn(hm.e, pm.e), cp_fmul_rn(mf, CP_DETAIL_EXP_LG2_3));
-  return cp_detail_add_dd(cp_fast_two_sum(hm.v, ml), l);
-}
-
-/* 2 atanh(num/den) for pairs with |num/den| <= 0.1716 and |num.v| >= 2^-100: math.cuh's log
- * core (its s = (f - 1)/(f + 1) with num and den given): the float quotient plus the exact
- * remainder's correction, the atanh series in z = s^2 to z^9, its last four steps in
- * float-float. */
-CP_FUNC cp_float cp_detail_exp_atanh2(cp_float num, cp_float den)
-{
-  float th = cp_fdiv_rn(num.v, den.v);
-  cp_float pr = cp_two_prod(th, den.v);
-  float rem = cp_fadd_rn(cp_fsub_rn(cp_fsub_rn(num.v, pr.v), pr.e), num.e); /* first - exact */
-  rem = cp_fma_rn(-th, den.e, rem);
-  cp_float s = cp_fast_two_sum(th, cp_fdiv_rn(rem, den.v));
-  cp_float zc = cp_two_prod(s.v, s.v);
-  cp_float z = cp_fast_two_sum(zc.v, cp_fma_rn(cp_fadd_rn(s.v, s.v), s.e, zc.e));
-  float q = 0x1.861862p-5f;              /* 1/21 */
-  q = cp_fma_rn(q, z.v, 0x1.af286cp-5f); /* 1/19 */
-  q = cp_fma_rn(q, z.v, 0x1.e1e1e2p-5f); /* 1/17 */
-  q = cp_fma_rn(q, z.v, 0x1.111112p-4f); /* 1/15 */
-  q = cp_fma_rn(q, z.v, 0x1.3b13b2p-4f); /* 1/13 */
-  q = cp_fma_rn(q, z.v, 0x1.745d18p-4f); /* 1/11 */
-  cp_float p = cp_make_float(q, 0.0f);
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.c71c72p-4f, -0x1.c71c72p-31f); /* 1/9 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.24924ap-3f, -0x1.b6db6ep-28f); /* 1/7 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.99999ap-3f, -0x1.99999ap-29f); /* 1/5 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.555556p-2f, -0x1.555556p-27f); /* 1/3 */
-  cp_float l = cp_detail_add_dd(s, cp_detail_mul_dd(s, cp_detail_mul_dd(z, p)));
-  return cp_make_float(cp_fmul_rn(l.v, 2.0f), cp_fmul_rn(l.e, 2.0f));
+  return cp_detail_add_dd(
+      cp_detail_times_3(m, CP_DETAIL_EXP_LG2_1, CP_DETAIL_EXP_LG2_2, CP_DETAIL_EXP_LG2_3), l);
 }
 
 /* log1p for a normalized pair with x.v > -1 (or x.v = -1, x.e > 0) and |x.v| >= 2^-30:
@@ -286,7 +231,7 @@ CP_FUNC cp_float cp_detail_exp_log1p_ff(cp_float x)
 {
   if (x.v >= -0.2929f && x.v <= 0.4142f) {
     cp_float d = cp_two_sum(2.0f, x.v);
-    return cp_detail_exp_atanh2(x, cp_fast_two_sum(d.v, cp_fadd_rn(d.e, x.e)));
+    return cp_detail_atanh2(x, cp_fast_two_sum(d.v, cp_fadd_rn(d.e, x.e)));
   }
   cp_float w = cp_two_sum(1.0f, x.v);
   w = cp_fast_two_sum(w.v, cp_fadd_rn(w.e, x.e));
@@ -389,7 +334,7 @@ CP_FUNC cp_detail_exp_f3 cp_detail_exp_log3(cp_float f)
 CP_FUNC cp_float cp_detail_exp_pow_ff(cp_float x, cp_float y)
 {
   int m;
-  cp_detail_exp_f3 l = cp_detail_exp_log3(cp_detail_exp_split(x, &m));
+  cp_detail_exp_f3 l = cp_detail_exp_log3(cp_detail_log_split(x, &m));
   float mf = (float)m;
   float t0 = cp_fmul_rn(y.v, cp_fma_rn(mf, CP_DETAIL_EXP_LN2_H, l.a));
   if (t0 > 90.0f) return cp_make_float(INFINITY, 0.0f);
