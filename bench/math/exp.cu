@@ -17,9 +17,10 @@
 namespace fx = cuda::experimental;
 #endif
 
-#include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include "timing.cuh"
 
 #define K 32
 
@@ -121,24 +122,7 @@ __global__ void bench(const float *xu, const float *xr, float *out, int n) {
 
 template <int W>
 static float timed(const float *xu, const float *xr, float *out, int n) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> ms;
-  for (int r = 0; r < 8; r++) {
-    cudaEventRecord(a);
-    bench<W><<<(n + 255) / 256, 256>>>(xu, xr, out, n);
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float t;
-    cudaEventElapsedTime(&t, a, b);
-    if (r)
-      ms.push_back(t); /* the first is the warm-up */
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return cp_bench_median_ms([&] { bench<W><<<(n + 255) / 256, 256>>>(xu, xr, out, n); });
 }
 
 static bool runs(int w) {

@@ -18,9 +18,10 @@
 namespace fx = cuda::experimental;
 #endif
 
-#include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include "timing.cuh"
 
 #define K 32
 
@@ -64,24 +65,7 @@ __global__ void bench(const float *xv, const float *xe, float *out, int n) {
 
 template <int W>
 static float timed(const float *xv, const float *xe, float *out, int n) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> ms;
-  for (int r = 0; r < 8; r++) {
-    cudaEventRecord(a);
-    bench<W><<<(n + 255) / 256, 256>>>(xv, xe, out, n);
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float t;
-    cudaEventElapsedTime(&t, a, b);
-    if (r)
-      ms.push_back(t); /* the first is the warm-up */
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return cp_bench_median_ms([&] { bench<W><<<(n + 255) / 256, 256>>>(xv, xe, out, n); });
 }
 
 template <int W> static void all(float *t, const float *xv, const float *xe, float *out, int n) {

@@ -17,9 +17,10 @@
 namespace fx = cuda::experimental;
 #endif
 
-#include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include "timing.cuh"
 
 #define K 32
 
@@ -107,24 +108,7 @@ __global__ void bench(const float *xv, const float *xe, float *out, int n) {
 
 template <int G, int V>
 static float timed(const float *xv, const float *xe, float *out, int n) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> ms;
-  for (int r = 0; r < 8; r++) {
-    cudaEventRecord(a);
-    bench<G, V><<<(n + 255) / 256, 256>>>(xv, xe, out, n);
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float t;
-    cudaEventElapsedTime(&t, a, b);
-    if (r)
-      ms.push_back(t); /* the first is the warm-up */
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return cp_bench_median_ms([&] { bench<G, V><<<(n + 255) / 256, 256>>>(xv, xe, out, n); });
 }
 
 /* Whether variant V of function G exists: intrinsics for sin, cos, tan; fpmp where it has one. */
