@@ -507,6 +507,11 @@ cp_var *cp_var_add(cp_run *run, cp_func *f, CXCursor decl);
  * expression is rewritten (cp_made) and use cp_edit_add directly. */
 void cp_apply_edit(cp_run *run, cp_edit_list *edits, size_t offset, size_t length, const char *text,
                    cp_rule rule);
+/* run.c: the insertion of `text` at `offset` as cp_apply_edit, unless the list has that very
+ * insertion already (a header's code reached from several inputs, a statement seen twice):
+ * whether it was added. */
+int cp_apply_insert_once(cp_run *run, cp_edit_list *edits, size_t offset, const char *text,
+                         cp_rule rule);
 /* run.c: the edit list a converted function's edits go to: its unit's, or, for a function
  * converted as a copy written after its original (a twin, an instance), the copy's own. */
 cp_edit_list *cp_func_edits(cp_func *f);

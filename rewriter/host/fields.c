@@ -77,10 +77,8 @@ static void declare_at_site(cp_run *run, const cp_var *v, const cp_site *site, c
       &h, at, b, cp_arena_printf(run->r->arena, "%s%s%s%s%s;", is_extern ? "extern " : "", type,
                                  sep, err, v->is_field || is_extern ? ""
                                            : strchr(err, '[') ? " = {}" : " = nullptr"));
-  for (size_t i = 0; i < u->edits.count; i++) /* a header seen from several inputs */
-    if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, decl) == 0)
-      return;
-  cp_apply_edit(run, &u->edits, at, 0, decl, CP_RULE_HOST_PAIR);
+  if (!cp_apply_insert_once(run, &u->edits, at, decl, CP_RULE_HOST_PAIR))
+    return; /* a header seen from several inputs */
   if (u->is_header && v->is_field && first_paired_field(run, site->decl))
     cp_diag_cursor(run, CP_NOTE, site->unit->p.tu, site->decl,
                    "the struct of field '%s' gains companion fields ('%s', ...) in the "

@@ -105,13 +105,9 @@ void cp_host_init_list(host *h, const cp_node *n) {
       add = cp_arena_printf(arena(h), "%s, %s", add, value);
       vars[at] = NULL;
     }
-    unsigned at = n->kids[b <= last ? b : last]->end;
-    int seen = 0; /* a header's function walked from several inputs: once */
-    for (size_t i = 0; i < h->u->edits.count && *add; i++)
-      seen |= h->u->edits.items[i].offset == at && !h->u->edits.items[i].length &&
-              strcmp(h->u->edits.items[i].text, add) == 0;
-    if (*add && !seen)
-      edit(h, at, 0, add, CP_RULE_HOST_PAIR);
+    if (*add) /* once: a header's function is walked from every input that includes it */
+      cp_apply_insert_once(h->run, &h->u->edits, n->kids[b <= last ? b : last]->end, add,
+                           CP_RULE_HOST_PAIR);
     a = b + 1;
   }
 }

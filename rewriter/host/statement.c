@@ -163,11 +163,7 @@ void cp_host_insert_after(host *h, const cp_node *s, const char *stmts, cp_rule 
   }
   unsigned at = cp_host_line_insert_point(h, cp_host_statement_end(h, s));
   const char *t = cp_host_added_text(h, at, s->begin, stmts);
-  for (size_t i = 0; i < h->u->edits.count; i++) /* the same statements twice: once */
-    if (h->u->edits.items[i].offset == at && !h->u->edits.items[i].length &&
-        strcmp(h->u->edits.items[i].text, t) == 0)
-      return;
-  edit(h, at, 0, t, rule);
+  cp_apply_insert_once(h->run, &h->u->edits, at, t, rule); /* the same statements twice: once */
 }
 
 /* Each `line_end indent` that separates the lines of `lines` replaced by one space. */

@@ -81,10 +81,7 @@ static void declare_symbol_at(cp_run *run, const cp_var *v, const cp_site *site)
   while (ie < b && (t[ie] == ' ' || t[ie] == '\t'))
     ie++;
   const char *text = cp_arena_printf(run->r->arena, "%s%.*s%s", nl, (int)(ie - ls), t + ls, decl);
-  for (size_t i = 0; i < u->edits.count; i++) /* a header seen from several inputs */
-    if (u->edits.items[i].offset == at && strcmp(u->edits.items[i].text, text) == 0)
-      return;
-  cp_apply_edit(run, &u->edits, at, 0, text, CP_RULE_HOST_PAIR);
+  cp_apply_insert_once(run, &u->edits, at, text, CP_RULE_HOST_PAIR); /* a header seen from several inputs */
 }
 
 void cp_convert_symbols(cp_run *run) {

@@ -202,6 +202,16 @@ void cp_apply_edit(cp_run *run, cp_edit_list *edits, size_t offset, size_t lengt
   run->r->applied[rule]++;
 }
 
+int cp_apply_insert_once(cp_run *run, cp_edit_list *edits, size_t offset, const char *text,
+                         cp_rule rule) {
+  for (size_t i = 0; i < edits->count; i++)
+    if (edits->items[i].offset == offset && !edits->items[i].length &&
+        strcmp(edits->items[i].text, text) == 0)
+      return 0;
+  cp_apply_edit(run, edits, offset, 0, text, rule);
+  return 1;
+}
+
 cp_edit_list *cp_func_edits(cp_func *f) {
   return f->twin_edits ? f->twin_edits : &f->unit->edits;
 }
