@@ -11,7 +11,7 @@
  *             <= B_STORE = 2^-49 + 1.5 u_d + 2^-70: the operation's rounding plus the split's
  *             (e is rounded to 24 bits and |d - v| <= ulp(v)/2, so the split loses <= 2^-49)
  * and the exact operations (comparisons, rounding to integers, conversions) are compared
- * with MPFR for equality. exp and log: test_math.
+ * with MPFR for equality. The math functions and cp_dd_: check_dp_math.c.
  */
 #include <check.h>
 #include <mpfr.h>
@@ -20,12 +20,13 @@
 #include <stdlib.h>
 
 #include "cp/cp.cuh"
+#include "dp_util.h"
 
 #if !CP_BACKEND_IS_DP
 #error "check_dp.c must be built with CP_BACKEND=CP_BACKEND_DP"
 #endif
 
-#define PREC 200
+#define PREC DP_PREC
 #define N 200000
 #define U_D 0x1p-53
 #define B_STORE (0x1p-49 + 1.5 * 0x1p-53 + 0x1p-70)
@@ -235,40 +236,15 @@ START_TEST(test_accumulators)
 }
 END_TEST
 
-/* exp and log (math.cuh): every tier is the double function on the loaded double, within
- * 2 u_d of the exact function of it (glibc's exp and log are below 1 ulp), on stored pairs
- * over the float range; special values as the double function gives them. */
-START_TEST(test_math)
+/* What check_dp_math.c uses. */
+uint64_t dp_rng(void) { return rng(); }
+void dp_rng_seed(uint64_t seed) { rng_state = seed; }
+cp_float dp_stored(double d)
 {
-  rng_state = 0x6d617468ULL;
-  mpfr_t a, exact, got;
-  mpfr_inits2(PREC, a, exact, got, (mpfr_ptr)0);
-  double worst[2] = { 0, 0 };
-  cp_float (*fns[2][3])(cp_float) = { { cp_low_exp, cp_mid_exp, cp_high_exp }, { cp_low_log, cp_mid_log, cp_high_log } };
-  for (int i = 0; i < N / 4; ++i) {
-    for (int w = 0; w < 2; ++w) {
-      stored s = rand_stored(-20, 6);
-      if (w == 0) s = rand_stored(-126, 6);
-      else s.x = cp_fabs(s.x);
-      cp_float z = w == 0 ? cp_exp(s.x) : cp_log(s.x);
-      for (int t = 0; t < 3; ++t) ck_assert(fns[w][t](s.x).d == z.d || (z.d != z.d));
-      mpfr_set_d(a, s.x.d, MPFR_RNDN);
-      if (w == 0) mpfr_exp(exact, a, MPFR_RNDN);
-      else mpfr_log(exact, a, MPFR_RNDN);
-      if (mpfr_zero_p(exact) || mpfr_cmp_d(exact, 1e300) > 0) continue;
-      mpfr_set_d(got, z.d, MPFR_RNDN);
-      double r = rel_err(got, exact);
-      if (r > worst[w]) worst[w] = r;
-      ck_assert_msg(r <= 2 * U_D, "%s(%a) = %a: error %g u_d", w ? "log" : "exp", s.x.d, z.d, r / U_D);
-    }
-  }
-  printf("dp exp max error %.3f u_d, log %.3f u_d over %d cases each\n", worst[0] / U_D, worst[1] / U_D, N / 4);
-  ck_assert(cp_isnan(cp_exp(cp_from_float(NAN))) && cp_exp(cp_from_float(-INFINITY)).d == 0.0);
-  ck_assert(cp_log(cp_from_float(0.0f)).d == -INFINITY && cp_isnan(cp_log(cp_from_float(-1.0f))));
-  ck_assert(cp_to_float(cp_exp(cp_from_float(89.0f))) == INFINITY);
-  mpfr_clears(a, exact, got, (mpfr_ptr)0);
+  cp_ff p = cp_detail_dp_split(d);
+  return cp_make_float(p.v, p.e);
 }
-END_TEST
+double dp_rel_err(mpfr_t got, mpfr_t exact) { return rel_err(got, exact); }
 
 int main(void)
 {
@@ -279,8 +255,8 @@ int main(void)
   tcase_add_test(tc, test_load_store);
   tcase_add_test(tc, test_exact_ops);
   tcase_add_test(tc, test_accumulators);
-  tcase_add_test(tc, test_math);
   suite_add_tcase(s, tc);
+  suite_add_tcase(s, dp_math_tcase());
   setvbuf(stdout, NULL, _IOLBF, 0);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
