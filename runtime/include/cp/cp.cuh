@@ -114,10 +114,17 @@ CP_DEVICE_FUNC cp_float cp_warp_sum(unsigned mask, cp_float x) { return CP_DETAI
  * the host-side recombination of converted programs (host.cuh). */
 #include "pair.cuh"
 #include "tiers.cuh"
+/* The math functions' constants are hexadecimal floats, which C++ has from C++17 (and GNU
+ * modes before it). A host-only C++ file built in strict C++11 or C++14 (g++ -std=c++14, a
+ * converted program's .cpp driver that includes this header for the host API) cannot lex
+ * them: it gets the rest of the runtime, and no math function (it has no device code to
+ * call them from). nvcc compiles them in every dialect. */
+#if defined(__CUDACC__) || !defined(__cplusplus) || __cplusplus >= 201703L || !defined(__STRICT_ANSI__)
 #include "math.cuh"
 #include "math_exp.cuh"
 #include "math_spec.cuh"
 #include "math_trig.cuh"
+#endif
 #include "groups.cuh"
 #include "host.cuh"
 
