@@ -354,18 +354,24 @@ CP_FUNC cp_float cp_detail_log_atanh_mid(cp_float num, float d, float de)
 }
 
 /* log(x), mid tier, for a normalized pair with 0 < x.v < inf: x = 2^m f as the high tier's
- * (cp_detail_log_split), log f = 2 atanh((f - 1)/(f + 1)) by cp_detail_log_atanh_mid (f - 1
+ * (cp_detail_log_split), log f = 2 atanh((f - 1)/(f + 1)) by cp_detail_log_atanh_mid
+ * (cp_detail_log_f_mid, which log2 and log10 share: m and log f unnormalized; f - 1
  * normalized by Fast2Sum: f.v - 1 is exact and a multiple of ulp(f.v) unless 0; f + 1 left as
  * RN(1 + f.v) plus its exact error and f.e), m ln 2 as a pair (TwoProd of m and ln 2's high
  * part, m times its low part in float: 2^-48 of m ln 2), the sum by Fast2Sum (|m ln 2| >= 0.69
  * > |log f| where m != 0), the small terms in float, Fast2Sum. */
+CP_FUNC cp_float cp_detail_log_f_mid(cp_float x, int *m)
+{
+  cp_float f = cp_detail_log_split(x, m);
+  float d = cp_fadd_rn(1.0f, f.v);
+  float de = cp_fadd_rn(cp_fsub_rn(f.v, cp_fsub_rn(d, 1.0f)), f.e); /* d - 1 exact */
+  return cp_detail_log_atanh_mid(cp_fast_two_sum(cp_fsub_rn(f.v, 1.0f), f.e), d, de);
+}
+
 CP_FUNC cp_float cp_detail_log_mid(cp_float x)
 {
   int m;
-  cp_float f = cp_detail_log_split(x, &m);
-  float d = cp_fadd_rn(1.0f, f.v);
-  float de = cp_fadd_rn(cp_fsub_rn(f.v, cp_fsub_rn(d, 1.0f)), f.e); /* d - 1 exact */
-  cp_float l = cp_detail_log_atanh_mid(cp_fast_two_sum(cp_fsub_rn(f.v, 1.0f), f.e), d, de);
+  cp_float l = cp_detail_log_f_mid(x, &m);
   float mf = (float)m;
   cp_float ml = cp_two_prod(mf, CP_DETAIL_LN2_H);
   cp_float y = cp_fast_two_sum(ml.v, l.v);
