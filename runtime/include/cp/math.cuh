@@ -10,9 +10,11 @@
  *
  * Tiers (ff backend; no FP64 instruction, tests/fp64 checks converted code):
  *   high, mid  float-float algorithms on normalized pairs, accurate to about 2^-47 (high)
- *              and 2^-46 (mid exp) relative (measured bounds below and in docs/runtime.md).
- *              mid exp evaluates two more of its polynomial's terms in float; mid log is high
- *              (no cheaper algorithm at that accuracy yet).
+ *              and 2^-46 (mid exp) or 2^-45 (mid log) relative (measured bounds below and in
+ *              docs/runtime.md). mid exp evaluates two more of its polynomial's terms in
+ *              float; mid log has no division (an approximate reciprocal refined by FMA
+ *              remainders), a minimax polynomial with three cheaper float-float steps and
+ *              Fast2Sum-based sums.
  *   low        the float function's value plus the first-order propagation of the error
  *              half: {f(v), f'(v) e}. The float function's own rounding (about an ulp) stays
  *              in the result: what low keeps is the error term carried through the call, so
@@ -33,7 +35,9 @@
  * absolute (a subnormal ulp) for results below 2^-126:
  *   high exp      x in [-104, 89]   max 1.92 u^2, asserted 3 u^2    (about 2^-47)
  *   mid exp       x in [-104, 89]   max 3.33 u^2, asserted 5 u^2    (about 2^-46.3)
- *   high/mid log  x in (0, inf)     max 5.85 u^2, asserted 7 u^2    (about 2^-45.5)
+ *   high log      x in (0, inf)     max 5.40 u^2, asserted 7 u^2    (about 2^-45.6)
+ *   mid log       x in (0, inf)     max 6.72 u^2, asserted 11 u^2   (about 2^-45.3; 9.05 u^2
+ *                                   over 3e6 reduced arguments f of a wider sweep)
  *   low exp, log                    the float function's error plus O(e^2): max 1.0 u (exp)
  *                                   and 1.17 u (log) on glibc, asserted 2^-22 relative
  * No proof: the bounds are measured maxima with a margin.
@@ -268,6 +272,116 @@ CP_FUNC cp_float cp_detail_log_ff(cp_float x)
   return cp_detail_add_dd(cp_detail_times_3(m, CP_DETAIL_LN2_1, CP_DETAIL_LN2_2, CP_DETAIL_LN2_3), l);
 }
 
+/* ---- log, mid tier: the same reduction, a cheaper quotient and polynomial (about 2^-46) ---- */
+
+/* ln 2 as a pair (python3 decimal, each part rounded to nearest): ln 2 - H - L is 2^-52.8
+ * relative. */
+#define CP_DETAIL_LN2_H 0x1.62e43p-1f
+#define CP_DETAIL_LN2_L -0x1.05c61p-29f
+
+/* 1/a to about an ulp, for a in [1, 4): the GPU's approximate reciprocal (MUFU.RCP, one
+ * instruction, about 1 ulp), the correctly rounded quotient on a host. Its callers refine
+ * every quotient they make with it by an FMA remainder, so that either gives their result
+ * to within a rounding. */
+#if defined(__CUDA_ARCH__)
+CP_FUNC float cp_detail_rcp_approx(float a)
+{
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+  return r;
+}
+#else
+CP_FUNC float cp_detail_rcp_approx(float a) { return cp_fdiv_rn(1.0f, a); }
+#endif
+
+/* c + z p for pairs z, p and a constant {ch, cl}, with |z p| <= |ch|/16: z.v p.v by TwoProd,
+ * the cross terms and cl in float, the sum's high part by Fast2Sum; the result is not
+ * renormalized (its error half may reach a few ulp of its value). Relative error about
+ * 2u^2 + 2^-24 |z.e p.e| (the one product dropped): about 2^-46, the polynomial below needs
+ * 2^-42 where it uses it. */
+CP_FUNC cp_float cp_detail_log_step(cp_float z, cp_float p, float ch, float cl)
+{
+  cp_float m = cp_two_prod(z.v, p.v);
+  float lo = cp_fma_rn(z.v, p.e, cp_fma_rn(z.e, p.v, m.e));
+  cp_float s = cp_fast_two_sum(ch, m.v);
+  return cp_make_float(s.v, cp_fadd_rn(s.e, cp_fadd_rn(lo, cl)));
+}
+
+/* The mid tier's quotient s = num/(d + de) for a normalized pair num and a denominator
+ * d + de in [1.7, 2.42] (de a few ulp of d at most, not renormalized), |s| <= 0.1716: r the
+ * approximate reciprocal, q0 = num.v r, q1 = q0 + (num.v - q0 d) r (faithful: within half
+ * an ulp and 2^-21 ulp of num.v/d, for r within 2^-22 of 1/d), so that num.v - q1 d is exact
+ * (FMA; Sterbenz-like: it is a multiple of ulp(q1) ulp(d) below 2^24 of them); that remainder
+ * plus num.e - q1 de, over d (the product with r refined once more): s = q1 + sl, |sl| a few
+ * ulp of q1 (not renormalized), to about 2^-48 |s| plus sl's rounding. No division. */
+CP_FUNC cp_float cp_detail_log_quot(cp_float num, float d, float de)
+{
+  float r = cp_detail_rcp_approx(d);
+  float q0 = cp_fmul_rn(num.v, r);
+  float q1 = cp_fma_rn(cp_fma_rn(-q0, d, num.v), r, q0);
+  float rem = cp_fma_rn(-q1, de, cp_fadd_rn(cp_fma_rn(-q1, d, num.v), num.e)); /* first FMA exact */
+  float sl = cp_fmul_rn(rem, r);
+  sl = cp_fma_rn(cp_fma_rn(-sl, d, rem), r, sl);
+  return cp_make_float(q1, sl);
+}
+
+/* The mid tier's 2 atanh(num/(d + de)) for the arguments of cp_detail_log_quot (log's core,
+ * and log1p's), as an unnormalized pair (its error half up to a few ulp). With s = q1 + sl
+ * and z = s^2 (a pair: TwoProd of q1 plus 2 q1 sl): 2 atanh(s) = 2s + s z Q2(z), Q2(z) a
+ * minimax polynomial of degree 6 for 2 sum_j z^j/(2j + 3) on [0, 0.1716^2], weighted so that
+ * its error is log f's relative error (z (Q2 - P)/(2 + z Q2)): 2^-57.7 with the coefficients
+ * as stored (Remez in python3 decimal at 60 digits, the degrees 3 to 6 rounded to floats and
+ * the pairs of degrees 0 to 2 refitted to them). Needed accuracy: s z Q2 is below 0.0101 of
+ * 2s, so Q2 to about 2^-42 relative makes 2^-48.6 of log f. The degrees 3 to 6 by float
+ * Horner (their rounding, about 2^-24 of z^3 Q2's tail, is 2^-47.5 of log f at |s| =
+ * 0.1716: the largest term of this tier's budget), degree 2 added as a pair by one FMA,
+ * degrees 1 and 0 by cp_detail_log_step, s z as a pair (TwoProd and the cross terms), times
+ * Q2 the same way; 2 q1 + s z Q2 by Fast2Sum (|s z Q2| <= 0.0101 |2 q1|), the small terms in
+ * float. */
+CP_FUNC cp_float cp_detail_log_atanh_mid(cp_float num, float d, float de)
+{
+  cp_float s = cp_detail_log_quot(num, d, de);
+  float zh = cp_fmul_rn(s.v, s.v);
+  cp_float z = cp_make_float(zh, cp_fma_rn(cp_fadd_rn(s.v, s.v), s.e, cp_fma_rn(s.v, s.v, -zh)));
+  float w = cp_fma_rn(0x1.2f0578p-3f, z.v, 0x1.39a1bep-3f);
+  w = cp_fma_rn(w, z.v, 0x1.74663ep-3f);
+  cp_float q = cp_make_float(0x1.c71c52p-3f, cp_fmul_rn(w, z.v)); /* degree 3 (a float) */
+  q = cp_detail_log_step(z, q, 0x1.24924ap-2f, -0x1.7b2058p-27f);
+  q = cp_detail_log_step(z, q, 0x1.99999ap-2f, -0x1.9a0a9cp-28f);
+  q = cp_detail_log_step(z, q, 0x1.555556p-1f, -0x1.55554ap-26f);
+  cp_float p = cp_two_prod(s.v, z.v); /* s z */
+  p.e = cp_fma_rn(s.v, z.e, cp_fma_rn(s.e, z.v, p.e));
+  cp_float t = cp_two_prod(p.v, q.v); /* s z Q2 */
+  t.e = cp_fma_rn(p.v, q.e, cp_fma_rn(p.e, q.v, t.e));
+  cp_float a = cp_fast_two_sum(cp_fadd_rn(s.v, s.v), t.v);
+  return cp_make_float(a.v, cp_fadd_rn(a.e, cp_fma_rn(s.e, 2.0f, t.e)));
+}
+
+/* log(x), mid tier, for a normalized pair with 0 < x.v < inf: x = 2^m f as the high tier's
+ * (cp_detail_log_split), log f = 2 atanh((f - 1)/(f + 1)) by cp_detail_log_atanh_mid
+ * (cp_detail_log_f_mid, which log2 and log10 share: m and log f unnormalized; f - 1
+ * normalized by Fast2Sum: f.v - 1 is exact and a multiple of ulp(f.v) unless 0; f + 1 left as
+ * RN(1 + f.v) plus its exact error and f.e), m ln 2 as a pair (TwoProd of m and ln 2's high
+ * part, m times its low part in float: 2^-48 of m ln 2), the sum by Fast2Sum (|m ln 2| >= 0.69
+ * > |log f| where m != 0), the small terms in float, Fast2Sum. */
+CP_FUNC cp_float cp_detail_log_f_mid(cp_float x, int *m)
+{
+  cp_float f = cp_detail_log_split(x, m);
+  float d = cp_fadd_rn(1.0f, f.v);
+  float de = cp_fadd_rn(cp_fsub_rn(f.v, cp_fsub_rn(d, 1.0f)), f.e); /* d - 1 exact */
+  return cp_detail_log_atanh_mid(cp_fast_two_sum(cp_fsub_rn(f.v, 1.0f), f.e), d, de);
+}
+
+CP_FUNC cp_float cp_detail_log_mid(cp_float x)
+{
+  int m;
+  cp_float l = cp_detail_log_f_mid(x, &m);
+  float mf = (float)m;
+  cp_float ml = cp_two_prod(mf, CP_DETAIL_LN2_H);
+  cp_float y = cp_fast_two_sum(ml.v, l.v);
+  return cp_fast_two_sum(y.v, cp_fadd_rn(y.e, cp_fadd_rn(cp_fma_rn(mf, CP_DETAIL_LN2_L, ml.e), l.e)));
+}
+
 /* log, high tier: the algorithm above on a normalized pair; logf(v) with a zero error half
  * for v <= 0, inf and NaN. Measured: 5.85 u^2 relative (module comment). */
 CP_FUNC cp_float cp_high_log(cp_float x)
@@ -279,8 +393,16 @@ CP_FUNC cp_float cp_high_log(cp_float x)
   return z;
 }
 
-/* log, mid tier: the high tier's algorithm (no cheaper one at this accuracy yet). */
-CP_FUNC cp_float cp_mid_log(cp_float x) { return cp_high_log(x); }
+/* log, mid tier: cp_detail_log_mid on a normalized pair, the special values as the high
+ * tier's. Measured: 6.72 u^2 relative (module comment). */
+CP_FUNC cp_float cp_mid_log(cp_float x)
+{
+  cp_float z;
+  if (x.v > 0.0f && x.v <= FLT_MAX) z = cp_detail_log_mid(x);
+  else z = cp_make_float(logf(x.v), 0.0f);
+  CP_DETAIL_SETTLE(z, logf(cp_to_float(x)));
+  return z;
+}
 
 /* log, low tier: {logf(v), e/v} on the normalized pair (a fast-family pair may hold its
  * value in e), the first-order propagation of e; e = 0 where logf(v) is not finite. */

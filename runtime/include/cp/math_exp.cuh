@@ -6,8 +6,9 @@
  *   cp_dd_F                         cp_double (kernels written in double)
  *
  * Tiers (ff backend; no FP64 instruction):
- *   high, mid  float-float algorithms on normalized pairs (mid is high: no cheaper algorithm
- *              at this accuracy yet). exp2, exp10: a reduction of their own to |r| <= 0.5
+ *   high, mid  float-float algorithms on normalized pairs (mid is high for exp2, exp10,
+ *              expm1 and pow: no cheaper algorithm at this accuracy yet; mid log2, log10 and
+ *              log1p are built on math.cuh's mid log core instead of its high log). exp2, exp10: a reduction of their own to |r| <= 0.5
  *              (exp2) or log10(2)/2 (exp10), r times ln 2 or ln 10 as a pair (DWTimesDW3),
  *              then math.cuh's exp polynomial and 2^k. expm1: exp's Taylor polynomial without
  *              its constant term for |x| <= 0.34, exp(x) - 1 beyond. log2, log10: x = 2^m f
@@ -39,14 +40,17 @@
  * Measured bounds (tests/runtime/check_math_exp.c, MPFR at 200 bits, u^2 = 2^-48; 100000
  * random normalized pairs per function and tier (20000 for pow) plus edge cases, relative
  * error of v + e against the exact function of the input's value, plus 2^-149 absolute
- * below 2^-126; high and mid run the same code, on different random inputs):
+ * below 2^-126; where high and mid run the same code, on different random inputs):
  *   high/mid exp2   x in [-150, 128]          max 1.83 u^2, asserted 4 u^2
  *   high/mid exp10  x in [-45.1, 38.5]        max 1.97 u^2, asserted 4 u^2
  *   high/mid expm1  x in [-104, 88.7]         max 4.94 u^2, asserted 6 u^2 (largest just
  *                                             above |x| = 0.34, where exp(x) - 1 cancels)
- *   high/mid log2   x in (0, inf)             max 6.14 u^2, asserted 7 u^2
- *   high/mid log10  x in (0, inf)             max 5.85 u^2, asserted 7 u^2
- *   high/mid log1p  x in (-1, inf)            max 6.81 u^2, asserted 8 u^2
+ *   high log2       x in (0, inf)             max 5.81 u^2, asserted 7 u^2
+ *   high log10      x in (0, inf)             max 5.85 u^2, asserted 7 u^2
+ *   high log1p      x in (-1, inf)            max 6.12 u^2, asserted 8 u^2
+ *   mid log2        x in (0, inf)             max 7.99 u^2, asserted 11 u^2
+ *   mid log10       x in (0, inf)             max 8.06 u^2, asserted 11 u^2
+ *   mid log1p       x in (-1, inf)            max 6.89 u^2, asserted 11 u^2
  *   high/mid pow    |y log x| <= 103          max 9.04 u^2 (2^-44.8), asserted 10 u^2. The
  *                   error grows with |t| = |y log x| where |y log f| is large (the pair
  *                   error of log f's series tail, about 0.1 u^2 of log f at |log f| = 0.347,
@@ -272,6 +276,88 @@ CP_FUNC cp_float cp_high_log1p(cp_float x)
   return z;
 }
 
+/* ---- log2, log10, log1p: mid tier (math.cuh's mid log: cheaper, about 2^-46) ---- */
+
+/* log10(2) as a pair (python3 decimal, each part rounded to nearest; the rest 2^-52.2) */
+#define CP_DETAIL_EXP_LG2_H 0x1.344136p-2f
+#define CP_DETAIL_EXP_LG2_L -0x1.ec10cp-27f
+
+/* log2(x) = m + log f log2(e), log10(x) = m log10(2) + log f log10(e): log f from math.cuh's
+ * mid tier (cp_detail_log_f_mid, unnormalized), times the constant pair (TwoProd of the
+ * highs, the cross terms in float), the sum with m (exact) or m log10(2) (TwoProd and the
+ * low part's product) by Fast2Sum (|m| > |log2 f| and |m log10(2)| > |log10 f| where m != 0),
+ * the small terms in float, Fast2Sum. */
+CP_FUNC cp_float cp_detail_exp_log2_mid(cp_float x)
+{
+  int m;
+  cp_float l = cp_detail_log_f_mid(x, &m);
+  cp_float p = cp_two_prod(l.v, CP_DETAIL_EXP_LOG2E_H);
+  p.e = cp_fma_rn(l.v, CP_DETAIL_EXP_LOG2E_L, cp_fma_rn(l.e, CP_DETAIL_EXP_LOG2E_H, p.e));
+  cp_float y = cp_fast_two_sum((float)m, p.v);
+  return cp_fast_two_sum(y.v, cp_fadd_rn(y.e, p.e));
+}
+
+CP_FUNC cp_float cp_detail_exp_log10_mid(cp_float x)
+{
+  int m;
+  cp_float l = cp_detail_log_f_mid(x, &m);
+  cp_float p = cp_two_prod(l.v, CP_DETAIL_EXP_LOG10E_H);
+  p.e = cp_fma_rn(l.v, CP_DETAIL_EXP_LOG10E_L, cp_fma_rn(l.e, CP_DETAIL_EXP_LOG10E_H, p.e));
+  float mf = (float)m;
+  cp_float g = cp_two_prod(mf, CP_DETAIL_EXP_LG2_H);
+  cp_float y = cp_fast_two_sum(g.v, p.v);
+  return cp_fast_two_sum(y.v, cp_fadd_rn(y.e, cp_fadd_rn(cp_fma_rn(mf, CP_DETAIL_EXP_LG2_L, g.e), p.e)));
+}
+
+/* log1p, mid tier, for the arguments of cp_detail_exp_log1p_ff: 2 atanh(x/(2 + x)) by
+ * math.cuh's mid core for x.v in [-0.2929, 0.4142] (2 + x.v by Fast2Sum, exact, its error
+ * plus x.e as the denominator's low part), math.cuh's mid log of the pair 1 + x beyond. */
+CP_FUNC cp_float cp_detail_exp_log1p_mid(cp_float x)
+{
+  if (x.v >= -0.2929f && x.v <= 0.4142f) {
+    cp_float d = cp_fast_two_sum(2.0f, x.v);
+    cp_float l = cp_detail_log_atanh_mid(x, d.v, cp_fadd_rn(d.e, x.e));
+    return cp_fast_two_sum(l.v, l.e);
+  }
+  cp_float w = cp_two_sum(1.0f, x.v);
+  w = cp_fast_two_sum(w.v, cp_fadd_rn(w.e, x.e));
+  if (!(w.v > 0.0f)) return cp_make_float(logf(w.v), 0.0f); /* 1 + x <= 0: -inf or NaN */
+  if (w.v > FLT_MAX) return cp_make_float(w.v, 0.0f);
+  return cp_detail_log_mid(w);
+}
+
+/* log2, log10, log1p, mid tier: the algorithms above, the special values as the high tiers'.
+ * Measured: 7.99, 8.06, 6.89 u^2 (module comment). */
+CP_FUNC cp_float cp_mid_log2(cp_float x)
+{
+  cp_float z;
+  if (x.v > 0.0f && x.v <= FLT_MAX) z = cp_detail_exp_log2_mid(x);
+  else z = cp_make_float(log2f(x.v), 0.0f);
+  CP_DETAIL_SETTLE(z, log2f(cp_to_float(x)));
+  return z;
+}
+
+CP_FUNC cp_float cp_mid_log10(cp_float x)
+{
+  cp_float z;
+  if (x.v > 0.0f && x.v <= FLT_MAX) z = cp_detail_exp_log10_mid(x);
+  else z = cp_make_float(log10f(x.v), 0.0f);
+  CP_DETAIL_SETTLE(z, log10f(cp_to_float(x)));
+  return z;
+}
+
+CP_FUNC cp_float cp_mid_log1p(cp_float x)
+{
+  cp_float z;
+  if (x.v != x.v || x.v == 0.0f) z = cp_make_float(x.v, 0.0f);
+  else if (fabsf(x.v) < 0x1p-30f) /* x - x^2/2, as the high tier */
+    z = cp_fast_two_sum(x.v, cp_fma_rn(cp_fmul_rn(-0.5f, x.v), x.v, x.e));
+  else if (x.v >= -1.0f && x.v <= FLT_MAX) z = cp_detail_exp_log1p_mid(x);
+  else z = cp_make_float(log1pf(x.v), 0.0f);
+  CP_DETAIL_SETTLE(z, log1pf(cp_to_float(x)));
+  return z;
+}
+
 /* ---- pow ---- */
 
 /* log f as three floats for a normalized pair f with f.v in [sqrt(1/2), sqrt(2)) (f = 1 + d
@@ -393,9 +479,6 @@ CP_FUNC cp_float cp_high_pow(cp_float x, cp_float y)
 CP_FUNC cp_float cp_mid_exp2(cp_float x) { return cp_high_exp2(x); }
 CP_FUNC cp_float cp_mid_exp10(cp_float x) { return cp_high_exp10(x); }
 CP_FUNC cp_float cp_mid_expm1(cp_float x) { return cp_high_expm1(x); }
-CP_FUNC cp_float cp_mid_log2(cp_float x) { return cp_high_log2(x); }
-CP_FUNC cp_float cp_mid_log10(cp_float x) { return cp_high_log10(x); }
-CP_FUNC cp_float cp_mid_log1p(cp_float x) { return cp_high_log1p(x); }
 CP_FUNC cp_float cp_mid_pow(cp_float x, cp_float y) { return cp_high_pow(x, y); }
 
 /* ---- low tiers: {f(v), f'(v) e}; e = 0 where f(v) is not finite ---- */
