@@ -1,4 +1,5 @@
-// The accuracy of the composite math functions (high tier, ff backend) and of CCCL fpmp's
+// The accuracy of the composite math functions (high tier, ff backend; the mid tier with
+// -DCP_ACC_MID) and of CCCL fpmp's
 // (fp32mp2) on the same inputs, on the GPU: 4M random pairs per function (a float and an
 // error half below half its ulp), the double function of the pair's exact value as the
 // reference (about 2^-53, so errors near 2^-44..2^-48 are resolved). Prints, per function
@@ -9,6 +10,13 @@
 // (CCCL_INCLUDE: the cuda-cccl wheel's cuda/cccl/headers/include, as bench/fpmp installs it)
 #define CP_BACKEND CP_BACKEND_FF
 #include <cp/cp.cuh>
+#if defined(CP_ACC_MID)
+#define TIER(f) cp_mid_##f
+#define TIER_NAME "mid"
+#else
+#define TIER(f) cp_high_##f
+#define TIER_NAME "high"
+#endif
 #include <cuda/fpmp>
 #include <cuda/fpmp_math>
 #include <cstdio>
@@ -16,10 +24,13 @@
 
 namespace fx = cuda::experimental;
 
-enum { EXP, LOG, SIN, POW, ERFC, HYPOT, RNORM3D, TANH, ATAN2, NF };
-static const char *name[NF] = {"exp", "log", "sin", "pow", "erfc", "hypot", "rnorm3d", "tanh", "atan2"};
+enum { EXP, LOG, SIN, POW, ERFC, HYPOT, RNORM3D, TANH, ATAN2, LOG2, LOG10, LOG1P, COS, TAN, NF };
+static const char *name[NF] = {"exp", "log", "sin", "pow", "erfc", "hypot", "rnorm3d", "tanh", "atan2",
+                               "log2", "log10", "log1p", "cos", "tan"};
 static const char *domain[NF] = {"[-69, 88]", "[2^-60, 2^60]", "[-100, 100], |sin| >= 2^-8", "x in [0.25, 4], y in [-20, 20]",
-                                 "[0, 6]", "[-1e3, 1e3]^2", "[-1e3, 1e3]^3", "[-5, 5]", "[-1e3, 1e3]^2"};
+                                 "[0, 6]", "[-1e3, 1e3]^2", "[-1e3, 1e3]^3", "[-5, 5]", "[-1e3, 1e3]^2",
+                                 "[2^-60, 2^60]", "[2^-60, 2^60]", "[-0.5, 4]", "[-100, 100], |cos| >= 2^-8",
+                                 "[-100, 100], |tan| >= 2^-8"};
 
 __device__ unsigned int hash(unsigned int x) {
   x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
@@ -59,24 +70,30 @@ __global__ void measure(int f, int n, unsigned long long *mx, double *sum) {
   fx::fp32mp2 w;
   double ref;
   switch (f) {
-  case EXP: a = pair_in(i, 1, -69.0f, 88.0f); z = cp_high_exp(a); w = fx::exp(fp(a)); ref = exp(dv(a)); break;
-  case LOG: a = pair_in(i, 1, 0.0f, 1.0f);
+  case EXP: a = pair_in(i, 1, -69.0f, 88.0f); z = TIER(exp)(a); w = fx::exp(fp(a)); ref = exp(dv(a)); break;
+  case LOG: case LOG2: case LOG10: a = pair_in(i, 1, 0.0f, 1.0f);
     a = cp_make_float(ldexpf(1.0f + a.v, (int)(uni(i, 7) * 120.0f) - 60), 0.0f);
     a = exact_pair(a.v, (uni(i, 8) - 0.5f) * a.v * 0x1p-24f);
-    z = cp_high_log(a); w = fx::log(fp(a)); ref = log(dv(a)); break;
-  case SIN: a = pair_in(i, 1, -100.0f, 100.0f); z = cp_high_sin(a); w = fx::sin(fp(a)); ref = sin(dv(a)); break;
+    if (f == LOG) { z = TIER(log)(a); w = fx::log(fp(a)); ref = log(dv(a)); }
+    else if (f == LOG2) { z = TIER(log2)(a); w = fx::log2(fp(a)); ref = log2(dv(a)); }
+    else { z = TIER(log10)(a); w = fx::log10(fp(a)); ref = log10(dv(a)); }
+    break;
+  case LOG1P: a = pair_in(i, 1, -0.5f, 4.0f); z = TIER(log1p)(a); w = fx::log1p(fp(a)); ref = log1p(dv(a)); break;
+  case COS: a = pair_in(i, 1, -100.0f, 100.0f); z = TIER(cos)(a); w = fx::cos(fp(a)); ref = cos(dv(a)); break;
+  case TAN: a = pair_in(i, 1, -100.0f, 100.0f); z = TIER(tan)(a); w = fx::tan(fp(a)); ref = tan(dv(a)); break;
+  case SIN: a = pair_in(i, 1, -100.0f, 100.0f); z = TIER(sin)(a); w = fx::sin(fp(a)); ref = sin(dv(a)); break;
   case POW: a = pair_in(i, 1, 0.25f, 4.0f); b = pair_in(i, 2, -20.0f, 20.0f);
-    z = cp_high_pow(a, b); w = fx::pow(fp(a), fp(b)); ref = pow(dv(a), dv(b)); break;
-  case ERFC: a = pair_in(i, 1, 0.0f, 6.0f); z = cp_high_erfc(a); w = fx::erfc(fp(a)); ref = erfc(dv(a)); break;
+    z = TIER(pow)(a, b); w = fx::pow(fp(a), fp(b)); ref = pow(dv(a), dv(b)); break;
+  case ERFC: a = pair_in(i, 1, 0.0f, 6.0f); z = TIER(erfc)(a); w = fx::erfc(fp(a)); ref = erfc(dv(a)); break;
   case HYPOT: a = pair_in(i, 1, -1e3f, 1e3f); b = pair_in(i, 2, -1e3f, 1e3f);
-    z = cp_high_hypot(a, b); w = fx::hypot(fp(a), fp(b)); ref = hypot(dv(a), dv(b)); break;
+    z = TIER(hypot)(a, b); w = fx::hypot(fp(a), fp(b)); ref = hypot(dv(a), dv(b)); break;
   case RNORM3D: a = pair_in(i, 1, -1e3f, 1e3f); b = pair_in(i, 2, -1e3f, 1e3f); c = pair_in(i, 3, -1e3f, 1e3f);
-    z = cp_high_rnorm3d(a, b, c); w = fx::rnorm3d(fp(a), fp(b), fp(c)); ref = rnorm3d(dv(a), dv(b), dv(c)); break;
-  case TANH: a = pair_in(i, 1, -5.0f, 5.0f); z = cp_high_tanh(a); w = fx::tanh(fp(a)); ref = tanh(dv(a)); break;
-  default: a = pair_in(i, 1, -1e3f, 1e3f); b = pair_in(i, 2, -1e3f, 1e3f);
-    z = cp_high_atan2(a, b); w = fx::atan2(fp(a), fp(b)); ref = atan2(dv(a), dv(b)); break;
+    z = TIER(rnorm3d)(a, b, c); w = fx::rnorm3d(fp(a), fp(b), fp(c)); ref = rnorm3d(dv(a), dv(b), dv(c)); break;
+  case TANH: a = pair_in(i, 1, -5.0f, 5.0f); z = TIER(tanh)(a); w = fx::tanh(fp(a)); ref = tanh(dv(a)); break;
+  case ATAN2: a = pair_in(i, 1, -1e3f, 1e3f); b = pair_in(i, 2, -1e3f, 1e3f);
+    z = TIER(atan2)(a, b); w = fx::atan2(fp(a), fp(b)); ref = atan2(dv(a), dv(b)); break;
   }
-  double tiny = f == SIN ? 0x1p-8 : 0x1p-100;
+  double tiny = f == SIN || f == COS || f == TAN ? 0x1p-8 : 0x1p-100;
   record(mx, sum, dv(z), ref, tiny);
   record(mx + 1, sum + 1, (double)w.hi() + (double)w.lo(), ref, tiny);
 }
@@ -89,8 +106,8 @@ int main() {
   cudaMalloc(&sum, 2 * sizeof *sum);
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  printf("%s, %d random pairs per function; relative error against the double function, units of 2^-48\n",
-         prop.name, n);
+  printf("%s, %d random pairs per function, tier %s; relative error against the double function, units of 2^-48\n",
+         prop.name, n, TIER_NAME);
   printf("%-8s %-32s %12s %12s %12s %12s\n", "function", "domain", "cp max", "cp rms", "fpmp max", "fpmp rms");
   for (int f = 0; f < NF; f++) {
     cudaMemset(mx, 0, 2 * sizeof *mx);
