@@ -6,8 +6,10 @@
  * pointers: cp_sincos(x, &s, &c), cp_dd_sincos(x, &s, &c).
  *
  * Tiers (ff backend; no FP64 instruction):
- *   high, mid  float-float algorithms on normalized pairs (below). mid is high: there is no
- *              cheaper algorithm at that accuracy yet.
+ *   high, mid  float-float algorithms on normalized pairs (below). mid sin, cos, sincos, tan:
+ *              the same reductions and polynomials with cheaper float-float steps and a
+ *              cheaper Cody-Waite reduction (math_trig_mid.cuh); the other mid functions are
+ *              high (no cheaper algorithm at that accuracy yet).
  *   low        sin, cos, sincos, tan: the normalized pair reduced (a cheaper Cody-Waite below
  *              2^17, Payne-Hanek beyond), evaluated in float (Taylor polynomials), plus the
  *              first-order term of the reduced pair's error half: float accuracy for the
@@ -19,7 +21,7 @@
  *              their SASS). Accepts unnormalized pairs (normalized first, exactly).
  * Under the dp backend every tier is the double function on the double (about 2^-52).
  *
- * Accuracy of sin, cos, sincos, tan (high, mid): below |x| = 2^17 the reduction by pi/2 is
+ * Accuracy of sin, cos, sincos, tan (high; mid: see math_trig_mid.cuh): below |x| = 2^17 the reduction by pi/2 is
  * Cody and Waite's with pi/2 in four floats (103 bits), exact except for terms below 2^-56
  * (absolute error about 2^-80); beyond, Payne and Hanek's in integers (cp_detail_trig_ph:
  * 2/pi as a table of 32-bit words, 32x32->64 products, no double), relative error below
@@ -37,11 +39,12 @@
  * Measured bounds (tests/runtime/check_math_trig.c, MPFR at 200 bits, u^2 = 2^-48; 100000
  * random normalized pairs per function and tier plus edge cases, 20000 beyond 2^17):
  * relative error of the pair against the exact function of the input's value v + e,
- * high/mid:
+ * high and mid (mid sin, cos, tan apart):
  *   sin, cos |x| < 2^17  max 1.97 u^2, asserted 3      tan |x| < 2^17  5.93, asserted 8
  *   sin, cos |x| >= 2^17 max 2.28 u^2, asserted 3     tan |x| >= 2^17 5.34, asserted 8
  *   sinpi, cospi         max 2.94 u^2, asserted 4      asin, acos      5.73, asserted 8
  *   atan, atan2          max 4.07 u^2, asserted 6
+ *   mid sin, cos, all x  max 3.67 u^2, asserted 5      mid tan, all x  5.76, asserted 8
  *   low sin, cos, tan: the pair's value within 1.18 u (sin, cos) and 2.37 u (tan), u = 2^-24,
  *   relative, of the exact result; rounded to a
  *   float, sin 1.05, cos 1.14, tan 2.35 ulp (asserted 2, 2, 4: CUDA's documented sinf,
@@ -587,11 +590,9 @@ CP_FUNC cp_float cp_high_acos(cp_float x)
   return z;
 }
 
-/* mid: the high tier's algorithms (no cheaper one at this accuracy yet). */
-CP_FUNC cp_float cp_mid_sin(cp_float x) { return cp_high_sin(x); }
-CP_FUNC cp_float cp_mid_cos(cp_float x) { return cp_high_cos(x); }
-CP_FUNC void cp_mid_sincos(cp_float x, cp_float *s, cp_float *c) { cp_high_sincos(x, s, c); }
-CP_FUNC cp_float cp_mid_tan(cp_float x) { return cp_high_tan(x); }
+/* mid: sin, cos, sincos, tan in math_trig_mid.cuh (cheaper steps); the others are the high
+ * tier's algorithms (no cheaper one at this accuracy yet). */
+#include "math_trig_mid.cuh"
 CP_FUNC cp_float cp_mid_sinpi(cp_float x) { return cp_high_sinpi(x); }
 CP_FUNC cp_float cp_mid_cospi(cp_float x) { return cp_high_cospi(x); }
 CP_FUNC cp_float cp_mid_asin(cp_float x) { return cp_high_asin(x); }
