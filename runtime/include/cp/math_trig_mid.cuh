@@ -24,6 +24,11 @@
  *   tan        sin/cos (or -cos/sin) by a cheaper pair division: the float quotient from the
  *              float reciprocal (one Newton step on it makes it nearly correctly rounded),
  *              the remainder by FMA (exact) with the error halves, times the reciprocal.
+ * Measured (tests/runtime/check_math_trig.c, as math_trig.cuh says): relative error below
+ * 2^17 and beyond, sin 3.30 and 2.32 u^2, cos 3.67 and 2.22, tan 5.76 and 5.62 (asserted 5,
+ * 5, 8; high: 3, 3, 8). SASS on the main path (sm_90, CUDA 13.0, counted as docs/runtime.md
+ * says): sin 183, cos 185, sincos 187, tan 223 instructions; high 325, 327, 327, 407; CCCL
+ * fpmp 276, 276, 285, 290. GPU time not measured yet.
  */
 #ifndef CP_MATH_TRIG_MID_CUH
 #define CP_MATH_TRIG_MID_CUH
