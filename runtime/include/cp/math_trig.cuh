@@ -493,13 +493,17 @@ CP_FUNC cp_float cp_detail_atan_table(int j)
   }
 }
 
+/* atan(j/8) + atan(num/(a + cb)), mid tier (math_trig_mid.cuh). */
+CP_FUNC cp_float cp_detail_trigm_atan_j(cp_float num, cp_float a, cp_float cb, int j);
+
 /* atan(b/a) for pairs 0 <= b <= a, 2^-23 <= a < 2 (the caller scales):
  * c = j/8 nearest to b/a, atan(b/a) = atan(c) + atan(t), t = (b - c a)/(a + c b),
  * |t| <= 1/16 (c a by TwoProd and a rounded low product, the sums AccurateDWPlusDW, the
  * quotient the accurate division). atan(t) = t + t w P(w), w = t^2, P the Taylor polynomial
  * of (atan t - t)/t^3 through t^13/13 (truncation 2^-59.9): four terms in float, the last
- * two float-float; then atan(c) from the table (AccurateDWPlusDW). */
-CP_FUNC cp_float cp_detail_atan_ratio(cp_float b, cp_float a)
+ * two float-float; then atan(c) from the table (AccurateDWPlusDW). mid: from num on,
+ * cp_detail_trigm_atan_j. */
+CP_FUNC cp_float cp_detail_atan_ratio(cp_float b, cp_float a, int mid)
 {
   float jf = rintf(cp_fmul_rn(8.0f, cp_fdiv_rn(b.v, a.v)));
   int j = (int)jf;
@@ -508,6 +512,7 @@ CP_FUNC cp_float cp_detail_atan_ratio(cp_float b, cp_float a)
   ca = cp_fast_two_sum(ca.v, cp_fma_rn(a.e, cc, ca.e));
   cb = cp_fast_two_sum(cb.v, cp_fma_rn(b.e, cc, cb.e));
   cp_float num = j ? cp_detail_add_dd(b, cp_make_float(-ca.v, -ca.e)) : b;
+  if (mid) return cp_detail_trigm_atan_j(num, a, cb, j);
   cp_float den = j ? cp_detail_add_dd(a, cb) : a;
   cp_float t = cp_accurate_div(num, den), w = cp_detail_trig_sq(t);
   float q = 0x1.3b13b2p-4f;                /* 1/13 */
@@ -526,7 +531,7 @@ CP_FUNC int cp_detail_trig_sign(float f) { return (int)(cp_detail_fbits(f) >> 31
  * atan2f gives), |y| and |x| ordered (b <= a, swap: pi/2 - ...), both scaled by a power of
  * two that brings a into [1, 2) (a b that underflows then has b/a below 2^-150), atan(b/a); then pi - ... for x < 0 (the sign bit, as -0) and
  * the sign of y. pi/2 and pi as pairs (cp_detail_add_dd: 3u^2). */
-CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x)
+CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x, int mid)
 {
   if (y.v != y.v || x.v != x.v) return cp_make_float(y.v + x.v, 0.0f);
   int sy = cp_detail_trig_sign(y.v), sx = cp_detail_trig_sign(x.v);
@@ -539,7 +544,7 @@ CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x)
   cp_float b = swap ? ax : ay, a = swap ? ay : ax, z = cp_make_float(0.0f, 0.0f);
   if (a.v != 0.0f) { /* a into [1, 2) (subnormal: [2^-23, 2)), b with it: exact or negligible */
     int ex = (int)((cp_detail_fbits(a.v) >> 23) & 0xffu) - 127;
-    z = cp_detail_atan_ratio(cp_detail_scale(b, -ex), cp_detail_scale(a, -ex));
+    z = cp_detail_atan_ratio(cp_detail_scale(b, -ex), cp_detail_scale(a, -ex), mid);
   }
   if (swap) z = cp_detail_add_dd(cp_make_float(CP_DETAIL_PIO2_1, CP_DETAIL_PIO2_2), cp_make_float(-z.v, -z.e));
   if (sx) z = cp_detail_add_dd(cp_make_float(2.0f * CP_DETAIL_PIO2_1, 2.0f * CP_DETAIL_PIO2_2), cp_make_float(-z.v, -z.e));
@@ -549,14 +554,14 @@ CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x)
 
 CP_FUNC cp_float cp_high_atan2(cp_float y, cp_float x)
 {
-  cp_float z = cp_detail_atan2_ff(y, x);
+  cp_float z = cp_detail_atan2_ff(y, x, 0);
   CP_DETAIL_SETTLE(z, atan2f(cp_to_float(y), cp_to_float(x)));
   return z;
 }
 
 CP_FUNC cp_float cp_high_atan(cp_float x)
 {
-  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f));
+  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f), 0);
   CP_DETAIL_SETTLE(z, atanf(cp_to_float(x)));
   return z;
 }
@@ -577,7 +582,7 @@ CP_FUNC cp_float cp_detail_trig_cosof(cp_float x)
 CP_FUNC cp_float cp_high_asin(cp_float x)
 {
   cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(x, s);
+  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(x, s, 0);
   CP_DETAIL_SETTLE(z, asinf(cp_to_float(x)));
   return z;
 }
@@ -585,20 +590,16 @@ CP_FUNC cp_float cp_high_asin(cp_float x)
 CP_FUNC cp_float cp_high_acos(cp_float x)
 {
   cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(s, x);
+  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(s, x, 0);
   CP_DETAIL_SETTLE(z, acosf(cp_to_float(x)));
   return z;
 }
 
-/* mid: sin, cos, sincos, tan in math_trig_mid.cuh (cheaper steps); the others are the high
- * tier's algorithms (no cheaper one at this accuracy yet). */
+/* mid: sin, cos, sincos, tan, asin, acos, atan, atan2 in math_trig_mid.cuh (cheaper steps);
+ * sinpi, cospi are the high tier's algorithms (no cheaper one at this accuracy yet). */
 #include "math_trig_mid.cuh"
 CP_FUNC cp_float cp_mid_sinpi(cp_float x) { return cp_high_sinpi(x); }
 CP_FUNC cp_float cp_mid_cospi(cp_float x) { return cp_high_cospi(x); }
-CP_FUNC cp_float cp_mid_asin(cp_float x) { return cp_high_asin(x); }
-CP_FUNC cp_float cp_mid_acos(cp_float x) { return cp_high_acos(x); }
-CP_FUNC cp_float cp_mid_atan(cp_float x) { return cp_high_atan(x); }
-CP_FUNC cp_float cp_mid_atan2(cp_float y, cp_float x) { return cp_high_atan2(y, x); }
 
 /* ---- low: {f(v), f'(v) e} on the normalized pair; e = 0 where either is not finite ---- */
 

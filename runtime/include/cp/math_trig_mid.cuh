@@ -185,6 +185,78 @@ CP_FUNC cp_float cp_mid_tan(cp_float x)
   return z;
 }
 
+/* ---- atan2 and its family: math_trig.cuh's algorithm with a cheaper atan(t) ---- */
+
+/* atan(num/den) for |num/den| <= 1/16 (cp_detail_atan_ratio's reduced argument), mid tier:
+ * t = num/den by cp_detail_trigm_div with one more Newton step on the low part (without it
+ * the reciprocal's half ulp reaches 2^-46 of t where the error halves are large: atan2
+ * measured 6.2 u^2), w = t^2 not renormalized; the high tier's series through t^13/13
+ * (1/13 .. -1/7 in float; 1/5 and -1/3 by the steps: the 1/5 term is 2^-18.3 of the result,
+ * too large for float), then t + t w P with the products not renormalized and one final
+ * renormalization. */
+CP_FUNC cp_float cp_detail_trigm_atan_series(cp_float num, cp_float den)
+{
+  float y = cp_frcp_rn(den.v);
+  float th = cp_fmul_rn(num.v, y);
+  th = cp_fma_rn(cp_fma_rn(-th, den.v, num.v), y, th);
+  float rem = cp_fma_rn(-th, den.e, cp_fadd_rn(cp_fma_rn(-th, den.v, num.v), num.e));
+  float tl = cp_fmul_rn(rem, y);
+  cp_float t = cp_fast_two_sum(th, cp_fma_rn(cp_fma_rn(-tl, den.v, rem), y, tl));
+  cp_float zc = cp_two_prod(t.v, t.v);
+  cp_float w = cp_make_float(zc.v, cp_fma_rn(cp_fadd_rn(t.v, t.v), t.e, zc.e));
+  float q = 0x1.3b13b2p-4f;               /* 1/13 */
+  q = cp_fma_rn(q, w.v, -0x1.745d18p-4f); /* -1/11 */
+  q = cp_fma_rn(q, w.v, 0x1.c71c72p-4f);  /* 1/9 */
+  q = cp_fma_rn(q, w.v, -0x1.24924ap-3f); /* -1/7 */
+  cp_float p = cp_detail_trigm_step_f(q, w, 0x1.99999ap-3f, -0x1.99999ap-29f); /* 1/5 */
+  p = cp_detail_trigm_step(p, w, -0x1.555556p-2f, 0x1.555556p-27f);            /* -1/3 */
+  cp_float m = cp_detail_trigm_mul(cp_detail_trigm_mul(p, w), t);
+  cp_float s = cp_fast_two_sum(t.v, m.v);
+  return cp_fast_two_sum(s.v, cp_fadd_rn(cp_fadd_rn(s.e, t.e), m.e));
+}
+
+/* atan(j/8) + atan(num/den), den = a + cb (both positive: SloppyDWPlusDW, 3u^2 without
+ * cancellation), the table's value plus the series by Fast2Sum of the highs (|atan(j/8)| >=
+ * 2 |atan(t)|), the lows in float, Fast2Sum: where high takes AccurateDWPlusDW for both. */
+CP_FUNC cp_float cp_detail_trigm_atan_j(cp_float num, cp_float a, cp_float cb, int j)
+{
+  cp_float d = cp_two_sum(a.v, cb.v);
+  cp_float at = cp_detail_trigm_atan_series(num, j ? cp_fast_two_sum(d.v, cp_fadd_rn(d.e, cp_fadd_rn(a.e, cb.e))) : a);
+  if (!j) return at;
+  cp_float c = cp_detail_atan_table(j), s = cp_fast_two_sum(c.v, at.v);
+  return cp_fast_two_sum(s.v, cp_fadd_rn(cp_fadd_rn(s.e, c.e), at.e));
+}
+
+CP_FUNC cp_float cp_mid_atan2(cp_float y, cp_float x)
+{
+  cp_float z = cp_detail_atan2_ff(y, x, 1);
+  CP_DETAIL_SETTLE(z, atan2f(cp_to_float(y), cp_to_float(x)));
+  return z;
+}
+
+CP_FUNC cp_float cp_mid_atan(cp_float x)
+{
+  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f), 1);
+  CP_DETAIL_SETTLE(z, atanf(cp_to_float(x)));
+  return z;
+}
+
+CP_FUNC cp_float cp_mid_asin(cp_float x)
+{
+  cp_float s = cp_detail_trig_cosof(x);
+  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(x, s, 1);
+  CP_DETAIL_SETTLE(z, asinf(cp_to_float(x)));
+  return z;
+}
+
+CP_FUNC cp_float cp_mid_acos(cp_float x)
+{
+  cp_float s = cp_detail_trig_cosof(x);
+  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(s, x, 1);
+  CP_DETAIL_SETTLE(z, acosf(cp_to_float(x)));
+  return z;
+}
+
 #endif /* !CP_BACKEND_IS_DP */
 
 #endif /* CP_MATH_TRIG_MID_CUH */
