@@ -6,10 +6,10 @@
  * pointers: cp_sincos(x, &s, &c), cp_dd_sincos(x, &s, &c).
  *
  * Tiers (ff backend; no FP64 instruction):
- *   high, mid  float-float algorithms on normalized pairs (below). mid sin, cos, sincos, tan:
- *              the same reductions and polynomials with cheaper float-float steps and a
- *              cheaper Cody-Waite reduction (math_trig_mid.cuh); the other mid functions are
- *              high (no cheaper algorithm at that accuracy yet).
+ *   high, mid  float-float algorithms on normalized pairs (below). mid sin, cos, sincos, tan,
+ *              asin, acos, atan, atan2: the same reductions and polynomials with cheaper
+ *              float-float steps (math_trig_mid.cuh); mid sinpi, cospi are high (no
+ *              cheaper algorithm at that accuracy yet).
  *   low        sin, cos, sincos, tan: the normalized pair reduced (a cheaper Cody-Waite below
  *              2^17, Payne-Hanek beyond), evaluated in float (Taylor polynomials), plus the
  *              first-order term of the reduced pair's error half: float accuracy for the
@@ -45,6 +45,7 @@
  *   sinpi, cospi         max 2.94 u^2, asserted 4      asin, acos      5.73, asserted 8
  *   atan, atan2          max 4.07 u^2, asserted 6
  *   mid sin, cos, all x  max 3.67 u^2, asserted 5      mid tan, all x  5.76, asserted 8
+ *   mid asin, acos: 4.15, 3.91 (asserted 8); mid atan, atan2: 3.55, 3.36 (asserted 6)
  *   low sin, cos, tan: the pair's value within 1.18 u (sin, cos) and 2.37 u (tan), u = 2^-24,
  *   relative, of the exact result; rounded to a
  *   float, sin 1.05, cos 1.14, tan 2.35 ulp (asserted 2, 2, 4: CUDA's documented sinf,
