@@ -193,7 +193,7 @@ START_TEST(test_erf)
 {
   fn1 erfs[] = { cp_high_erf, cp_mid_erf, cp_low_erf }, erfcs[] = { cp_high_erfc, cp_mid_erfc, cp_low_erfc };
   const char *tn[] = { "high", "mid", "low" };
-  double be[] = { 5.0, 5.0, B_LOW }, bc[] = { 6.0, 6.0, B_LOW };
+  double be[] = { 5.0, 5.0, B_LOW }, bc[] = { 6.0, 6.0, B_LOW }; /* erfc: high 2.89, mid 4.14 measured */
   char nm[32];
   for (int t = 0; t < 3; ++t) {
     snprintf(nm, sizeof nm, "%s erf", tn[t]);

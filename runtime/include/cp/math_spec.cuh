@@ -7,7 +7,8 @@
  *
  * Tiers (ff backend; no FP64 instruction):
  *   high  float-float algorithms on normalized pairs (each function's comment below).
- *   mid   the high tier's algorithm: no cheaper one at this accuracy yet.
+ *   mid   erfc: the high tier's algorithm with cheaper float-float steps (math_spec_mid.cuh);
+ *         the others the high tier's algorithm (no cheaper one at this accuracy yet).
  *   low   the float function's value plus the first-order propagation of the error halves,
  *         {f(v), f'(v) e} (for two or three arguments the sum of the partial derivatives
  *         times the error halves), the derivative in float. The float function's own
@@ -98,12 +99,13 @@ CP_FUNC cp_float cp_detail_spec_exp_poly(cp_float r)
 }
 
 /* exp(-x^2) 2^-k for 0.5 <= x.v <= 10.2 (x^2 <= 104.04), k returned in *k (the caller scales
- * once, after its product: one rounding where the result is subnormal). x^2 = p + q + e^2
+ * once, after its product: one rounding where the result is subnormal): the reduced r (here)
+ * and exp(r) (cp_detail_spec_exp_negsq). x^2 = p + q + e^2
  * with p = TwoProd(v, v) and q = TwoProd(2v, e) exact: the reduction r = -x^2 - k ln 2
  * (Cody-Waite as in math.cuh, ln 2 in three floats) takes its five terms one by one, the
  * large ones exactly (TwoSum), so no rounding of x^2 (about u^2 x^2 absolute, 2^-41.7
  * relative at x = 10) reaches the result: r to about 2^-50 absolute. */
-CP_FUNC cp_float cp_detail_spec_exp_negsq(cp_float x, int *k)
+CP_FUNC cp_float cp_detail_spec_negsq_reduce(cp_float x, int *k)
 {
   cp_float p = cp_two_prod(x.v, x.v);
   cp_float q = cp_two_prod(cp_fadd_rn(x.v, x.v), x.e);
@@ -116,7 +118,12 @@ CP_FUNC cp_float cp_detail_spec_exp_negsq(cp_float x, int *k)
   float lo = cp_fsub_rn(cp_fsub_rn(cp_fadd_rn(w.e, s.e), pk.e), cp_fmul_rn(kf, CP_DETAIL_LN2_3));
   lo = cp_fsub_rn(cp_fadd_rn(lo, m.e), cp_fma_rn(x.e, x.e, q.e));
   *k = (int)kf;
-  return cp_detail_spec_exp_poly(cp_two_sum(w.v, lo));
+  return cp_two_sum(w.v, lo);
+}
+
+CP_FUNC cp_float cp_detail_spec_exp_negsq(cp_float x, int *k)
+{
+  return cp_detail_spec_exp_poly(cp_detail_spec_negsq_reduce(x, k));
 }
 
 /* ---- sinh, cosh, tanh ---- */
@@ -388,12 +395,13 @@ CP_FUNC cp_float cp_high_cbrt(cp_float x)
   return cp_detail_spec_mul2(z, back);
 }
 
-/* ---- mid: the high tiers (no cheaper algorithm at this accuracy yet) ---- */
+/* ---- mid: erfc in math_spec_mid.cuh (cheaper steps); the others are the high tiers (no
+ * cheaper algorithm at this accuracy yet) ---- */
+#include "math_spec_mid.cuh"
 CP_FUNC cp_float cp_mid_sinh(cp_float x) { return cp_high_sinh(x); }
 CP_FUNC cp_float cp_mid_cosh(cp_float x) { return cp_high_cosh(x); }
 CP_FUNC cp_float cp_mid_tanh(cp_float x) { return cp_high_tanh(x); }
 CP_FUNC cp_float cp_mid_erf(cp_float x) { return cp_high_erf(x); }
-CP_FUNC cp_float cp_mid_erfc(cp_float x) { return cp_high_erfc(x); }
 CP_FUNC cp_float cp_mid_cbrt(cp_float x) { return cp_high_cbrt(x); }
 CP_FUNC cp_float cp_mid_hypot(cp_float x, cp_float y) { return cp_high_hypot(x, y); }
 CP_FUNC cp_float cp_mid_rhypot(cp_float x, cp_float y) { return cp_high_rhypot(x, y); }

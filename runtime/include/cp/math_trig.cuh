@@ -6,8 +6,10 @@
  * pointers: cp_sincos(x, &s, &c), cp_dd_sincos(x, &s, &c).
  *
  * Tiers (ff backend; no FP64 instruction):
- *   high, mid  float-float algorithms on normalized pairs (below). mid is high: there is no
- *              cheaper algorithm at that accuracy yet.
+ *   high, mid  float-float algorithms on normalized pairs (below). mid sin, cos, sincos, tan,
+ *              asin, acos, atan, atan2: the same reductions and polynomials with cheaper
+ *              float-float steps (math_trig_mid.cuh); mid sinpi, cospi are high (no
+ *              cheaper algorithm at that accuracy yet).
  *   low        sin, cos, sincos, tan: the normalized pair reduced (a cheaper Cody-Waite below
  *              2^17, Payne-Hanek beyond), evaluated in float (Taylor polynomials), plus the
  *              first-order term of the reduced pair's error half: float accuracy for the
@@ -19,7 +21,7 @@
  *              their SASS). Accepts unnormalized pairs (normalized first, exactly).
  * Under the dp backend every tier is the double function on the double (about 2^-52).
  *
- * Accuracy of sin, cos, sincos, tan (high, mid): below |x| = 2^17 the reduction by pi/2 is
+ * Accuracy of sin, cos, sincos, tan (high; mid: see math_trig_mid.cuh): below |x| = 2^17 the reduction by pi/2 is
  * Cody and Waite's with pi/2 in four floats (103 bits), exact except for terms below 2^-56
  * (absolute error about 2^-80); beyond, Payne and Hanek's in integers (cp_detail_trig_ph:
  * 2/pi as a table of 32-bit words, 32x32->64 products, no double), relative error below
@@ -37,11 +39,13 @@
  * Measured bounds (tests/runtime/check_math_trig.c, MPFR at 200 bits, u^2 = 2^-48; 100000
  * random normalized pairs per function and tier plus edge cases, 20000 beyond 2^17):
  * relative error of the pair against the exact function of the input's value v + e,
- * high/mid:
+ * high and mid (mid sin, cos, tan apart):
  *   sin, cos |x| < 2^17  max 1.97 u^2, asserted 3      tan |x| < 2^17  5.93, asserted 8
  *   sin, cos |x| >= 2^17 max 2.28 u^2, asserted 3     tan |x| >= 2^17 5.34, asserted 8
  *   sinpi, cospi         max 2.94 u^2, asserted 4      asin, acos      5.73, asserted 8
  *   atan, atan2          max 4.07 u^2, asserted 6
+ *   mid sin, cos, all x  max 3.67 u^2, asserted 5      mid tan, all x  5.76, asserted 8
+ *   mid asin, acos: 4.15, 3.91 (asserted 8); mid atan, atan2: 3.55, 3.36 (asserted 6)
  *   low sin, cos, tan: the pair's value within 1.18 u (sin, cos) and 2.37 u (tan), u = 2^-24,
  *   relative, of the exact result; rounded to a
  *   float, sin 1.05, cos 1.14, tan 2.35 ulp (asserted 2, 2, 4: CUDA's documented sinf,
@@ -490,13 +494,17 @@ CP_FUNC cp_float cp_detail_atan_table(int j)
   }
 }
 
+/* atan(j/8) + atan(num/(a + cb)), mid tier (math_trig_mid.cuh). */
+CP_FUNC cp_float cp_detail_trigm_atan_j(cp_float num, cp_float a, cp_float cb, int j);
+
 /* atan(b/a) for pairs 0 <= b <= a, 2^-23 <= a < 2 (the caller scales):
  * c = j/8 nearest to b/a, atan(b/a) = atan(c) + atan(t), t = (b - c a)/(a + c b),
  * |t| <= 1/16 (c a by TwoProd and a rounded low product, the sums AccurateDWPlusDW, the
  * quotient the accurate division). atan(t) = t + t w P(w), w = t^2, P the Taylor polynomial
  * of (atan t - t)/t^3 through t^13/13 (truncation 2^-59.9): four terms in float, the last
- * two float-float; then atan(c) from the table (AccurateDWPlusDW). */
-CP_FUNC cp_float cp_detail_atan_ratio(cp_float b, cp_float a)
+ * two float-float; then atan(c) from the table (AccurateDWPlusDW). mid: from num on,
+ * cp_detail_trigm_atan_j. */
+CP_FUNC cp_float cp_detail_atan_ratio(cp_float b, cp_float a, int mid)
 {
   float jf = rintf(cp_fmul_rn(8.0f, cp_fdiv_rn(b.v, a.v)));
   int j = (int)jf;
@@ -505,6 +513,7 @@ CP_FUNC cp_float cp_detail_atan_ratio(cp_float b, cp_float a)
   ca = cp_fast_two_sum(ca.v, cp_fma_rn(a.e, cc, ca.e));
   cb = cp_fast_two_sum(cb.v, cp_fma_rn(b.e, cc, cb.e));
   cp_float num = j ? cp_detail_add_dd(b, cp_make_float(-ca.v, -ca.e)) : b;
+  if (mid) return cp_detail_trigm_atan_j(num, a, cb, j);
   cp_float den = j ? cp_detail_add_dd(a, cb) : a;
   cp_float t = cp_accurate_div(num, den), w = cp_detail_trig_sq(t);
   float q = 0x1.3b13b2p-4f;                /* 1/13 */
@@ -523,7 +532,7 @@ CP_FUNC int cp_detail_trig_sign(float f) { return (int)(cp_detail_fbits(f) >> 31
  * atan2f gives), |y| and |x| ordered (b <= a, swap: pi/2 - ...), both scaled by a power of
  * two that brings a into [1, 2) (a b that underflows then has b/a below 2^-150), atan(b/a); then pi - ... for x < 0 (the sign bit, as -0) and
  * the sign of y. pi/2 and pi as pairs (cp_detail_add_dd: 3u^2). */
-CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x)
+CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x, int mid)
 {
   if (y.v != y.v || x.v != x.v) return cp_make_float(y.v + x.v, 0.0f);
   int sy = cp_detail_trig_sign(y.v), sx = cp_detail_trig_sign(x.v);
@@ -536,7 +545,7 @@ CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x)
   cp_float b = swap ? ax : ay, a = swap ? ay : ax, z = cp_make_float(0.0f, 0.0f);
   if (a.v != 0.0f) { /* a into [1, 2) (subnormal: [2^-23, 2)), b with it: exact or negligible */
     int ex = (int)((cp_detail_fbits(a.v) >> 23) & 0xffu) - 127;
-    z = cp_detail_atan_ratio(cp_detail_scale(b, -ex), cp_detail_scale(a, -ex));
+    z = cp_detail_atan_ratio(cp_detail_scale(b, -ex), cp_detail_scale(a, -ex), mid);
   }
   if (swap) z = cp_detail_add_dd(cp_make_float(CP_DETAIL_PIO2_1, CP_DETAIL_PIO2_2), cp_make_float(-z.v, -z.e));
   if (sx) z = cp_detail_add_dd(cp_make_float(2.0f * CP_DETAIL_PIO2_1, 2.0f * CP_DETAIL_PIO2_2), cp_make_float(-z.v, -z.e));
@@ -546,14 +555,14 @@ CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x)
 
 CP_FUNC cp_float cp_high_atan2(cp_float y, cp_float x)
 {
-  cp_float z = cp_detail_atan2_ff(y, x);
+  cp_float z = cp_detail_atan2_ff(y, x, 0);
   CP_DETAIL_SETTLE(z, atan2f(cp_to_float(y), cp_to_float(x)));
   return z;
 }
 
 CP_FUNC cp_float cp_high_atan(cp_float x)
 {
-  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f));
+  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f), 0);
   CP_DETAIL_SETTLE(z, atanf(cp_to_float(x)));
   return z;
 }
@@ -574,7 +583,7 @@ CP_FUNC cp_float cp_detail_trig_cosof(cp_float x)
 CP_FUNC cp_float cp_high_asin(cp_float x)
 {
   cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(x, s);
+  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(x, s, 0);
   CP_DETAIL_SETTLE(z, asinf(cp_to_float(x)));
   return z;
 }
@@ -582,22 +591,16 @@ CP_FUNC cp_float cp_high_asin(cp_float x)
 CP_FUNC cp_float cp_high_acos(cp_float x)
 {
   cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(s, x);
+  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(s, x, 0);
   CP_DETAIL_SETTLE(z, acosf(cp_to_float(x)));
   return z;
 }
 
-/* mid: the high tier's algorithms (no cheaper one at this accuracy yet). */
-CP_FUNC cp_float cp_mid_sin(cp_float x) { return cp_high_sin(x); }
-CP_FUNC cp_float cp_mid_cos(cp_float x) { return cp_high_cos(x); }
-CP_FUNC void cp_mid_sincos(cp_float x, cp_float *s, cp_float *c) { cp_high_sincos(x, s, c); }
-CP_FUNC cp_float cp_mid_tan(cp_float x) { return cp_high_tan(x); }
+/* mid: sin, cos, sincos, tan, asin, acos, atan, atan2 in math_trig_mid.cuh (cheaper steps);
+ * sinpi, cospi are the high tier's algorithms (no cheaper one at this accuracy yet). */
+#include "math_trig_mid.cuh"
 CP_FUNC cp_float cp_mid_sinpi(cp_float x) { return cp_high_sinpi(x); }
 CP_FUNC cp_float cp_mid_cospi(cp_float x) { return cp_high_cospi(x); }
-CP_FUNC cp_float cp_mid_asin(cp_float x) { return cp_high_asin(x); }
-CP_FUNC cp_float cp_mid_acos(cp_float x) { return cp_high_acos(x); }
-CP_FUNC cp_float cp_mid_atan(cp_float x) { return cp_high_atan(x); }
-CP_FUNC cp_float cp_mid_atan2(cp_float y, cp_float x) { return cp_high_atan2(y, x); }
 
 /* ---- low: {f(v), f'(v) e} on the normalized pair; e = 0 where either is not finite ---- */
 
