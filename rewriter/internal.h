@@ -484,6 +484,11 @@ int cp_tree_refused(cp_run *run, const cp_unit *u, const cp_node *root);
  * input or a header, editable or not). */
 void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor c,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* diag.c: the name diagnostics and outputs give `file` of translation unit `tu`, in the
+ * run's arena: clang's, without a leading ./, but for a header the input's PCH holds
+ * (`-include md.h`), which clang names by the absolute path the PCH recorded, the name a
+ * plain parse gives it (as written), so that the cache changes no name. */
+const char *cp_file_name(cp_run *run, CXTranslationUnit tu, CXFile file);
 
 /* run.c: the tables. A new, empty unit of the run. */
 cp_unit *cp_unit_new(cp_run *run);
