@@ -704,6 +704,15 @@ typedef struct {
 void cp_unit_links(const cp_unit *u, cp_links *out);
 void cp_links_free(cp_links *l);
 
+/* pack.c: what split.c keeps of an input converted alone (its compact result `r`, its
+ * links `l`; neither when !fits: the input does not fit a split run) as a malloc'd byte
+ * string, for a caller's other process (cp_options.spread), and back: the result in arena
+ * `a` (its input's path and text `opt`'s), the links malloc'd. cp_unpack_part returns 1,
+ * 0 when the input did not fit, -1 when the bytes are not such a string. */
+char *cp_pack_part(int fits, const cp_result *r, const cp_links *l, size_t *len);
+int cp_unpack_part(cp_arena *a, const char *s, size_t len, const cp_options *opt,
+                   cp_result **out, cp_links *l);
+
 /* convert.c: one run over every input together (the tables hold all their translation
  * units); with `links`, each input's links (cp_unit_links) before its unit is closed. */
 cp_result *cp_convert_joint(const cp_options *opts, int n, cp_links *links);
