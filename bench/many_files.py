@@ -8,8 +8,8 @@ run of 2 files fills it), and prints per N: the wall time, the CPU time (user + 
 of cpconvert and its children), the peak resident memory, that memory per file, and what each file added to it since the
 previous N (the growth: the fixed part, libclang and the PCH, is about 100 MiB); with
 --jobs N (cpconvert's -j N, default 1) the peak is that of the largest process, and "sum
-MiB" the largest sum of the resident memory of cpconvert and its workers, sampled every
-0.1 s. With
+MiB" the largest sum of the proportional resident memory (PSS: shared pages counted once)
+of cpconvert and its workers, sampled every 0.1 s. With
 --linked every file also launches the previous file's kernel, so that all of them form
 one group that converts jointly (driver/split.c): the cost without the split.
 
@@ -52,17 +52,18 @@ def generate(d, n, linked):
 
 
 def tree_rss(pid):
-    """Resident KiB of `pid` and its children (the workers of -j)."""
+    """Proportional resident KiB (PSS) of `pid` and its children (the workers of -j)."""
     total, pids = 0, [pid]
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            pids += [int(c) for c in f.read().split()]
+    try:  # the workers are children of the thread that converts
+        for t in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, t)) as f:
+                pids += [int(c) for c in f.read().split()]
     except OSError:
         pass
-    for q in pids:
+    for q in pids:  # proportional: libclang's pages, which they share, counted once
         try:
-            with open("/proc/%d/status" % q) as f:
-                total += next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
+            with open("/proc/%d/smaps_rollup" % q) as f:
+                total += next((int(l.split()[1]) for l in f if l.startswith("Pss:")), 0)
         except OSError:
             pass
     return total
@@ -70,7 +71,7 @@ def tree_rss(pid):
 
 def run(tool, paths, out, jobs):
     """Wall s, CPU s and peak RSS (MiB) of one run (wait4 of the child: the largest of
-    cpconvert and its workers), and the largest sum of their RSS, sampled."""
+    cpconvert and its workers), and the largest sum of their PSS, sampled."""
     start = time.monotonic()
     p = subprocess.Popen([tool, "--o-dir", out, "-j", str(jobs)] + paths,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
