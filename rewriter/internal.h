@@ -484,6 +484,11 @@ int cp_tree_refused(cp_run *run, const cp_unit *u, const cp_node *root);
  * input or a header, editable or not). */
 void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor c,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* diag.c: the name diagnostics and outputs give `file` of translation unit `tu`, in the
+ * run's arena: clang's, without a leading ./, but for a header the input's PCH holds
+ * (`-include md.h`), which clang names by the absolute path the PCH recorded, the name a
+ * plain parse gives it (as written), so that the cache changes no name. */
+const char *cp_file_name(cp_run *run, CXTranslationUnit tu, CXFile file);
 
 /* run.c: the tables. A new, empty unit of the run. */
 cp_unit *cp_unit_new(cp_run *run);
@@ -698,6 +703,15 @@ typedef struct {
 
 void cp_unit_links(const cp_unit *u, cp_links *out);
 void cp_links_free(cp_links *l);
+
+/* pack.c: what split.c keeps of an input converted alone (its compact result `r`, its
+ * links `l`; neither when !fits: the input does not fit a split run) as a malloc'd byte
+ * string, for a caller's other process (cp_options.spread), and back: the result in arena
+ * `a` (its input's path and text `opt`'s), the links malloc'd. cp_unpack_part returns 1,
+ * 0 when the input did not fit, -1 when the bytes are not such a string. */
+char *cp_pack_part(int fits, const cp_result *r, const cp_links *l, size_t *len);
+int cp_unpack_part(cp_arena *a, const char *s, size_t len, const cp_options *opt,
+                   cp_result **out, cp_links *l);
 
 /* convert.c: one run over every input together (the tables hold all their translation
  * units); with `links`, each input's links (cp_unit_links) before its unit is closed. */

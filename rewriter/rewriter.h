@@ -160,6 +160,15 @@ typedef struct {
    * translation unit released before the next is parsed; set by a caller that does not
    * need result->funcs in the joint run's order (the tool's --stats-csv does). */
   int split;
+  /* Set by a caller that can run work in other processes (the tool's -j N): split.c hands
+   * it the inputs it converts alone, which share nothing, as n tasks. It calls task(ctx, k,
+   * &len), which returns a malloc'd byte string, for each k < n, in whichever processes
+   * and order it likes, and take(ctx, k, bytes, len) in this process with each task's
+   * bytes in the order of k, until take returns non-zero. What it does not take (a worker
+   * lost, take's stop), split.c converts itself. */
+  void (*spread)(void *spread_ctx, unsigned n, char *(*task)(void *ctx, unsigned k, size_t *len),
+                 int (*take)(void *ctx, unsigned k, const char *bytes, size_t len), void *ctx);
+  void *spread_ctx;
 } cp_options;
 
 /* What a run converted, for --stats. */

@@ -578,8 +578,11 @@ static int run(cli *c) {
         .no_verify = c->no_verify, .profile = c->profile,
         .keep_hints = hints, .n_keep_hints = n_hints, .split = !c->stats_csv,
         .progress = cp_progress_wanted(c) ? cp_progress : NULL,
+        .spread = c->jobs > 1 ? cp_spread : NULL, .spread_ctx = &c->jobs,
     };
   }
+  if (!c->jobs)
+    c->jobs = cp_default_jobs();
   cp_arena *pch_arena = cp_arena_new();
   int later = status == CP_EXIT_OK && !c->no_cache && use_cache(c, opts, pch_arena);
   if (status == CP_EXIT_OK && !g_pch_builder)

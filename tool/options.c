@@ -85,6 +85,8 @@ const char *const cp_usage_text[] = {
     "  --no-verify           write the output without parsing it again first (by default\n"
     "                        an output that would not compile is an internal error)\n"
     "  -q                    print no notes (what was converted where, as information)\n"
+    "  -j N, --jobs N        convert the inputs that share nothing in N processes at once\n"
+    "                        (default: the CPUs the run may use, at most 8; -j 1: one)\n"
     "  -v                    print a line per file as a run of several files goes, and a\n"
     "                        closing summary (the default where stderr is a terminal)\n"
     "  --diagnostics-format FORMAT\n"
@@ -484,7 +486,7 @@ int cp_parse_args(int argc, char **argv, cli *c) {
   c->pair_names = calloc((size_t)argc + 1, sizeof *c->pair_names);
   c->inputs = calloc((size_t)argc + 1, sizeof *c->inputs);
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
+    const char *a = argv[i], *v = NULL;
     int status;
     if (strcmp(a, "--") == 0) {
       for (i++; i < argc;) { /* nvcc's own options dropped or mapped, clang's kept */
@@ -514,12 +516,20 @@ int cp_parse_args(int argc, char **argv, cli *c) {
       if (status >= 0)
         return status;
     } else if (strncmp(a, "-ferror-limit=", 14) == 0 || strncmp(a, "-fmax-errors=", 13) == 0) {
-      const char *v = strchr(a, '=') + 1;
+      v = strchr(a, '=') + 1;
       char *end;
       unsigned long n = strtoul(v, &end, 10);
       if (!*v || *end || *v == '-' || n > 1000000)
         return usage_error("%s: the limit is a number of errors (0 for no limit)", a);
       cp_set_error_limit((unsigned)n);
+    } else if (strncmp(a, "-j", 2) == 0 || long_option(a, "--jobs", argc, argv, &i, &v)) {
+      if (a[1] == 'j')
+        v = option_value(argc, argv, &i, a + 2);
+      char *end;
+      unsigned long n = v && *v != '-' ? strtoul(v, &end, 10) : 0;
+      if (!v || !*v || *end || n < 1 || n > 1024)
+        return usage_error("%s: the number of processes to convert with, 1 to 1024", a);
+      c->jobs = (int)n;
     } else if (a[0] == '-' && a[1]) {
       return unknown_option(a);
     } else {

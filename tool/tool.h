@@ -22,6 +22,7 @@ typedef struct {
   int line_directives, suggest, no_cache, no_verify, profile;
   int quiet, no_warnings; /* -q: no notes; -w: no warnings or notes */
   int verbose;            /* -v: progress and summary even when stderr is no terminal */
+  int jobs;               /* -j N: worker processes (workers.c); 0: the default */
   int diag_format;        /* --diagnostics-format: a cp_diag_format */
   const char *diag_output; /* --diagnostics-output FILE: its document there, not on stderr */
   const char *mf, *stats_csv, *build_dir;
@@ -41,6 +42,13 @@ typedef struct {
   char header_options[4096];
   int header_left_out; /* options that did not fit in header_options */
 } cli;
+
+/* workers.c: cp_options.spread for -j N (*(int *)jobs processes; fewer than 2: none). */
+void cp_spread(void *jobs, unsigned n, char *(*task)(void *ctx, unsigned k, size_t *len),
+               int (*take)(void *ctx, unsigned k, const char *bytes, size_t len), void *ctx);
+/* The default of -j: the CPUs this process may run on, at most CP_MAX_DEFAULT_JOBS. */
+enum { CP_MAX_DEFAULT_JOBS = 8 };
+int cp_default_jobs(void);
 
 /* options.c */
 extern const char *const cp_usage_text[]; /* NULL-terminated pieces */

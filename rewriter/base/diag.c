@@ -9,6 +9,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -46,12 +47,48 @@ const char *cp_line_at(cp_arena *a, const char *text, size_t len, size_t offset)
   return last->line = cp_arena_strndup(a, text + b, e - b);
 }
 
+/* A header the PCH holds (`-include md.h`) is named by the absolute path clang recorded
+ * in the PCH; a plain parse names it as written, as cp_pch_build's plain parse reported
+ * it among the PCH's headers (p->pch_deps): that name, the same file on disk. */
+static const char *pch_name(const cp_parse *p, CXFile file) {
+  CXFileUniqueID id, dep_id;
+  if (!p || !p->n_pch_deps || clang_getFileUniqueID(file, &id) != 0)
+    return NULL;
+  for (size_t i = 0; i < p->n_pch_deps; i++) {
+    CXFile dep = clang_getFile(p->tu, p->pch_deps[i]);
+    if (dep && clang_getFileUniqueID(dep, &dep_id) == 0 && memcmp(&id, &dep_id, sizeof id) == 0)
+      return p->pch_deps[i];
+  }
+  return NULL;
+}
+
+static const char *file_name(cp_arena *a, const cp_parse *p, CXFile file) {
+  CXString fn = clang_getFileName(file);
+  const char *name = clang_getCString(fn);
+  const char *written = name && name[0] == '/' ? pch_name(p, file) : NULL;
+  if (written)
+    name = written;
+  while (name && name[0] == '.' && name[1] == '/') /* as the header's output is named */
+    name += 2;
+  const char *out = cp_arena_strdup(a, name ? name : "");
+  clang_disposeString(fn);
+  return out;
+}
+
+const char *cp_file_name(cp_run *run, CXTranslationUnit tu, CXFile file) {
+  const cp_parse *p = NULL; /* the input's parse of `tu`, which knows its PCH's headers */
+  for (unsigned i = 0; i < run->n_units && !p; i++)
+    if (run->units[i]->p.tu == tu && run->units[i]->p.n_pch_deps)
+      p = &run->units[i]->p;
+  return file_name(run->r->arena, p, file);
+}
+
 void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor c,
                     const char *fmt, ...) {
   CXFile file;
   unsigned line, col, off;
   clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
-  CXString fn = clang_getFileName(file);
+  const char *name = cp_file_name(run, tu, file);
   size_t size = 0;
   const char *contents = clang_getFileContents(tu, file, &size);
   char msg[1024];
@@ -59,12 +96,8 @@ void cp_diag_cursor(cp_run *run, cp_severity sev, CXTranslationUnit tu, CXCursor
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  const char *name = clang_getCString(fn);
-  while (name[0] == '.' && name[1] == '/') /* as the header's output is named */
-    name += 2;
-  cp_diag_add(run->r, sev, cp_arena_strdup(run->r->arena, name), line, col,
-              cp_line_at(run->r->arena, contents, size, off), "%s", msg);
-  clang_disposeString(fn);
+  cp_diag_add(run->r, sev, name, line, col, cp_line_at(run->r->arena, contents, size, off), "%s",
+              msg);
 }
 
 const char *cp_line_ending(const char *text, size_t len) {

@@ -21,6 +21,10 @@
  *   - diagnostics outside the group of the first input (the joint run reports them stage
  *     by stage across the inputs, the first input's sorted), or headers written by two
  *     groups (the joint run lists them in the order its stages reached them).
+ *
+ * The inputs alone share nothing, so a caller with other processes (cp_options.spread,
+ * the tool's -j) may convert them there: each gives back its compact result and links
+ * as bytes (pack.c), read here in the inputs' order, as if converted here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -209,22 +213,67 @@ static merged new_merged(cp_arena *arena) {
   return m;
 }
 
-/* Each input alone, its links noted: kept (compactly, in alone[i], all in the arena
- * `keep`: one arena each would cost a block per input) while it fits. */
+/* The inputs converted alone so far (in the run's order), and whether they all fit. */
+typedef struct {
+  const cp_options *opts;
+  int n, next, fits;
+  cp_links *links;
+  cp_result **alone;
+  cp_arena *keep;
+} alone_ctx;
+
+/* Input i alone, its links noted in *l; NULL when it does not fit, else what the merged
+ * result needs of it (compactly, in the arena `keep`: one arena each would cost a block
+ * per input), its unit, tables and trees freed. */
+static cp_result *convert_one(const cp_options *opts, int n, int i, cp_links *l, cp_arena *keep) {
+  cp_result *p = run_group(opts, n, &i, 1, l), *kept = NULL;
+  if (part_fits(p, i)) {
+    merged c = new_merged(keep);
+    add_part(&c, p, opts, &i, 1);
+    kept = c.r;
+  }
+  cp_result_free(p);
+  return kept;
+}
+
+/* cp_options.spread's task, in the caller's other process: input k alone, as convert_one,
+ * packed (pack.c). */
+static char *alone_task(void *ctx, unsigned k, size_t *len) {
+  alone_ctx *s = ctx;
+  cp_links l = {0};
+  cp_arena *a = cp_arena_new();
+  cp_result *kept = convert_one(s->opts, s->n, (int)k, &l, a);
+  char *bytes = cp_pack_part(kept != NULL, kept, &l, len);
+  cp_arena_free(a);
+  cp_links_free(&l);
+  return bytes;
+}
+
+/* ... and its bytes back in this process, in the order of k; an input that does not fit
+ * stops the run as convert_one's does; bytes not read (never seen) leave input k and the
+ * rest to this process. */
+static int alone_take(void *ctx, unsigned k, const char *bytes, size_t len) {
+  alone_ctx *s = ctx;
+  if ((int)k != s->next)
+    return 1;
+  int st = cp_unpack_part(s->keep, bytes, len, &s->opts[k], &s->alone[k], &s->links[k]);
+  if (st < 0)
+    return 1;
+  s->fits = st;
+  s->next = (int)k + 1;
+  return !s->fits;
+}
+
+/* Every input alone, in the caller's processes when it has them (opts[0].spread), the
+ * rest here; 0 when one does not fit, at the first such. */
 static int convert_alone(const cp_options *opts, int n, cp_links *links, cp_result **alone,
                          cp_arena *keep) {
-  int fits = 1;
-  for (int i = 0; i < n && fits; i++) {
-    cp_result *p = run_group(opts, n, &i, 1, &links[i]);
-    fits = part_fits(p, i);
-    if (fits) { /* what the merged result needs of it; its unit, tables, trees are freed */
-      merged c = new_merged(keep);
-      add_part(&c, p, opts, &i, 1);
-      alone[i] = c.r;
-    }
-    cp_result_free(p);
-  }
-  return fits;
+  alone_ctx s = {opts, n, 0, 1, links, alone, keep};
+  if (opts[0].spread)
+    opts[0].spread(opts[0].spread_ctx, (unsigned)n, alone_task, alone_take, &s);
+  for (int i = s.next; i < n && s.fits; i++)
+    s.fits = (alone[i] = convert_one(opts, n, i, &links[i], keep)) != NULL;
+  return s.fits;
 }
 
 /* The groups into m, in the order of their first inputs: an input alone as it was

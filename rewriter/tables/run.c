@@ -31,17 +31,6 @@ cp_unit *cp_unit_new(cp_run *run) {
   return u;
 }
 
-/* A header's path as the output names it: the parser's, without a leading ./ */
-static const char *header_path(cp_run *run, CXFile file) {
-  CXString fn = clang_getFileName(file);
-  const char *p = clang_getCString(fn);
-  while (p[0] == '.' && p[1] == '/')
-    p += 2;
-  const char *path = cp_arena_strdup(run->r->arena, p);
-  clang_disposeString(fn);
-  return path;
-}
-
 /* Whether header unit `u` is `file`: the same file on disk (a header reached through
  * different include paths, or named on the command line another way, is one unit). */
 static int header_is(const cp_unit *u, CXTranslationUnit tu, CXFile file) {
@@ -59,7 +48,7 @@ static int header_is(const cp_unit *u, CXTranslationUnit tu, CXFile file) {
 static cp_unit *claim_header(cp_run *run, cp_unit *u, CXTranslationUnit tu, CXFile file) {
   if (!u->p.tu) {
     u->p = (cp_parse){.tu = tu, .main_file = file};
-    u->opt.input = header_path(run, file);
+    u->opt.input = cp_file_name(run, tu, file);
   }
   return u;
 }
@@ -68,7 +57,7 @@ cp_unit *cp_unit_for_file(cp_run *run, CXTranslationUnit tu, CXFile file) {
   for (unsigned i = 0; i < run->n_inputs; i++)
     if (run->units[i]->p.tu == tu && clang_File_isEqual(run->units[i]->p.main_file, file))
       return run->units[i];
-  const char *path = header_path(run, file);
+  const char *path = cp_file_name(run, tu, file);
   for (unsigned i = 0; i < run->n_units; i++) /* an input seen from another unit, a header */
     if (strcmp(run->units[i]->opt.input, path) == 0 ||
         (run->units[i]->is_header && header_is(run->units[i], tu, file)))

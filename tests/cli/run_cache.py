@@ -420,6 +420,19 @@ def cache_force_included_code(c):
     same("warm", c.run(cache, args, d, out), plain)
     if plain[0] != 0 or b"twice" not in plain[2]:
         fail("the helper in the force-included header was not seen: %r" % (plain[:3],))
+    # a diagnostic located in a header the PCH holds (the kernel's prototype, in a header
+    # the force-included one includes) names it as written, as without the cache (the
+    # PCH records absolute paths: it said /.../forced/inc/decl.h:1:17)
+    os.makedirs(os.path.join(d, "inc"))
+    open(os.path.join(d, "proto.h"), "w").write('#include "inc/decl.h"\n')
+    open(os.path.join(d, "inc", "decl.h"), "w").write(
+        "__global__ void scale(float *y, float s);\n")
+    args = ["k.cu", "-o", "o.cu", "--", "-include", "md.h", "-include", "proto.h"]
+    plain = c.run(None, args, d, out)
+    if plain[0] != 1 or b"\ninc/decl.h:1:17: error: 'scale'" not in plain[2]:
+        fail("no error located in the force-included prototype: %r" % (plain[:3],))
+    same("cold, a diagnostic in a header", c.run(cache, args, d, out), plain)
+    same("warm, a diagnostic in a header", c.run(cache, args, d, out), plain)
     print("PASS")
 
 

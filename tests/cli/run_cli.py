@@ -4,7 +4,7 @@
 Each case runs the tool in a fresh temporary directory and asserts exit status, messages
 and what is (and is not) on disk afterwards.
 """
-import argparse, hashlib, json, os, re, socket, stat, subprocess, sys, tempfile, threading
+import argparse, hashlib, json, os, re, shutil, socket, stat, subprocess, sys, tempfile, threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from testlib import golden_flags  # noqa: E402
@@ -1296,6 +1296,50 @@ def o_dir_all_or_nothing(c):
     expect_exit(c.run("a.cu", "b.cu", "c.cu", "--o-dir", "out", "-MD"), 0)
     expect(sorted(os.listdir(os.path.join(c.d, "out"))) ==
            ["a.cu", "a.cu.d", "b.cu", "b.cu.d", "c.cu", "c.cu.d"], os.listdir(os.path.join(c.d, "out")))
+
+
+def jobs_run(c, files, *args):
+    """Runs the tool with `args` on `files` into out/ (emptied first); returns the exit
+    status, stderr (the summary's time taken out) and the files of out/."""
+    shutil.rmtree(os.path.join(c.d, "out"), ignore_errors=True)
+    r = c.run(*files, "--o-dir", "out", "-v", "--no-verify", *args)
+    out = {k: v for k, v in listing(c).items() if k.startswith("out")}
+    return r[0], re.sub(r", [0-9.]+ s\n", ", TIME s\n", r[2]), out
+
+
+@case
+def jobs_same_as_one(c):
+    """-j 2 converts the inputs that share nothing in two processes: the same outputs and
+    the same stderr, byte for byte, as -j 1 (the progress lines of -v, a warning of the
+    first input, in order); with two linked inputs among them; and with an error in one
+    input, the same diagnostics and no output. (With the CUDA headers: the built-in
+    prelude makes every input one group. --no-verify: half the parses, the same split.)"""
+    kernel = (b"__device__ float ext_NAME(float v);\n"
+              b"#pragma cp composite\n__global__ void NAME(float *x, float a) {\n"
+              b"  x[threadIdx.x] += a * x[threadIdx.x];\n}\n"
+              b"void run_NAME(float *x) { NAME<<<1, 32>>>(x, 2.0f); }\n")
+    files = [c.write("k%d.cu" % i, kernel.replace(b"NAME", b"k%d" % i)) for i in range(3)]
+    c.write("k0.cu", c.read("k0.cu").replace(b"a * x[threadIdx.x];",
+                                                 b"ext_k0(a * x[threadIdx.x]);"))
+    one = jobs_run(c, files, "-j", "1")
+    expect(one[0] == 0 and "[3/3] parse k2.cu" in one[1] and "[float-call]" in one[1], one[1])
+    expect(len(one[2]) == 4, sorted(one[2]))
+    two = jobs_run(c, files, "-j2")
+    expect(two == one, "-j2 differs from -j 1:\n%s\n%s" % (two[1], one[1]))
+    # k2 launches k1's kernel through run_k1: those two are one group, converted together
+    c.write("k2.cu", c.read("k2.cu") + b"void run_k1(float *x);\nvoid again(float *x) { run_k1(x); }\n")
+    one = jobs_run(c, files, "-j", "1")
+    expect(one[0] == 0, one[1])
+    expect(jobs_run(c, files, "--jobs=2") == one, "linked inputs: --jobs=2 differs from -j 1")
+    c.write("k1.cu", c.read("k1.cu") + b"int broken() { return nope; }\n")
+    one = jobs_run(c, files, "-j", "1")
+    expect(one[0] == 1 and "k1.cu:7:23: error" in one[1] and "no output written" in one[1], one[1])
+    expect(one[2] == {}, sorted(one[2]))
+    expect(jobs_run(c, files, "--jobs", "2") == one, "an error: -j 2 differs from -j 1")
+    for bad in (("-j", "0"), ("-jx",), ("--jobs",), ("-j", "-1")):
+        r = c.run(files[0], "--o-dir", "out", *bad)
+        expect_exit(r, 2)
+        expect("the number of processes" in r[2], r[2])
 
 
 @case

@@ -829,6 +829,69 @@ def o_dir_interrupted_renames(c):
         shutil.rmtree(c.path(d))
 
 
+def workers_of(pid, n, limit=120):
+    """The worker processes of run `pid` (children of its converting thread), once there
+    are n of them; [] when the run ends first."""
+    t0 = time.time()
+    while time.time() - t0 < limit:
+        kids = []
+        try:
+            for t in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/children" % (pid, t)) as f:
+                    kids += [int(k) for k in f.read().split()]
+        except OSError:
+            return []
+        if len(kids) >= n:
+            return kids
+        time.sleep(0.005)
+    return []
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@case
+def jobs_workers_lost_or_ended(c):
+    # -j 2: a worker killed mid-run leaves its input and the rest to the run itself (the
+    # same outputs and stderr as -j 1); SIGTERM to the run ends its workers with it
+    # (PR_SET_PDEATHSIG) and leaves no temporary file.
+    need_cuda()
+    env = cache_env(c, "cache")
+    names = o_dir_inputs(c, 8)
+    want = run_env(c, names + ["--o-dir", "ref", "-j", "1"], env)
+    expect(want[0] == 0, want[2])
+    ref = {n: c.read("ref/" + os.path.basename(n)) for n in names}
+    p = subprocess.Popen([c.tool] + names + ["--o-dir", "out", "-j", "2"], cwd=c.d, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    kids = workers_of(p.pid, 2)
+    expect(kids, "no workers seen")
+    os.kill(kids[0], signal.SIGKILL)
+    out, err = p.communicate()
+    expect(p.returncode == 0 and err.decode() == want[2], "a worker lost: %r" % err[-2000:])
+    got = {n: c.read("out/" + os.path.basename(n)) for n in names}
+    expect(got == ref, "a worker lost: the outputs differ from -j 1")
+    shutil.rmtree(c.path("out"))
+    p = subprocess.Popen([c.tool] + names + ["--o-dir", "out", "-j", "2"], cwd=c.d, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    kids = workers_of(p.pid, 2)
+    expect(kids, "no workers seen")
+    p.send_signal(signal.SIGTERM)
+    p.communicate()
+    t0 = time.time()
+    while any(alive(k) for k in kids) and time.time() - t0 < 10:
+        time.sleep(0.01)
+    expect(not any(alive(k) for k in kids), "workers outlived the run: %s" % kids)
+    left = [f for r, _, fs in os.walk(c.d) for f in fs if f.startswith(".") and "cache" not in r]
+    expect(not left, "temporary files left: %s" % left)
+    for d in ("src", "ref", "out"):
+        shutil.rmtree(c.path(d), ignore_errors=True)
+
+
 @case
 def inherited_sighup_ignored(c):
     # Started with SIGHUP ignored (nohup), a run is not ended by hang-ups, even while it
