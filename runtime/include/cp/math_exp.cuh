@@ -6,11 +6,13 @@
  *   cp_dd_F                         cp_double (kernels written in double)
  *
  * Tiers (ff backend; no FP64 instruction):
- *   high, mid  float-float algorithms on normalized pairs (mid is high for exp2, exp10,
- *              expm1 and pow: no cheaper algorithm at this accuracy yet; mid log2, log10 and
- *              log1p are built on math.cuh's mid log core instead of its high log). exp2, exp10: a reduction of their own to |r| <= 0.5
- *              (exp2) or log10(2)/2 (exp10), r times ln 2 or ln 10 as a pair (DWTimesDW3),
- *              then math.cuh's exp polynomial and 2^k. expm1: exp's Taylor polynomial without
+ *   high, mid  float-float algorithms on normalized pairs (mid is high for exp10, expm1
+ *              and pow: no cheaper algorithm at this accuracy yet; mid log2, log10 and log1p
+ *              are built on math.cuh's mid log core instead of its high log; mid exp2
+ *              evaluates two more terms of its polynomial in float). exp2: k = rint(x), 2^r by its own Taylor
+ *              polynomial in r (|r| <= 0.5), 2^k. exp10: a reduction of its own to |r| <=
+ *              log10(2)/2, r times ln 10 as a pair (DWTimesDW3), then math.cuh's exp
+ *              polynomial and 2^k. expm1: exp's Taylor polynomial without
  *              its constant term for |x| <= 0.34, exp(x) - 1 beyond. log2, log10: x = 2^m f
  *              (f in [sqrt(1/2), sqrt(2))), math.cuh's log of f times log2(e) or log10(e) as a
  *              pair, plus m (exact) or m log10(2) (three floats): log2 of a power of two is
@@ -41,7 +43,8 @@
  * random normalized pairs per function and tier (20000 for pow) plus edge cases, relative
  * error of v + e against the exact function of the input's value, plus 2^-149 absolute
  * below 2^-126; where high and mid run the same code, on different random inputs):
- *   high/mid exp2   x in [-150, 128]          max 1.83 u^2, asserted 4 u^2
+ *   high exp2       x in [-150, 128]          max 1.64 u^2, asserted 4 u^2
+ *   mid exp2        x in [-150, 128]          max 2.88 u^2, asserted 4 u^2
  *   high/mid exp10  x in [-45.1, 38.5]        max 1.97 u^2, asserted 4 u^2
  *   high/mid expm1  x in [-104, 88.7]         max 4.94 u^2, asserted 6 u^2 (largest just
  *                                             above |x| = 0.34, where exp(x) - 1 cancels)
@@ -102,16 +105,57 @@ typedef struct {
 
 /* ---- exp2, exp10 ---- */
 
-/* 2^x for a pair with -151 <= x.v <= 128.5. k = rint(x.v); r = (x.v - k) + x.e (x.v - k is
- * exact), |r| <= 1/2; exp(r ln 2) by math.cuh's exp (r ln 2 by DWTimesDW3, 4u^2 of 0.35),
- * times 2^k in two exact scalings. */
-CP_FUNC cp_float cp_detail_exp_exp2_ff(cp_float x)
+/* 2^x for a pair with -151 <= x.v <= 128.5, high (mid = 0) or mid tier: k = rint(x.v),
+ * r = (x.v - k) + x.e (the difference exact), |r| <= 1/2; 2^r by its own Taylor polynomial,
+ * coefficients (ln 2)^j/j! (python3 decimal at 80 digits, each split into a float pair),
+ * degree 12 (truncation 2^-52 relative at |r ln 2| <= 0.347): degrees 12 to 9 by float Horner
+ * (8 and 7 too in the mid tier: their float error below 2^-46 of 2^r), the rest by
+ * float-float steps (a pair times the float rh, plus the pair coefficient); 2^(rh + rl) =
+ * 2^rh (1 + rl ln 2) to 2^-57 in one FMA; then 2^k in two exact scalings. No product r ln 2
+ * and no second reduction (exp(r ln 2) had both). Measured: high 1.64, mid 2.88 u^2. */
+CP_FUNC cp_float cp_detail_exp_exp2_poly(cp_float x, int mid)
 {
   float kf = rintf(x.v);
   cp_float r = cp_two_sum(cp_fsub_rn(x.v, kf), x.e);
-  cp_float t = cp_detail_mul_dd(r, cp_make_float(CP_DETAIL_EXP_LN2_H, CP_DETAIL_EXP_LN2_L));
-  return cp_detail_scale(cp_detail_exp_ff(t), (int)kf);
+  float rh = r.v;
+  float q = 0x1.c3bd66p-36f;             /* (ln 2)^12/12! */
+  q = cp_fma_rn(q, rh, 0x1.e8cac8p-32f); /* 11 */
+  q = cp_fma_rn(q, rh, 0x1.e4cf52p-28f); /* 10 */
+  q = cp_fma_rn(q, rh, 0x1.b5253ep-24f); /* 9 */
+  if (mid) {
+    q = cp_fma_rn(q, rh, 0x1.62c022p-20f); /* 8 */
+    q = cp_fma_rn(q, rh, 0x1.ffcbfcp-17f); /* 7 */
+  }
+  cp_float e = cp_make_float(q, 0.0f);
+  if (!mid) {
+    e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.62c022p-20f, 0x1.d2e412p-47f); /* 8 */
+    e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.ffcbfcp-17f, 0x1.622c32p-43f); /* 7 */
+  }
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.430912p-13f, 0x1.f0d8fp-38f);  /* 6 */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.5d87fep-10f, 0x1.e299ccp-36f); /* 5 */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.3b2ab6p-7f, 0x1.f749cep-32f);  /* 4 */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.c6b08ep-5f, -0x1.1f6be8p-30f); /* 3 */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.ebfbep-3f, -0x1.f4e9c6p-33f);  /* 2 */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.62e43p-1f, -0x1.05c61p-29f);   /* 1 */
+  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
+  e = cp_fast_two_sum(e.v, cp_fma_rn(e.v, cp_fmul_rn(r.e, CP_DETAIL_EXP_LN2_H), e.e)); /* times 1 + rl ln 2 */
+  return cp_detail_scale(e, (int)kf);
 }
+
+/* exp2 in the high (mid = 0) or mid tier, special values settled. */
+CP_FUNC cp_float cp_detail_exp_exp2_tier(cp_float x, int mid)
+{
+  cp_float z;
+  if (x.v != x.v) z = cp_make_float(x.v, 0.0f);
+  else if (x.v > 128.5f) z = cp_make_float(INFINITY, 0.0f);
+  else if (x.v < -151.0f) z = cp_make_float(0.0f, 0.0f);
+  else z = cp_detail_exp_exp2_poly(x, mid);
+  CP_DETAIL_SETTLE(z, exp2f(cp_to_float(x)));
+  return z;
+}
+
+/* exp2, high tier. Measured: 1.64 u^2 (module comment). */
+CP_FUNC cp_float cp_high_exp2(cp_float x) { return cp_detail_exp_exp2_tier(x, 0); }
 
 /* 10^x for a pair with -45.5 <= x.v <= 38.9 (so k stays in [-151, 129]). Cody-Waite:
  * k = rint(x.v log2(10)), r = x - k log10(2) with log10(2) in three floats (x.v - k G1 exact:
@@ -131,17 +175,6 @@ CP_FUNC cp_float cp_detail_exp_exp10_ff(cp_float x)
   return cp_detail_scale(cp_detail_exp_ff(t), (int)kf);
 }
 
-/* exp2, high tier. Measured: 1.83 u^2 (module comment). */
-CP_FUNC cp_float cp_high_exp2(cp_float x)
-{
-  cp_float z;
-  if (x.v != x.v) z = cp_make_float(x.v, 0.0f);
-  else if (x.v > 128.5f) z = cp_make_float(INFINITY, 0.0f);
-  else if (x.v < -151.0f) z = cp_make_float(0.0f, 0.0f);
-  else z = cp_detail_exp_exp2_ff(x);
-  CP_DETAIL_SETTLE(z, exp2f(cp_to_float(x)));
-  return z;
-}
 
 /* exp10, high tier. Measured: 1.97 u^2 (module comment). */
 CP_FUNC cp_float cp_high_exp10(cp_float x)
@@ -475,8 +508,9 @@ CP_FUNC cp_float cp_high_pow(cp_float x, cp_float y)
   return z;
 }
 
-/* mid tiers: the high tiers' algorithms (no cheaper one at this accuracy yet). */
-CP_FUNC cp_float cp_mid_exp2(cp_float x) { return cp_high_exp2(x); }
+/* mid tiers: exp2 by the algorithm above; the others the high tiers' algorithms (no
+ * cheaper one at this accuracy yet). */
+CP_FUNC cp_float cp_mid_exp2(cp_float x) { return cp_detail_exp_exp2_tier(x, 1); }
 CP_FUNC cp_float cp_mid_exp10(cp_float x) { return cp_high_exp10(x); }
 CP_FUNC cp_float cp_mid_expm1(cp_float x) { return cp_high_expm1(x); }
 CP_FUNC cp_float cp_mid_pow(cp_float x, cp_float y) { return cp_high_pow(x, y); }
