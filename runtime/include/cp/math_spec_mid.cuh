@@ -1,4 +1,4 @@
-/* cp/math_spec_mid.cuh - the mid tier of erfc (ff backend): the high tier's algorithm
+/* cp/math_spec_mid.cuh - the mid tiers of erfc, sinh and cosh (ff backend). erfc: the high tier's algorithm
  * (math_spec.cuh: erfcx(x) exp(-x^2) on [0.5, 10.2), 1 - erf below 0.5, 2 - erfc(-x) for
  * x < 0) with cheaper float-float steps, and the result for negative x from one evaluation
  * of erfc(|x|) (the high tier's two calls become two copies of the code, both executed where
@@ -16,6 +16,10 @@
  * Measured (tests/runtime/check_math_spec.c): see cp_mid_erfc. SASS (sm_90, CUDA 13.0, as
  * docs/runtime.md counts it), the path for |x| >= 0.5: 297 instructions for both signs; high
  * 407 for one sign, 788 for both; CCCL fpmp 579. GPU (H200): 0.78x fpmp's time, docs/runtime.md.
+ * sinh and cosh: the high tiers' algorithms with the steps above in sinh's series (1/9! to
+ * 1/3!), math.cuh's mid exp, 1/E by one Newton correction of the float reciprocal instead of
+ * DWDivDW2, E +- 1/E by SloppyDWPlusDW: measured 2.79 and 3.17 u^2 (high 2.38, 2.81); H200:
+ * 0.81x and 0.93x fpmp's time (high 1.04x, 1.12x).
  */
 #ifndef CP_MATH_SPEC_MID_CUH
 #define CP_MATH_SPEC_MID_CUH
@@ -116,6 +120,77 @@ CP_FUNC cp_float cp_mid_erfc(cp_float x)
   cp_float e = cp_detail_specm_exp_poly(cp_detail_spec_negsq_reduce(ax, &k));
   cp_float z = cp_detail_scale(cp_detail_mul_dd(cp_detail_specm_erfcx(ax), e), k);
   return neg ? cp_detail_add_const(cp_neg(z), 2.0f, 0.0f) : z;
+}
+
+/* sinh(x) for |x.v| < 1, x.v != 0, mid tier: the high tier's series (x (1 + z P(z)), P to
+ * z^7/17!), its float-float steps by the cheaper steps above, x z P as one pair product. */
+CP_FUNC cp_float cp_detail_specm_sinh_small(cp_float x)
+{
+  cp_float z = cp_detail_spec_sqr(x);
+  float q = 0x1.952c78p-49f;              /* 1/17! */
+  q = cp_fma_rn(q, z.v, 0x1.ae7f3ep-41f); /* 1/15! */
+  q = cp_fma_rn(q, z.v, 0x1.612462p-33f); /* 1/13! */
+  q = cp_fma_rn(q, z.v, 0x1.ae6456p-26f); /* 1/11! */
+  cp_float p = cp_make_float(q, 0.0f);
+  p = cp_detail_specm_step(p, z, 0x1.71de3ap-19f, 0x1.55b1ccp-45f);  /* 1/9! */
+  p = cp_detail_specm_step(p, z, 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
+  p = cp_detail_specm_step(p, z, 0x1.111112p-7f, -0x1.dddddep-32f);  /* 1/5! */
+  p = cp_detail_specm_step(p, z, 0x1.555556p-3f, -0x1.555556p-28f);  /* 1/3! */
+  cp_float t = cp_detail_mul_dd(z, p); /* below 0.17 */
+  cp_float y = cp_detail_mul_dd(x, t);
+  cp_float s = cp_fast_two_sum(x.v, y.v); /* |x| > |x z P| */
+  return cp_fast_two_sum(s.v, cp_fadd_rn(s.e, cp_fadd_rn(x.e, y.e)));
+}
+
+/* E = exp(a) (math.cuh's mid exp) and R = 1/E for 0 <= a.v < 20: R from the correctly
+ * rounded float reciprocal r0 of E.v, whose residual 1 - E.v r0 an FMA gives exactly, less
+ * E.e r0, one Newton correction (about 2^-47 relative, against the accurate family's
+ * DWDivDW2). */
+CP_FUNC void cp_detail_specm_exp_pm(cp_float a, cp_float *E, cp_float *R)
+{
+  *E = cp_detail_exp_ff_tier(a, 1);
+  float r0 = cp_fdiv_rn(1.0f, E->v);
+  float t = cp_fma_rn(-E->e, r0, cp_fma_rn(-E->v, r0, 1.0f));
+  *R = cp_fast_two_sum(r0, cp_fmul_rn(r0, t));
+}
+
+/* E +- R as a pair: TwoSum of the highs, the low parts in float (SloppyDWPlusDW: no
+ * cancellation beyond coth(1) = 1.31 for sinh from |x| = 1 on). */
+CP_FUNC cp_float cp_detail_specm_pm(cp_float E, cp_float R)
+{
+  cp_float s = cp_two_sum(E.v, R.v);
+  return cp_fast_two_sum(s.v, cp_fadd_rn(s.e, cp_fadd_rn(E.e, R.e)));
+}
+
+/* sinh, mid tier: as cp_high_sinh (same domains and special values), with the series, exp,
+ * reciprocal and sum above. */
+CP_FUNC cp_float cp_mid_sinh(cp_float x)
+{
+  float a = fabsf(x.v);
+  cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
+  if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
+  if (a < 1.0f) return cp_detail_specm_sinh_small(x);
+  if (a >= 90.0f) z = cp_make_float(INFINITY, 0.0f);
+  else if (a >= 20.0f) z = cp_detail_spec_exp_half(ax);
+  else {
+    cp_float E, R;
+    cp_detail_specm_exp_pm(ax, &E, &R);
+    z = cp_detail_spec_mul2(cp_detail_specm_pm(E, cp_neg(R)), 0.5f);
+  }
+  return x.v < 0.0f ? cp_neg(z) : z;
+}
+
+/* cosh, mid tier: as cp_high_cosh, with the exp, reciprocal and sum above. */
+CP_FUNC cp_float cp_mid_cosh(cp_float x)
+{
+  float a = fabsf(x.v);
+  cp_float ax = x.v < 0.0f ? cp_neg(x) : x;
+  if (x.v != x.v) return cp_make_float(x.v, 0.0f);
+  if (a >= 90.0f) return cp_make_float(INFINITY, 0.0f);
+  if (a >= 20.0f) return cp_detail_spec_exp_half(ax);
+  cp_float E, R;
+  cp_detail_specm_exp_pm(ax, &E, &R);
+  return cp_detail_spec_mul2(cp_detail_specm_pm(E, R), 0.5f);
 }
 
 #endif /* !CP_BACKEND_IS_DP */
