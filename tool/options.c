@@ -525,9 +525,9 @@ int cp_parse_args(int argc, char **argv, cli *c) {
     } else if (strncmp(a, "-j", 2) == 0 || long_option(a, "--jobs", argc, argv, &i, &v)) {
       if (a[1] == 'j')
         v = option_value(argc, argv, &i, a + 2);
-      char *end;
-      unsigned long n = v && *v != '-' ? strtoul(v, &end, 10) : 0;
-      if (!v || !*v || *end || n < 1 || n > 1024)
+      char *end = NULL;
+      unsigned long n = v && *v && *v != '-' ? strtoul(v, &end, 10) : 0;
+      if (!end || *end || n < 1 || n > 1024) /* no value, a sign, trailing text, out of range */
         return usage_error("%s: the number of processes to convert with, 1 to 1024", a);
       c->jobs = (int)n;
     } else if (a[0] == '-' && a[1]) {
