@@ -173,9 +173,9 @@ END_TEST
 /* A double-double hi + lo, lo a random fraction of half an ulp of hi. */
 static cp_double dd_draw(double lo, double hi)
 {
-  double h = draw(lo, hi);
-  double l = ldexp((double)(int64_t)(dp_rng() >> 11) * 0x1p-53 - 0.5, ilogb(h) - 53);
-  return h == 0.0 ? cp_make_double(h, 0.0) : cp_dd_two_sum(h, l);
+  double h = draw(lo, hi), u = (double)(dp_rng() >> 11) * 0x1p-53 - 0.5;
+  if (h == 0.0) return cp_make_double(h, 0.0); /* ilogb(0) is INT_MIN */
+  return cp_dd_two_sum(h, ldexp(u, ilogb(h) - 53));
 }
 
 /* Every cp_dd_ function: within B_DD of the exact function of hi + lo. */
