@@ -294,6 +294,19 @@ CP_FUNC float cp_detail_rcp_approx(float a)
 CP_FUNC float cp_detail_rcp_approx(float a) { return cp_fdiv_rn(1.0f, a); }
 #endif
 
+/* 1/sqrt(a) to about 2 ulp (MUFU.RSQ on the GPU, inf at 0; 1/sqrtf(a) correctly rounded on a
+ * host), for first-order terms, whose factor of an error half needs no more (low asin, acos). */
+#if defined(__CUDA_ARCH__)
+CP_FUNC float cp_detail_rsqrt_approx(float a)
+{
+  float r;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+  return r;
+}
+#else
+CP_FUNC float cp_detail_rsqrt_approx(float a) { return cp_fdiv_rn(1.0f, sqrtf(a)); }
+#endif
+
 /* c + z p for pairs z, p and a constant {ch, cl}, with |z p| <= |ch|/16: z.v p.v by TwoProd,
  * the cross terms and cl in float, the sum's high part by Fast2Sum; the result is not
  * renormalized (its error half may reach a few ulp of its value). Relative error about

@@ -643,30 +643,17 @@ CP_FUNC cp_float cp_low_cospi(cp_float x)
   return cp_detail_trig_low(cp_detail_trig_cospif(n.v), d);
 }
 
-/* 1/sqrt(a), a = 0 or >= 2^-24, to about 2 ulp for asin's and acos's first-order terms: MUFU.RSQ
- * on the GPU (inf at 0: the term is dropped, as the division's was), 1/sqrtf(a) on a host. */
-#if defined(__CUDA_ARCH__)
-CP_FUNC float cp_detail_trig_rsqrt_approx(float a)
-{
-  float r;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
-  return r;
-}
-#else
-CP_FUNC float cp_detail_trig_rsqrt_approx(float a) { return cp_fdiv_rn(1.0f, sqrtf(a)); }
-#endif
-
 CP_FUNC cp_float cp_low_asin(cp_float x) /* asin' = 1/sqrt((1 - v)(1 + v)) */
 {
   cp_float n = cp_normalize(x);
-  float r = cp_detail_trig_rsqrt_approx(cp_fmul_rn(cp_fsub_rn(1.0f, n.v), cp_fadd_rn(1.0f, n.v)));
+  float r = cp_detail_rsqrt_approx(cp_fmul_rn(cp_fsub_rn(1.0f, n.v), cp_fadd_rn(1.0f, n.v)));
   return cp_detail_trig_low(asinf(n.v), cp_fmul_rn(n.e, r));
 }
 
 CP_FUNC cp_float cp_low_acos(cp_float x)
 {
   cp_float n = cp_normalize(x);
-  float r = cp_detail_trig_rsqrt_approx(cp_fmul_rn(cp_fsub_rn(1.0f, n.v), cp_fadd_rn(1.0f, n.v)));
+  float r = cp_detail_rsqrt_approx(cp_fmul_rn(cp_fsub_rn(1.0f, n.v), cp_fadd_rn(1.0f, n.v)));
   return cp_detail_trig_low(acosf(n.v), -cp_fmul_rn(n.e, r));
 }
 
