@@ -1,5 +1,6 @@
 // The accuracy of the composite math functions (high tier, ff backend; the mid tier with
-// -DCP_ACC_MID) and of CCCL fpmp's
+// -DCP_ACC_MID, the low tier with -DCP_ACC_LOW: its units of 2^-48 divided by 2^24 are ulps
+// of a float, the GPU's own reciprocal and square root approximations in them) and of CCCL fpmp's
 // (fp32mp2) on the same inputs, on the GPU: 4M random pairs per function (a float and an
 // error half below half its ulp), the double function of the pair's exact value as the
 // reference (about 2^-53, so errors near 2^-44..2^-48 are resolved). Prints, per function
@@ -13,6 +14,9 @@
 #if defined(CP_ACC_MID)
 #define TIER(f) cp_mid_##f
 #define TIER_NAME "mid"
+#elif defined(CP_ACC_LOW)
+#define TIER(f) cp_low_##f
+#define TIER_NAME "low"
 #else
 #define TIER(f) cp_high_##f
 #define TIER_NAME "high"

@@ -294,6 +294,19 @@ CP_FUNC float cp_detail_rcp_approx(float a)
 CP_FUNC float cp_detail_rcp_approx(float a) { return cp_fdiv_rn(1.0f, a); }
 #endif
 
+/* a/b for floats, the quotient MUFU.RCP gives refined once by its FMA remainder (a - q0 b is
+ * exact): within about half an ulp plus 2^-46 relative where b and 1/b are normal (the IEEE
+ * division's last bit, not its slow path); b = 0 gives +-inf for a finite nonzero a, and on the
+ * GPU |a/b| above 2^126 may give inf (|b| below 2^-126 flushes to 0). The correctly rounded
+ * quotient on a host. For the low tiers, whose value needs a few ulp. */
+CP_FUNC float cp_detail_fdiv_approx(float a, float b)
+{
+  float r = cp_detail_rcp_approx(b);
+  float q0 = cp_fmul_rn(a, r);
+  float q1 = cp_fma_rn(cp_fma_rn(-q0, b, a), r, q0);
+  return q1 == q1 ? q1 : q0; /* b = 0: q0 is +-inf, the remainder NaN */
+}
+
 /* 1/sqrt(a) to about 2 ulp (MUFU.RSQ on the GPU, inf at 0; 1/sqrtf(a) correctly rounded on a
  * host), for first-order terms, whose factor of an error half needs no more (low asin, acos). */
 #if defined(__CUDA_ARCH__)

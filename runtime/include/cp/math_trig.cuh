@@ -365,8 +365,9 @@ CP_FUNC void cp_detail_trig_low_sc(cp_float x, int want, cp_float *s, cp_float *
   }
 }
 
-/* tan, low tier: sin/cos of the reduced pair (even quadrant) or -cos/sin (odd) in float,
- * the error half (1 + t^2) r.e. */
+/* tan, low tier: sin/cos of the reduced pair (even quadrant) or -cos/sin (odd) in float, the
+ * quotient by the approximate reciprocal refined once (cp_detail_fdiv_approx: no IEEE
+ * division), the error half (1 + t^2) r.e. */
 CP_FUNC cp_float cp_detail_trig_low_tan(cp_float x)
 {
   cp_float n = cp_normalize(x);
@@ -374,7 +375,7 @@ CP_FUNC cp_float cp_detail_trig_low_tan(cp_float x)
   int q;
   cp_float s, c, r = cp_detail_trig_reduce_low(n, &q);
   cp_detail_trig_low_q(cp_make_float(r.v, 0.0f), 0, 3, &s, &c);
-  float t = (q & 1) ? -cp_fdiv_rn(c.v, s.v) : cp_fdiv_rn(s.v, c.v);
+  float t = (q & 1) ? -cp_detail_fdiv_approx(c.v, s.v) : cp_detail_fdiv_approx(s.v, c.v);
   return cp_make_float(t, cp_detail_finitef(t) ? cp_fma_rn(cp_fmul_rn(t, t), r.e, r.e) : 0.0f);
 }
 
