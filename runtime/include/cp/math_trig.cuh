@@ -554,16 +554,20 @@ CP_FUNC cp_float cp_detail_atan2_ff(cp_float y, cp_float x, int mid)
   return cp_detail_trig_neg(z, sy);
 }
 
-CP_FUNC cp_float cp_high_atan2(cp_float y, cp_float x)
+/* atan2, atan, asin, acos at the tier `mid` names (0 high, 1 mid: a constant, so each tier
+ * compiles to its own code): the algorithm above, asin and acos as atan2(x, sqrt(1 - x^2))
+ * and atan2(sqrt(1 - x^2), x) (cp_detail_trig_cosof below), the float functions' special
+ * values (CP_DETAIL_SETTLE). */
+CP_FUNC cp_float cp_detail_atan2_tier(cp_float y, cp_float x, int mid)
 {
-  cp_float z = cp_detail_atan2_ff(y, x, 0);
+  cp_float z = cp_detail_atan2_ff(y, x, mid);
   CP_DETAIL_SETTLE(z, atan2f(cp_to_float(y), cp_to_float(x)));
   return z;
 }
 
-CP_FUNC cp_float cp_high_atan(cp_float x)
+CP_FUNC cp_float cp_detail_atan_tier(cp_float x, int mid)
 {
-  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f), 0);
+  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f), mid);
   CP_DETAIL_SETTLE(z, atanf(cp_to_float(x)));
   return z;
 }
@@ -580,22 +584,21 @@ CP_FUNC cp_float cp_detail_trig_cosof(cp_float x)
   return cp_accurate_sqrt(d);
 }
 
-/* asin(x) = atan2(x, sqrt(1 - x^2)), acos(x) = atan2(sqrt(1 - x^2), x). */
-CP_FUNC cp_float cp_high_asin(cp_float x)
+/* asin(x) = atan2(x, sqrt(1 - x^2)) (want 1), acos(x) = atan2(sqrt(1 - x^2), x) (want 2); NaN
+ * where |x| > 1. */
+CP_FUNC cp_float cp_detail_asin_tier(cp_float x, int want, int mid)
 {
-  cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(x, s, 0);
-  CP_DETAIL_SETTLE(z, asinf(cp_to_float(x)));
+  cp_float s = cp_detail_trig_cosof(x), z;
+  if (s.v != s.v || x.v != x.v) z = cp_make_float(NAN, 0.0f);
+  else z = want == 1 ? cp_detail_atan2_ff(x, s, mid) : cp_detail_atan2_ff(s, x, mid);
+  CP_DETAIL_SETTLE(z, want == 1 ? asinf(cp_to_float(x)) : acosf(cp_to_float(x)));
   return z;
 }
 
-CP_FUNC cp_float cp_high_acos(cp_float x)
-{
-  cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(s, x, 0);
-  CP_DETAIL_SETTLE(z, acosf(cp_to_float(x)));
-  return z;
-}
+CP_FUNC cp_float cp_high_atan2(cp_float y, cp_float x) { return cp_detail_atan2_tier(y, x, 0); }
+CP_FUNC cp_float cp_high_atan(cp_float x) { return cp_detail_atan_tier(x, 0); }
+CP_FUNC cp_float cp_high_asin(cp_float x) { return cp_detail_asin_tier(x, 1, 0); }
+CP_FUNC cp_float cp_high_acos(cp_float x) { return cp_detail_asin_tier(x, 2, 0); }
 
 /* mid: sin, cos, sincos, tan, asin, acos, atan, atan2 in math_trig_mid.cuh (cheaper steps);
  * sinpi, cospi are the high tier's algorithms (no cheaper one at this accuracy yet). */

@@ -231,35 +231,10 @@ CP_FUNC cp_float cp_detail_trigm_atan_j(cp_float num, cp_float a, cp_float cb, i
   return cp_fast_two_sum(s.v, cp_fadd_rn(cp_fadd_rn(s.e, c.e), at.e));
 }
 
-CP_FUNC cp_float cp_mid_atan2(cp_float y, cp_float x)
-{
-  cp_float z = cp_detail_atan2_ff(y, x, 1);
-  CP_DETAIL_SETTLE(z, atan2f(cp_to_float(y), cp_to_float(x)));
-  return z;
-}
-
-CP_FUNC cp_float cp_mid_atan(cp_float x)
-{
-  cp_float z = cp_detail_atan2_ff(x, cp_make_float(1.0f, 0.0f), 1);
-  CP_DETAIL_SETTLE(z, atanf(cp_to_float(x)));
-  return z;
-}
-
-CP_FUNC cp_float cp_mid_asin(cp_float x)
-{
-  cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(x, s, 1);
-  CP_DETAIL_SETTLE(z, asinf(cp_to_float(x)));
-  return z;
-}
-
-CP_FUNC cp_float cp_mid_acos(cp_float x)
-{
-  cp_float s = cp_detail_trig_cosof(x);
-  cp_float z = s.v != s.v || x.v != x.v ? cp_make_float(NAN, 0.0f) : cp_detail_atan2_ff(s, x, 1);
-  CP_DETAIL_SETTLE(z, acosf(cp_to_float(x)));
-  return z;
-}
+CP_FUNC cp_float cp_mid_atan2(cp_float y, cp_float x) { return cp_detail_atan2_tier(y, x, 1); }
+CP_FUNC cp_float cp_mid_atan(cp_float x) { return cp_detail_atan_tier(x, 1); }
+CP_FUNC cp_float cp_mid_asin(cp_float x) { return cp_detail_asin_tier(x, 1, 1); }
+CP_FUNC cp_float cp_mid_acos(cp_float x) { return cp_detail_asin_tier(x, 2, 1); }
 
 #endif /* !CP_BACKEND_IS_DP */
 
