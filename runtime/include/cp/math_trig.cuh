@@ -8,8 +8,8 @@
  * Tiers (ff backend; no FP64 instruction):
  *   high, mid  float-float algorithms on normalized pairs (below). mid sin, cos, sincos, tan,
  *              asin, acos, atan, atan2: the same reductions and polynomials with cheaper
- *              float-float steps (math_trig_mid.cuh); mid sinpi, cospi are high (no
- *              cheaper algorithm at that accuracy yet).
+ *              float-float steps (math_trig_mid.cuh); mid sinpi, cospi: the exact
+ *              reduction of high, then mid's kernels.
  *   low        sin, cos, sincos, tan: the normalized pair reduced (a cheaper Cody-Waite below
  *              2^17, Payne-Hanek beyond), evaluated in float (Taylor polynomials), plus the
  *              first-order term of the reduced pair's error half: float accuracy for the
@@ -46,6 +46,7 @@
  *   atan, atan2          max 4.07 u^2, asserted 6
  *   mid sin, cos, all x  max 3.67 u^2, asserted 5      mid tan, all x  5.76, asserted 8
  *   mid asin, acos: 4.15, 3.91 (asserted 8); mid atan, atan2: 3.55, 3.36 (asserted 6)
+ *   mid sinpi, cospi: 3.57, 4.05 (asserted 6)
  *   low sin, cos, tan: the pair's value within 1.18 u (sin, cos) and 2.37 u (tan), u = 2^-24,
  *   relative, of the exact result; rounded to a
  *   float, sin 1.05, cos 1.14, tan 2.35 ulp (asserted 2, 2, 4: CUDA's documented sinf,
@@ -450,34 +451,6 @@ CP_FUNC cp_float cp_high_tan(cp_float x)
   return z;
 }
 
-/* sinpi (want 1) and cospi (want 2): exact reduction (cp_detail_trig_reduce_pi), then the
- * kernels; zero results signed as sinpif and cospif sign them. */
-CP_FUNC cp_float cp_detail_pi_high(cp_float x, int want)
-{
-  if (x.v - x.v != 0.0f) return cp_make_float(x.v - x.v, 0.0f);
-  if (x.v == 0.0f) return want == 1 ? x : cp_make_float(1.0f, 0.0f);
-  int q;
-  cp_float r = cp_detail_trig_reduce_pi(x, &q), s = r, c = r;
-  cp_detail_sincos_q(r, q, want, &s, &c);
-  cp_float z = want == 1 ? s : c;
-  if (z.v == 0.0f) z = cp_make_float(want == 1 ? copysignf(0.0f, x.v) : 0.0f, 0.0f);
-  return z;
-}
-
-CP_FUNC cp_float cp_high_sinpi(cp_float x)
-{
-  cp_float z = cp_detail_pi_high(x, 1);
-  CP_DETAIL_SETTLE(z, cp_detail_trig_sinpif(cp_to_float(x)));
-  return z;
-}
-
-CP_FUNC cp_float cp_high_cospi(cp_float x)
-{
-  cp_float z = cp_detail_pi_high(x, 2);
-  CP_DETAIL_SETTLE(z, cp_detail_trig_cospif(cp_to_float(x)));
-  return z;
-}
-
 /* ---- atan2 and its family ---- */
 
 /* atan(j/8), j = 1..8, as pairs (a switch: selects, no memory). */
@@ -600,11 +573,30 @@ CP_FUNC cp_float cp_high_atan(cp_float x) { return cp_detail_atan_tier(x, 0); }
 CP_FUNC cp_float cp_high_asin(cp_float x) { return cp_detail_asin_tier(x, 1, 0); }
 CP_FUNC cp_float cp_high_acos(cp_float x) { return cp_detail_asin_tier(x, 2, 0); }
 
-/* mid: sin, cos, sincos, tan, asin, acos, atan, atan2 in math_trig_mid.cuh (cheaper steps);
- * sinpi, cospi are the high tier's algorithms (no cheaper one at this accuracy yet). */
+/* mid: sin, cos, sincos, tan, asin, acos, atan, atan2 in math_trig_mid.cuh (cheaper steps). */
 #include "math_trig_mid.cuh"
-CP_FUNC cp_float cp_mid_sinpi(cp_float x) { return cp_high_sinpi(x); }
-CP_FUNC cp_float cp_mid_cospi(cp_float x) { return cp_high_cospi(x); }
+
+/* sinpi (want 1) and cospi (want 2) at a tier: the exact reduction (cp_detail_trig_reduce_pi:
+ * no reduction error but r pi's product), then the tier's kernels (mid: math_trig_mid.cuh's);
+ * zero results signed as sinpif and cospif sign them. */
+CP_FUNC cp_float cp_detail_pi_tier(cp_float x, int want, int mid)
+{
+  if (x.v - x.v != 0.0f) return cp_make_float(x.v - x.v, 0.0f);
+  if (x.v == 0.0f) return want == 1 ? x : cp_make_float(1.0f, 0.0f);
+  int q;
+  cp_float r = cp_detail_trig_reduce_pi(x, &q), s = r, c = r;
+  if (mid) cp_detail_trigm_q(r, q, want, &s, &c);
+  else cp_detail_sincos_q(r, q, want, &s, &c);
+  cp_float z = want == 1 ? s : c;
+  if (z.v == 0.0f) z = cp_make_float(want == 1 ? copysignf(0.0f, x.v) : 0.0f, 0.0f);
+  CP_DETAIL_SETTLE(z, want == 1 ? cp_detail_trig_sinpif(cp_to_float(x)) : cp_detail_trig_cospif(cp_to_float(x)));
+  return z;
+}
+
+CP_FUNC cp_float cp_high_sinpi(cp_float x) { return cp_detail_pi_tier(x, 1, 0); }
+CP_FUNC cp_float cp_high_cospi(cp_float x) { return cp_detail_pi_tier(x, 2, 0); }
+CP_FUNC cp_float cp_mid_sinpi(cp_float x) { return cp_detail_pi_tier(x, 1, 1); }
+CP_FUNC cp_float cp_mid_cospi(cp_float x) { return cp_detail_pi_tier(x, 2, 1); }
 
 /* ---- low: {f(v), f'(v) e} on the normalized pair; e = 0 where either is not finite ---- */
 

@@ -113,11 +113,10 @@ CP_FUNC cp_float cp_detail_trigm_cos(cp_float z)
   return cp_fast_two_sum(p.v, p.e);
 }
 
-/* sin (want 1) and cos (want 2) of a finite nonzero pair, mid tier. */
-CP_FUNC void cp_detail_trigm_sc(cp_float x, int want, cp_float *s, cp_float *c)
+/* sin (want 1) and cos (want 2) of the reduced pair r (|r.v| <= 0.81) in quadrant q, mid
+ * tier's kernels. */
+CP_FUNC void cp_detail_trigm_q(cp_float r, int q, int want, cp_float *s, cp_float *c)
 {
-  int q;
-  cp_float r = cp_detail_trigm_reduce(x, &q);
   cp_float zc = cp_two_prod(r.v, r.v);
   cp_float z = cp_make_float(zc.v, cp_fma_rn(cp_fadd_rn(r.v, r.v), r.e, zc.e));
   cp_float sr = r, cr = r;
@@ -126,6 +125,14 @@ CP_FUNC void cp_detail_trigm_sc(cp_float x, int want, cp_float *s, cp_float *c)
   if (((want & 1) && odd) || ((want & 2) && !odd)) cr = cp_detail_trigm_cos(z);
   if (want & 1) *s = cp_detail_trig_neg(odd ? cr : sr, q & 2);
   if (want & 2) *c = cp_detail_trig_neg(odd ? sr : cr, (q + 1) & 2);
+}
+
+/* sin (want 1) and cos (want 2) of a finite nonzero pair, mid tier. */
+CP_FUNC void cp_detail_trigm_sc(cp_float x, int want, cp_float *s, cp_float *c)
+{
+  int q;
+  cp_float r = cp_detail_trigm_reduce(x, &q);
+  cp_detail_trigm_q(r, q, want, s, c);
 }
 
 /* sin and cos, mid tier (want: 1 sin, 2 cos, 3 both). NaN and inf: NaN; +-0: sin +-0. */
