@@ -8,8 +8,9 @@
  * Tiers (ff backend; no FP64 instruction):
  *   high  float-float algorithms on normalized pairs (each function's comment below).
  *   mid   erfc, sinh, cosh: the high tier's algorithms with cheaper float-float steps, the
- *         mid exp and a cheaper reciprocal (math_spec_mid.cuh); the others the high tier's
- *         algorithm (no cheaper one at this accuracy yet).
+ *         mid exp and a cheaper reciprocal; tanh: a minimax polynomial and 1 - 2/(1 + E)
+ *         (math_spec_mid.cuh); the others the high tier's algorithm (no cheaper one at this
+ *         accuracy yet).
  *   low   the float function's value plus the first-order propagation of the error halves,
  *         {f(v), f'(v) e} (for two or three arguments the sum of the partial derivatives
  *         times the error halves), the derivative in float. The float function's own
@@ -396,10 +397,9 @@ CP_FUNC cp_float cp_high_cbrt(cp_float x)
   return cp_detail_spec_mul2(z, back);
 }
 
-/* ---- mid: erfc, sinh and cosh in math_spec_mid.cuh (cheaper steps); the others are the
+/* ---- mid: erfc, sinh, cosh and tanh in math_spec_mid.cuh; the others are the
  * high tiers (no cheaper algorithm at this accuracy yet) ---- */
 #include "math_spec_mid.cuh"
-CP_FUNC cp_float cp_mid_tanh(cp_float x) { return cp_high_tanh(x); }
 CP_FUNC cp_float cp_mid_erf(cp_float x) { return cp_high_erf(x); }
 CP_FUNC cp_float cp_mid_cbrt(cp_float x) { return cp_high_cbrt(x); }
 CP_FUNC cp_float cp_mid_hypot(cp_float x, cp_float y) { return cp_high_hypot(x, y); }
