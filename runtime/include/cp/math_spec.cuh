@@ -168,40 +168,6 @@ CP_FUNC void cp_detail_spec_exp_pm(cp_float a, cp_float *E, cp_float *R)
   *R = cp_accurate_rcp(*E);
 }
 
-/* sinh, high tier. |x| < 1: the series above; 1 <= |x| < 20: (E - 1/E)/2 with E = exp(|x|)
- * (math.cuh's exp, 1.9u^2; the cancellation loses at most a factor coth(1) = 1.31); |x| >= 20:
- * exp(|x|)/2 (1/E below 2^-57 relative); +-inf from 89.42 on. Odd: computed on |x|.
- * Measured: max 2.8 u^2 (docs/runtime.md). */
-CP_FUNC cp_float cp_high_sinh(cp_float x)
-{
-  float a = fabsf(x.v);
-  cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
-  if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
-  if (a < 1.0f) return cp_detail_spec_sinh_small(x);
-  if (a >= 90.0f) z = cp_make_float(INFINITY, 0.0f);
-  else if (a >= 20.0f) z = cp_detail_spec_exp_half(ax);
-  else {
-    cp_float E, R;
-    cp_detail_spec_exp_pm(ax, &E, &R);
-    z = cp_detail_spec_mul2(cp_detail_add_dd(E, cp_neg(R)), 0.5f);
-  }
-  return x.v < 0.0f ? cp_neg(z) : z;
-}
-
-/* cosh, high tier: (E + 1/E)/2 for |x| < 20 (no cancellation, no small-argument case needed),
- * exp(|x|)/2 above, +inf from 89.42 on. Measured: max 3.2 u^2. */
-CP_FUNC cp_float cp_high_cosh(cp_float x)
-{
-  float a = fabsf(x.v);
-  cp_float ax = x.v < 0.0f ? cp_neg(x) : x;
-  if (x.v != x.v) return cp_make_float(x.v, 0.0f);
-  if (a >= 90.0f) return cp_make_float(INFINITY, 0.0f);
-  if (a >= 20.0f) return cp_detail_spec_exp_half(ax);
-  cp_float E, R;
-  cp_detail_spec_exp_pm(ax, &E, &R);
-  return cp_detail_spec_mul2(cp_detail_add_dd(E, R), 0.5f);
-}
-
 /* tanh, high tier. |x| < 1: S/sqrt(1 + S^2) with S the sinh series (no cancellation; the
  * accurate family's sqrt and division); 1 <= |x| < 20: (E - 1/E)/(E + 1/E); |x| >= 20: +-1
  * (the rest, 2 e^-40, is below 2^-56). Odd. Measured: max 6.1 u^2. */
@@ -397,9 +363,56 @@ CP_FUNC cp_float cp_high_cbrt(cp_float x)
   return cp_detail_spec_mul2(z, back);
 }
 
-/* ---- mid: erfc, sinh, cosh and tanh in math_spec_mid.cuh; the others are the
- * high tiers (no cheaper algorithm at this accuracy yet) ---- */
+/* ---- mid: erfc, tanh and sinh's and cosh's steps in math_spec_mid.cuh (sinh and cosh below,
+ * one function for both tiers); the others are the high tiers (no cheaper algorithm at this
+ * accuracy yet) ---- */
 #include "math_spec_mid.cuh"
+
+/* sinh in the high (mid = 0) or mid tier. |x| < 1: the series (cp_detail_spec_sinh_small, or
+ * the mid tier's cheaper steps); 1 <= |x| < 20: (E - 1/E)/2 with E = exp(|x|) (high: math.cuh's
+ * exp, 1.9u^2, and DWDivDW2's 1/E, their difference by AccurateDWPlusDW; mid: the mid exp, a
+ * Newton-corrected reciprocal, SloppyDWPlusDW; the cancellation loses at most a factor coth(1)
+ * = 1.31); |x| >= 20: exp(|x|)/2 (1/E below 2^-57 relative); +-inf from 89.42 on. Odd:
+ * computed on |x|. A constant flag: each tier compiles to its own branches only. Measured:
+ * high 2.38, mid 2.79 u^2 (docs/runtime.md). */
+CP_FUNC cp_float cp_detail_spec_sinh_tier(cp_float x, int mid)
+{
+  float a = fabsf(x.v);
+  cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
+  if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
+  if (a < 1.0f) return mid ? cp_detail_specm_sinh_small(x) : cp_detail_spec_sinh_small(x);
+  if (a >= 90.0f) z = cp_make_float(INFINITY, 0.0f);
+  else if (a >= 20.0f) z = cp_detail_spec_exp_half(ax);
+  else {
+    cp_float E, R;
+    if (mid) cp_detail_specm_exp_pm(ax, &E, &R);
+    else cp_detail_spec_exp_pm(ax, &E, &R);
+    R = cp_neg(R);
+    z = cp_detail_spec_mul2(mid ? cp_detail_specm_pm(E, R) : cp_detail_add_dd(E, R), 0.5f);
+  }
+  return x.v < 0.0f ? cp_neg(z) : z;
+}
+
+/* cosh in the high or mid tier: (E + 1/E)/2 for |x| < 20 (no cancellation, no small-argument
+ * case needed; E and 1/E as for sinh), exp(|x|)/2 above, +inf from 89.42 on. Measured: high
+ * 2.81, mid 3.17 u^2. */
+CP_FUNC cp_float cp_detail_spec_cosh_tier(cp_float x, int mid)
+{
+  float a = fabsf(x.v);
+  cp_float ax = x.v < 0.0f ? cp_neg(x) : x;
+  if (x.v != x.v) return cp_make_float(x.v, 0.0f);
+  if (a >= 90.0f) return cp_make_float(INFINITY, 0.0f);
+  if (a >= 20.0f) return cp_detail_spec_exp_half(ax);
+  cp_float E, R;
+  if (mid) cp_detail_specm_exp_pm(ax, &E, &R);
+  else cp_detail_spec_exp_pm(ax, &E, &R);
+  return cp_detail_spec_mul2(mid ? cp_detail_specm_pm(E, R) : cp_detail_add_dd(E, R), 0.5f);
+}
+
+CP_FUNC cp_float cp_high_sinh(cp_float x) { return cp_detail_spec_sinh_tier(x, 0); }
+CP_FUNC cp_float cp_mid_sinh(cp_float x) { return cp_detail_spec_sinh_tier(x, 1); }
+CP_FUNC cp_float cp_high_cosh(cp_float x) { return cp_detail_spec_cosh_tier(x, 0); }
+CP_FUNC cp_float cp_mid_cosh(cp_float x) { return cp_detail_spec_cosh_tier(x, 1); }
 CP_FUNC cp_float cp_mid_erf(cp_float x) { return cp_high_erf(x); }
 CP_FUNC cp_float cp_mid_cbrt(cp_float x) { return cp_high_cbrt(x); }
 CP_FUNC cp_float cp_mid_hypot(cp_float x, cp_float y) { return cp_high_hypot(x, y); }

@@ -20,7 +20,8 @@
  * with E = exp(2|x|) and a division-free reciprocal above.
  * sinh and cosh: the high tiers' algorithms with the steps above in sinh's series (1/9! to
  * 1/3!), math.cuh's mid exp, 1/E by one Newton correction of the float reciprocal instead of
- * DWDivDW2, E +- 1/E by SloppyDWPlusDW: measured 2.79 and 3.17 u^2 (high 2.38, 2.81); H200:
+ * DWDivDW2, E +- 1/E by SloppyDWPlusDW (the functions: math_spec.cuh's
+ * cp_detail_spec_sinh_tier and cp_detail_spec_cosh_tier, with the flag mid = 1): measured 2.79 and 3.17 u^2 (high 2.38, 2.81); H200:
  * 0.81x and 0.93x fpmp's time (high 1.04x, 1.12x).
  */
 #ifndef CP_MATH_SPEC_MID_CUH
@@ -162,37 +163,6 @@ CP_FUNC cp_float cp_detail_specm_pm(cp_float E, cp_float R)
 {
   cp_float s = cp_two_sum(E.v, R.v);
   return cp_fast_two_sum(s.v, cp_fadd_rn(s.e, cp_fadd_rn(E.e, R.e)));
-}
-
-/* sinh, mid tier: as cp_high_sinh (same domains and special values), with the series, exp,
- * reciprocal and sum above. */
-CP_FUNC cp_float cp_mid_sinh(cp_float x)
-{
-  float a = fabsf(x.v);
-  cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
-  if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
-  if (a < 1.0f) return cp_detail_specm_sinh_small(x);
-  if (a >= 90.0f) z = cp_make_float(INFINITY, 0.0f);
-  else if (a >= 20.0f) z = cp_detail_spec_exp_half(ax);
-  else {
-    cp_float E, R;
-    cp_detail_specm_exp_pm(ax, &E, &R);
-    z = cp_detail_spec_mul2(cp_detail_specm_pm(E, cp_neg(R)), 0.5f);
-  }
-  return x.v < 0.0f ? cp_neg(z) : z;
-}
-
-/* cosh, mid tier: as cp_high_cosh, with the exp, reciprocal and sum above. */
-CP_FUNC cp_float cp_mid_cosh(cp_float x)
-{
-  float a = fabsf(x.v);
-  cp_float ax = x.v < 0.0f ? cp_neg(x) : x;
-  if (x.v != x.v) return cp_make_float(x.v, 0.0f);
-  if (a >= 90.0f) return cp_make_float(INFINITY, 0.0f);
-  if (a >= 20.0f) return cp_detail_spec_exp_half(ax);
-  cp_float E, R;
-  cp_detail_specm_exp_pm(ax, &E, &R);
-  return cp_detail_spec_mul2(cp_detail_specm_pm(E, R), 0.5f);
 }
 
 /* ---- tanh, mid tier ---- */
