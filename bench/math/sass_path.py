@@ -13,8 +13,8 @@ only: latencies, dual issue and MUFU throughput are not in it.
 """
 import os, re, subprocess, sys, tempfile
 
-OURS = ["log", "log2", "log10", "log1p", "exp"]
-FPMP = ["log", "log2", "log10", "log1p", "exp", "pow"]
+OURS = ["log", "log2", "log10", "log1p", "exp", "sinh", "cosh", "tanh"]
+FPMP = ["log", "log2", "log10", "log1p", "exp", "pow", "sinh", "cosh", "tanh"]
 SRC = r'''
 #define CP_BACKEND CP_BACKEND_FF
 #include <cp/cp.cuh>

@@ -8,8 +8,9 @@
  * Tiers (ff backend; no FP64 instruction):
  *   high  float-float algorithms on normalized pairs (each function's comment below).
  *   mid   erfc, sinh, cosh: the high tier's algorithms with cheaper float-float steps, the
- *         mid exp and a cheaper reciprocal (math_spec_mid.cuh); the others the high tier's
- *         algorithm (no cheaper one at this accuracy yet).
+ *         mid exp and a cheaper reciprocal; tanh: a minimax polynomial and 1 - 2/(1 + E)
+ *         (math_spec_mid.cuh); the others the high tier's algorithm (no cheaper one at this
+ *         accuracy yet).
  *   low   the float function's value plus the first-order propagation of the error halves,
  *         {f(v), f'(v) e} (for two or three arguments the sum of the partial derivatives
  *         times the error halves), the derivative in float. The float function's own
@@ -165,40 +166,6 @@ CP_FUNC void cp_detail_spec_exp_pm(cp_float a, cp_float *E, cp_float *R)
 {
   *E = cp_detail_exp_ff(a);
   *R = cp_accurate_rcp(*E);
-}
-
-/* sinh, high tier. |x| < 1: the series above; 1 <= |x| < 20: (E - 1/E)/2 with E = exp(|x|)
- * (math.cuh's exp, 1.9u^2; the cancellation loses at most a factor coth(1) = 1.31); |x| >= 20:
- * exp(|x|)/2 (1/E below 2^-57 relative); +-inf from 89.42 on. Odd: computed on |x|.
- * Measured: max 2.8 u^2 (docs/runtime.md). */
-CP_FUNC cp_float cp_high_sinh(cp_float x)
-{
-  float a = fabsf(x.v);
-  cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
-  if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
-  if (a < 1.0f) return cp_detail_spec_sinh_small(x);
-  if (a >= 90.0f) z = cp_make_float(INFINITY, 0.0f);
-  else if (a >= 20.0f) z = cp_detail_spec_exp_half(ax);
-  else {
-    cp_float E, R;
-    cp_detail_spec_exp_pm(ax, &E, &R);
-    z = cp_detail_spec_mul2(cp_detail_add_dd(E, cp_neg(R)), 0.5f);
-  }
-  return x.v < 0.0f ? cp_neg(z) : z;
-}
-
-/* cosh, high tier: (E + 1/E)/2 for |x| < 20 (no cancellation, no small-argument case needed),
- * exp(|x|)/2 above, +inf from 89.42 on. Measured: max 3.2 u^2. */
-CP_FUNC cp_float cp_high_cosh(cp_float x)
-{
-  float a = fabsf(x.v);
-  cp_float ax = x.v < 0.0f ? cp_neg(x) : x;
-  if (x.v != x.v) return cp_make_float(x.v, 0.0f);
-  if (a >= 90.0f) return cp_make_float(INFINITY, 0.0f);
-  if (a >= 20.0f) return cp_detail_spec_exp_half(ax);
-  cp_float E, R;
-  cp_detail_spec_exp_pm(ax, &E, &R);
-  return cp_detail_spec_mul2(cp_detail_add_dd(E, R), 0.5f);
 }
 
 /* tanh, high tier. |x| < 1: S/sqrt(1 + S^2) with S the sinh series (no cancellation; the
@@ -396,10 +363,56 @@ CP_FUNC cp_float cp_high_cbrt(cp_float x)
   return cp_detail_spec_mul2(z, back);
 }
 
-/* ---- mid: erfc, sinh and cosh in math_spec_mid.cuh (cheaper steps); the others are the
- * high tiers (no cheaper algorithm at this accuracy yet) ---- */
+/* ---- mid: erfc, tanh and sinh's and cosh's steps in math_spec_mid.cuh (sinh and cosh below,
+ * one function for both tiers); the others are the high tiers (no cheaper algorithm at this
+ * accuracy yet) ---- */
 #include "math_spec_mid.cuh"
-CP_FUNC cp_float cp_mid_tanh(cp_float x) { return cp_high_tanh(x); }
+
+/* sinh in the high (mid = 0) or mid tier. |x| < 1: the series (cp_detail_spec_sinh_small, or
+ * the mid tier's cheaper steps); 1 <= |x| < 20: (E - 1/E)/2 with E = exp(|x|) (high: math.cuh's
+ * exp, 1.9u^2, and DWDivDW2's 1/E, their difference by AccurateDWPlusDW; mid: the mid exp, a
+ * Newton-corrected reciprocal, SloppyDWPlusDW; the cancellation loses at most a factor coth(1)
+ * = 1.31); |x| >= 20: exp(|x|)/2 (1/E below 2^-57 relative); +-inf from 89.42 on. Odd:
+ * computed on |x|. A constant flag: each tier compiles to its own branches only. Measured:
+ * high 2.38, mid 2.79 u^2 (docs/runtime.md). */
+CP_FUNC cp_float cp_detail_spec_sinh_tier(cp_float x, int mid)
+{
+  float a = fabsf(x.v);
+  cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
+  if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
+  if (a < 1.0f) return mid ? cp_detail_specm_sinh_small(x) : cp_detail_spec_sinh_small(x);
+  if (a >= 90.0f) z = cp_make_float(INFINITY, 0.0f);
+  else if (a >= 20.0f) z = cp_detail_spec_exp_half(ax);
+  else {
+    cp_float E, R;
+    if (mid) cp_detail_specm_exp_pm(ax, &E, &R);
+    else cp_detail_spec_exp_pm(ax, &E, &R);
+    R = cp_neg(R);
+    z = cp_detail_spec_mul2(mid ? cp_detail_specm_pm(E, R) : cp_detail_add_dd(E, R), 0.5f);
+  }
+  return x.v < 0.0f ? cp_neg(z) : z;
+}
+
+/* cosh in the high or mid tier: (E + 1/E)/2 for |x| < 20 (no cancellation, no small-argument
+ * case needed; E and 1/E as for sinh), exp(|x|)/2 above, +inf from 89.42 on. Measured: high
+ * 2.81, mid 3.17 u^2. */
+CP_FUNC cp_float cp_detail_spec_cosh_tier(cp_float x, int mid)
+{
+  float a = fabsf(x.v);
+  cp_float ax = x.v < 0.0f ? cp_neg(x) : x;
+  if (x.v != x.v) return cp_make_float(x.v, 0.0f);
+  if (a >= 90.0f) return cp_make_float(INFINITY, 0.0f);
+  if (a >= 20.0f) return cp_detail_spec_exp_half(ax);
+  cp_float E, R;
+  if (mid) cp_detail_specm_exp_pm(ax, &E, &R);
+  else cp_detail_spec_exp_pm(ax, &E, &R);
+  return cp_detail_spec_mul2(mid ? cp_detail_specm_pm(E, R) : cp_detail_add_dd(E, R), 0.5f);
+}
+
+CP_FUNC cp_float cp_high_sinh(cp_float x) { return cp_detail_spec_sinh_tier(x, 0); }
+CP_FUNC cp_float cp_mid_sinh(cp_float x) { return cp_detail_spec_sinh_tier(x, 1); }
+CP_FUNC cp_float cp_high_cosh(cp_float x) { return cp_detail_spec_cosh_tier(x, 0); }
+CP_FUNC cp_float cp_mid_cosh(cp_float x) { return cp_detail_spec_cosh_tier(x, 1); }
 CP_FUNC cp_float cp_mid_erf(cp_float x) { return cp_high_erf(x); }
 CP_FUNC cp_float cp_mid_cbrt(cp_float x) { return cp_high_cbrt(x); }
 CP_FUNC cp_float cp_mid_hypot(cp_float x, cp_float y) { return cp_high_hypot(x, y); }
@@ -466,10 +479,17 @@ CP_FUNC cp_float cp_low_cbrt(cp_float x)
   return cp_detail_spec_low(y, d);
 }
 
+/* The distance functions' arguments as pairs with the best float first, by Fast2Sum without
+ * cp_normalize's checks (3 instructions, not 9-10 each: a third of low rnorm3d's cost): an
+ * infinite half gives a NaN error half, which cp_detail_spec_low drops with the term it makes;
+ * |e| > |v| (an unnormalized pair of the fast family) leaves Fast2Sum's error half inexact by
+ * a second-order amount, far below the low tier's bound. */
+CP_FUNC cp_float cp_detail_spec_low_arg(cp_float x) { return cp_fast_two_sum(x.v, x.e); }
+
 /* hypot: (v1 e1 + v2 e2) / h, as (v1/h) e1 + (v2/h) e2 (no overflow); 0 for h below 2^-126. */
 CP_FUNC cp_float cp_low_hypot(cp_float x, cp_float y)
 {
-  cp_float a = cp_normalize(x), b = cp_normalize(y);
+  cp_float a = cp_detail_spec_low_arg(x), b = cp_detail_spec_low_arg(y);
   float h = hypotf(a.v, b.v);
   float r = h >= 0x1p-126f ? cp_fdiv_rn(1.0f, h) : 0.0f;
   return cp_detail_spec_low(h, cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fmul_rn(cp_fmul_rn(b.v, r), b.e)));
@@ -478,7 +498,7 @@ CP_FUNC cp_float cp_low_hypot(cp_float x, cp_float y)
 /* rhypot: -r^3 (v1 e1 + v2 e2), as -r ((v1 r) e1 + (v2 r) e2) r. */
 CP_FUNC cp_float cp_low_rhypot(cp_float x, cp_float y)
 {
-  cp_float a = cp_normalize(x), b = cp_normalize(y);
+  cp_float a = cp_detail_spec_low_arg(x), b = cp_detail_spec_low_arg(y);
   float r = CP_DETAIL_SPEC_RHYPOTF(a.v, b.v);
   float g = cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fmul_rn(cp_fmul_rn(b.v, r), b.e));
   return cp_detail_spec_low(r, r <= 0x1p126f ? -cp_fmul_rn(cp_fmul_rn(g, r), r) : 0.0f);
@@ -487,7 +507,7 @@ CP_FUNC cp_float cp_low_rhypot(cp_float x, cp_float y)
 /* norm3d: (v1 e1 + v2 e2 + v3 e3) / h. */
 CP_FUNC cp_float cp_low_norm3d(cp_float x, cp_float y, cp_float w)
 {
-  cp_float a = cp_normalize(x), b = cp_normalize(y), c = cp_normalize(w);
+  cp_float a = cp_detail_spec_low_arg(x), b = cp_detail_spec_low_arg(y), c = cp_detail_spec_low_arg(w);
   float h = CP_DETAIL_SPEC_NORM3DF(a.v, b.v, c.v);
   float r = h >= 0x1p-126f ? cp_fdiv_rn(1.0f, h) : 0.0f;
   float g = cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fma_rn(cp_fmul_rn(b.v, r), b.e, cp_fmul_rn(cp_fmul_rn(c.v, r), c.e)));
@@ -497,7 +517,7 @@ CP_FUNC cp_float cp_low_norm3d(cp_float x, cp_float y, cp_float w)
 /* rnorm3d: -r^3 (v1 e1 + v2 e2 + v3 e3). */
 CP_FUNC cp_float cp_low_rnorm3d(cp_float x, cp_float y, cp_float w)
 {
-  cp_float a = cp_normalize(x), b = cp_normalize(y), c = cp_normalize(w);
+  cp_float a = cp_detail_spec_low_arg(x), b = cp_detail_spec_low_arg(y), c = cp_detail_spec_low_arg(w);
   float r = CP_DETAIL_SPEC_RNORM3DF(a.v, b.v, c.v);
   float g = cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fma_rn(cp_fmul_rn(b.v, r), b.e, cp_fmul_rn(cp_fmul_rn(c.v, r), c.e)));
   return cp_detail_spec_low(r, r <= 0x1p126f ? -cp_fmul_rn(cp_fmul_rn(g, r), r) : 0.0f);
