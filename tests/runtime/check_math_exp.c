@@ -8,8 +8,9 @@
  * printed and asserted against the bound math_exp.cuh states plus 2^-149 absolute (a
  * subnormal ulp); results below 2^-100 are measured in absolute error apart. pow: x over
  * (0, 2^40) and y drawn so that t = y log x covers [-103, 88.7] (the error of t is the
- * result's, so this is where pow is hardest), integer y with negative x, x next to 1 with
- * large y. Special values are compared with the float functions' (powf's for every pair of
+ * result's, so this is where pow is hardest; one draw in eight of those with the reduced f
+ * next to sqrt(2) or sqrt(1/2) and |t| in [78, 88.7], where log f's error weighs most),
+ * integer y with negative x, x next to 1 with large y. Special values are compared with the float functions' (powf's for every pair of
  * a table of special and ordinary x and y). Build: the default family (accurate).
  */
 #include "test_util.h"
@@ -23,6 +24,7 @@
 #define B_LOW_POW (0x1p-21 / U48)
 #define B_ABS 0x1p-149
 #define B_LOG_MID 11.0 /* mid log2, log10, log1p: math.cuh's mid log core (math_exp.cuh) */
+#define B_POW_MID 16.0 /* mid pow (math_exp.cuh) */
 
 typedef cp_float (*fn1)(cp_float);
 typedef cp_float (*fn2)(cp_float, cp_float);
@@ -244,6 +246,12 @@ static void run_pow(const char *name, fn2 f, double bound, uint64_t seed)
       xv = fabsf(gen_float(&r, -126, 40));
       if (xv == 1.0f) xv = 3.0f;
       yv = (float)(uniform(&r, -103.0f, 88.7f) / log((double)xv));
+      if (i % 8 == 1) { /* the reduced f next to sqrt(2) or sqrt(1/2) (|log f| largest), |t| near 88 */
+        xv = (float)(gen_one_in(&r, 2) ? uniform(&r, 0.7071f, 0.72f) : uniform(&r, 1.39f, 1.4142f));
+        if (gen_one_in(&r, 2)) xv *= 2.0f;
+        yv = (float)(uniform(&r, 78.0f, 88.7f) / log((double)xv));
+        if (gen_one_in(&r, 2)) yv = -yv;
+      }
       break;
     case 2: /* x next to 1, large y */
       xv = 1.0f + (float)gen_int(&r, -4096, 4096) * 0x1p-23f;
@@ -276,8 +284,8 @@ static void run_pow(const char *name, fn2 f, double bound, uint64_t seed)
 
 START_TEST(test_pow_tiers)
 {
-  run_pow("high pow", cp_high_pow, 10.0, 660);
-  run_pow("mid pow", cp_mid_pow, 10.0, 661);
+  run_pow("high pow", cp_high_pow, 14.0, 660);
+  run_pow("mid pow", cp_mid_pow, B_POW_MID, 661);
   run_pow("low pow", cp_low_pow, B_LOW_POW, 662);
 }
 END_TEST
