@@ -291,6 +291,36 @@ START_TEST(test_normalized_and_generic)
 }
 END_TEST
 
+/* Every tier's pair stays inside the function's range where the float value sits on its
+ * bound: erf in [-1, 1], erfc in [0, 2], tanh in [-1, 1], cosh >= 1 (the exact function of the
+ * pair's value does, and a caller's `1 - erf(x) >= 0` must hold as in float and double). */
+START_TEST(test_range)
+{
+  gen_rng r = gen_seed(720);
+  cp_float (*const f[4][3])(cp_float) = { { cp_low_erf, cp_mid_erf, cp_high_erf },
+                                          { cp_low_erfc, cp_mid_erfc, cp_high_erfc },
+                                          { cp_low_tanh, cp_mid_tanh, cp_high_tanh },
+                                          { cp_low_cosh, cp_mid_cosh, cp_high_cosh } };
+  static const char *const nm[4] = { "erf", "erfc", "tanh", "cosh" };
+  static const double lo[4] = { -1.0, 0.0, -1.0, 1.0 }, hi[4] = { 1.0, 2.0, 1.0, INFINITY };
+  long bad = 0;
+  for (int i = 0; i < 4000; ++i) {
+    float s = gen_one_in(&r, 2) ? -1.0f : 1.0f;
+    float u = (float)gen_int(&r, 0, 1 << 20) * 0x1p-20f;
+    float v[4] = { s * (3.8f + 6.0f * u), -(3.7f + 6.0f * u), s * (8.0f + 2.0f * u), gen_float(&r, -40, -9) };
+    for (int k = 0; k < 4; ++k)
+      for (int t = 0; t < 3; ++t) {
+        cp_float x = gen_pair_at(&r, v[k]);
+        cp_float z = f[k][t](x);
+        double y = (double)z.v + (double)z.e;
+        if (!(y >= lo[k] && y <= hi[k]) && bad++ < 5)
+          TU_CHECK(0, "%s tier %d of {%a, %a} = {%a, %a}: outside its range", nm[k], t, x.v, x.e, z.v, z.e);
+      }
+  }
+  TU_CHECK(bad == 0, "%ld values outside the range", bad);
+}
+END_TEST
+
 Suite *make_math_spec_suite(void)
 {
   Suite *s = suite_create("math_spec");
@@ -301,6 +331,7 @@ Suite *make_math_spec_suite(void)
   tcase_add_test(tc, test_cbrt_norms);
   tcase_add_test(tc, test_specials);
   tcase_add_test(tc, test_normalized_and_generic);
+  tcase_add_test(tc, test_range);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -396,6 +396,39 @@ START_TEST(test_specials)
 }
 END_TEST
 
+/* Every tier's pair stays inside the function's range next to its bounds (|sin|, |cos|,
+ * |sinpi|, |cospi| <= 1): the exact function of the pair's value does, and a caller's `1 -
+ * cos(x) >= 0` must hold as it does in float and double. The low tiers' float value rounds to
+ * +-1 there, and their first-order term of the error half had pushed the pair past it. */
+START_TEST(test_range)
+{
+  gen_rng r = gen_seed(620);
+  cp_float (*const f[4][3])(cp_float) = { { cp_low_cos, cp_mid_cos, cp_high_cos },
+                                          { cp_low_sin, cp_mid_sin, cp_high_sin },
+                                          { cp_low_cospi, cp_mid_cospi, cp_high_cospi },
+                                          { cp_low_sinpi, cp_mid_sinpi, cp_high_sinpi } };
+  static const char *const nm[4] = { "cos", "sin", "cospi", "sinpi" };
+  long bad = 0;
+  for (int i = 0; i < 4000; ++i) {
+    float near0 = signed_float(&r, -40, -9);
+    float v[4] = { near0, /* next to +-pi/2, +-3pi/2 */
+                   (float)(gen_int(&r, -2, 1) * 3.14159265358979324 + 1.5707963267948966) +
+                       (float)gen_int(&r, -64, 64) * 0x1p-22f,
+                   near0, (float)gen_int(&r, -3, 3) + 0.5f + (float)gen_int(&r, -256, 256) * 0x1p-24f };
+    for (int k = 0; k < 4; ++k)
+      for (int t = 0; t < 3; ++t) {
+        if (v[k] == 0.0f) continue;
+        cp_float x = gen_pair_at(&r, v[k]);
+        cp_float z = f[k][t](x);
+        double y = (double)z.v + (double)z.e;
+        if (fabs(y) > 1.0 && bad++ < 5)
+          TU_CHECK(0, "%s tier %d of {%a, %a} = {%a, %a}: beyond 1", nm[k], t, x.v, x.e, z.v, z.e);
+      }
+  }
+  TU_CHECK(bad == 0, "%ld values beyond +-1", bad);
+}
+END_TEST
+
 Suite *make_math_trig_suite(void)
 {
   Suite *s = suite_create("math_trig");
@@ -408,6 +441,7 @@ Suite *make_math_trig_suite(void)
   tcase_add_test(tc, test_low_ulps);
   tcase_add_test(tc, test_sincos_and_generic);
   tcase_add_test(tc, test_specials);
+  tcase_add_test(tc, test_range);
   suite_add_tcase(s, tc);
   return s;
 }

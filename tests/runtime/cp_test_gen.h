@@ -74,6 +74,15 @@ static inline cp_float gen_pair(gen_rng *r, int emin, int emax)
   return cp_normalize(cp_make_float(v, e));
 }
 
+/* A normalized pair with the value v (nonzero) and a random error half of either sign, up to
+ * ulp(v)/2 in magnitude. */
+static inline cp_float gen_pair_at(gen_rng *r, float v)
+{
+  int ev;
+  frexpf(v, &ev);
+  return cp_normalize(cp_make_float(v, gen_float(r, ev - 26 - gen_int(r, 0, 8), ev - 26)));
+}
+
 static inline cp_double gen_dd(gen_rng *r, int emin, int emax)
 {
   double v = gen_double(r, emin, emax);

@@ -279,6 +279,15 @@ CP_FUNC cp_float cp_detail_log_ff(cp_float x)
 #define CP_DETAIL_LN2_H 0x1.62e43p-1f
 #define CP_DETAIL_LN2_L -0x1.05c61p-29f
 
+/* The low tiers' error half d beside the float value y of a function whose values lie in [lo,
+ * hi]: dropped where y is already on a bound and d points out of the range (erff(v) rounds
+ * to 1 and erf' > 0: the pair would exceed 1, which the exact erf(v + e) never does, and a
+ * caller's `u >= 0` or `c <= 1` would fail where float's and double's hold). */
+CP_FUNC float cp_detail_low_inside(float y, float d, float lo, float hi)
+{
+  return (y == hi && d > 0.0f) || (y == lo && d < 0.0f) ? 0.0f : d;
+}
+
 /* 1/a to about an ulp, for a in [1, 4): the GPU's approximate reciprocal (MUFU.RCP, one
  * instruction, about 1 ulp), the correctly rounded quotient on a host. Its callers refine
  * every quotient they make with it by an FMA remainder, so that either gives their result

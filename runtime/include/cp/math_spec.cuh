@@ -437,13 +437,14 @@ CP_FUNC cp_float cp_low_sinh(cp_float x)
   return cp_detail_spec_low(s, cp_fmul_rn(c, n.e));
 }
 
-/* cosh: sinh(v) e, sinh from coshf's value (sign of v, sqrt(c^2 - 1) or c). */
+/* cosh: sinh(v) e, sinh from coshf's value (sign of v, sqrt(c^2 - 1) or c); never below 1
+ * (cp_detail_low_inside, as tanh and erf inside [-1, 1], erfc inside [0, 2]). */
 CP_FUNC cp_float cp_low_cosh(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float c = coshf(n.v);
   float s = c > 0x1p60f ? c : cp_fsqrt_rn(cp_fma_rn(c, c, -1.0f));
-  return cp_detail_spec_low(c, cp_fmul_rn(copysignf(s, n.v), n.e));
+  return cp_detail_spec_low(c, cp_detail_low_inside(c, cp_fmul_rn(copysignf(s, n.v), n.e), 1.0f, INFINITY));
 }
 
 /* tanh: (1 - t^2) e. */
@@ -451,7 +452,7 @@ CP_FUNC cp_float cp_low_tanh(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float t = tanhf(n.v);
-  return cp_detail_spec_low(t, cp_fmul_rn(cp_fma_rn(-t, t, 1.0f), n.e));
+  return cp_detail_spec_low(t, cp_detail_low_inside(t, cp_fmul_rn(cp_fma_rn(-t, t, 1.0f), n.e), -1.0f, 1.0f));
 }
 
 /* erf: (2/sqrt(pi)) exp(-v^2) e (expf of the float square). */
@@ -459,7 +460,8 @@ CP_FUNC cp_float cp_low_erf(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(CP_DETAIL_SPEC_2_SQRTPI, expf(-cp_fmul_rn(n.v, n.v))), n.e);
-  return cp_detail_spec_low(erff(n.v), d);
+  float y = erff(n.v);
+  return cp_detail_spec_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
 }
 
 /* erfc: -(2/sqrt(pi)) exp(-v^2) e. */
@@ -467,7 +469,8 @@ CP_FUNC cp_float cp_low_erfc(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(-CP_DETAIL_SPEC_2_SQRTPI, expf(-cp_fmul_rn(n.v, n.v))), n.e);
-  return cp_detail_spec_low(erfcf(n.v), d);
+  float y = erfcf(n.v);
+  return cp_detail_spec_low(y, cp_detail_low_inside(y, d, 0.0f, 2.0f));
 }
 
 /* cbrt: e / (3 y^2); 0 for |y| below 2^-60 (y^2 would leave the normal range). */

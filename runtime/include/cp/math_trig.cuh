@@ -327,7 +327,10 @@ CP_FUNC cp_float cp_detail_trig_reduce_low(cp_float x, int *q)
  * Taylor polynomials in r.v (sin through r^9, truncation 2^-28.6 relative at pi/4; cos
  * through r^10, 2^-36), plus the first-order term of r.e with the derivative to two terms
  * (cos r = 1 - z/2, sin r = r (1 - z/6): below 2^-4 relative, on a term below 2^-24 of the
- * value), so that each function needs one polynomial and sincos gives the same bits. */
+ * value), so that each function needs one polynomial and sincos gives the same bits. cos's
+ * last step 1 + q (q = z C(z) <= 0) keeps its rounding in the error half (Fast2Sum): where
+ * the float value rounds to 1 the pair stays below 1 (the first-order term, below 2^-24 z,
+ * cannot lift it past 1 - z/2), as the exact cos and sin (odd quadrants) do. */
 CP_FUNC void cp_detail_trig_low_q(cp_float r, int q, int want, cp_float *s, cp_float *c)
 {
   float z = cp_fmul_rn(r.v, r.v), ps, pc;
@@ -343,7 +346,9 @@ CP_FUNC void cp_detail_trig_low_q(cp_float r, int q, int want, cp_float *s, cp_f
     pc = cp_fma_rn(pc, z, -0x1.6c16c2p-10f);              /* -1/6! */
     pc = cp_fma_rn(pc, z, 0x1.555556p-5f);                /* 1/4! */
     pc = cp_fma_rn(pc, z, -0.5f);
-    c0 = cp_make_float(cp_fma_rn(pc, z, 1.0f), -cp_fmul_rn(cp_fma_rn(z, -0x1.555556p-3f, 1.0f), cp_fmul_rn(r.v, r.e)));
+    float q = cp_fmul_rn(pc, z), cv = cp_fadd_rn(1.0f, q); /* 1 + q by Fast2Sum (q <= 0) */
+    float d = -cp_fmul_rn(cp_fma_rn(z, -0x1.555556p-3f, 1.0f), cp_fmul_rn(r.v, r.e));
+    c0 = cp_make_float(cv, cp_fadd_rn(cp_fadd_rn(cp_fsub_rn(1.0f, cv), q), d));
   }
   if (want & 1) *s = cp_detail_trig_neg((q & 1) ? c0 : s0, q & 2);
   if (want & 2) *c = cp_detail_trig_neg((q & 1) ? s0 : c0, (q + 1) & 2);
@@ -629,14 +634,16 @@ CP_FUNC cp_float cp_low_sinpi(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(0x1.921fb6p+1f, cp_detail_trig_cospif(n.v)), n.e);
-  return cp_detail_trig_low(cp_detail_trig_sinpif(n.v), d);
+  float y = cp_detail_trig_sinpif(n.v);
+  return cp_detail_trig_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
 }
 
 CP_FUNC cp_float cp_low_cospi(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(-0x1.921fb6p+1f, cp_detail_trig_sinpif(n.v)), n.e);
-  return cp_detail_trig_low(cp_detail_trig_cospif(n.v), d);
+  float y = cp_detail_trig_cospif(n.v);
+  return cp_detail_trig_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
 }
 
 CP_FUNC cp_float cp_low_asin(cp_float x) /* asin' = 1/sqrt((1 - v)(1 + v)) */
