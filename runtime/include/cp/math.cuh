@@ -279,6 +279,13 @@ CP_FUNC cp_float cp_detail_log_ff(cp_float x)
 #define CP_DETAIL_LN2_H 0x1.62e43p-1f
 #define CP_DETAIL_LN2_L -0x1.05c61p-29f
 
+/* A low tier's result: the float value y with the error half d, d dropped where y or d is not
+ * finite (math_trig.cuh, math_spec.cuh). */
+CP_FUNC cp_float cp_detail_low(float y, float d)
+{
+  return cp_make_float(y, cp_detail_finitef(y) && cp_detail_finitef(d) ? d : 0.0f);
+}
+
 /* The low tiers' error half d beside the float value y of a function whose values lie in [lo,
  * hi]: dropped where y is already on a bound and d points out of the range (erff(v) rounds
  * to 1 and erf' > 0: the pair would exceed 1, which the exact erf(v + e) never does, and a

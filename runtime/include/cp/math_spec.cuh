@@ -422,19 +422,13 @@ CP_FUNC cp_float cp_mid_rnorm3d(cp_float x, cp_float y, cp_float w) { return cp_
 
 /* ---- low: {f(v), f'(v) e}, on the normalized pair; e = 0 where f(v) is not finite ---- */
 
-/* y with error half d, or d dropped where y is not finite or d is not. */
-CP_FUNC cp_float cp_detail_spec_low(float y, float d)
-{
-  return cp_make_float(y, cp_detail_finitef(y) && cp_detail_finitef(d) ? d : 0.0f);
-}
-
 /* sinh: cosh(v) e, cosh from sinhf's value (sqrt(1 + s^2), or |s| where s^2 would overflow). */
 CP_FUNC cp_float cp_low_sinh(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float s = sinhf(n.v), as = fabsf(s);
   float c = as > 0x1p60f ? as : cp_fsqrt_rn(cp_fma_rn(s, s, 1.0f));
-  return cp_detail_spec_low(s, cp_fmul_rn(c, n.e));
+  return cp_detail_low(s, cp_fmul_rn(c, n.e));
 }
 
 /* cosh: sinh(v) e, sinh from coshf's value (sign of v, sqrt(c^2 - 1) or c); never below 1
@@ -444,7 +438,7 @@ CP_FUNC cp_float cp_low_cosh(cp_float x)
   cp_float n = cp_normalize(x);
   float c = coshf(n.v);
   float s = c > 0x1p60f ? c : cp_fsqrt_rn(cp_fma_rn(c, c, -1.0f));
-  return cp_detail_spec_low(c, cp_detail_low_inside(c, cp_fmul_rn(copysignf(s, n.v), n.e), 1.0f, INFINITY));
+  return cp_detail_low(c, cp_detail_low_inside(c, cp_fmul_rn(copysignf(s, n.v), n.e), 1.0f, INFINITY));
 }
 
 /* tanh: (1 - t^2) e. */
@@ -452,7 +446,7 @@ CP_FUNC cp_float cp_low_tanh(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float t = tanhf(n.v);
-  return cp_detail_spec_low(t, cp_detail_low_inside(t, cp_fmul_rn(cp_fma_rn(-t, t, 1.0f), n.e), -1.0f, 1.0f));
+  return cp_detail_low(t, cp_detail_low_inside(t, cp_fmul_rn(cp_fma_rn(-t, t, 1.0f), n.e), -1.0f, 1.0f));
 }
 
 /* erf: (2/sqrt(pi)) exp(-v^2) e (expf of the float square). */
@@ -461,7 +455,7 @@ CP_FUNC cp_float cp_low_erf(cp_float x)
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(CP_DETAIL_SPEC_2_SQRTPI, expf(-cp_fmul_rn(n.v, n.v))), n.e);
   float y = erff(n.v);
-  return cp_detail_spec_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
+  return cp_detail_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
 }
 
 /* erfc: -(2/sqrt(pi)) exp(-v^2) e. */
@@ -470,7 +464,7 @@ CP_FUNC cp_float cp_low_erfc(cp_float x)
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(-CP_DETAIL_SPEC_2_SQRTPI, expf(-cp_fmul_rn(n.v, n.v))), n.e);
   float y = erfcf(n.v);
-  return cp_detail_spec_low(y, cp_detail_low_inside(y, d, 0.0f, 2.0f));
+  return cp_detail_low(y, cp_detail_low_inside(y, d, 0.0f, 2.0f));
 }
 
 /* cbrt: e / (3 y^2); 0 for |y| below 2^-60 (y^2 would leave the normal range). */
@@ -479,7 +473,7 @@ CP_FUNC cp_float cp_low_cbrt(cp_float x)
   cp_float n = cp_normalize(x);
   float y = cbrtf(n.v);
   float d = fabsf(y) >= 0x1p-60f ? cp_fdiv_rn(n.e, cp_fmul_rn(3.0f, cp_fmul_rn(y, y))) : 0.0f;
-  return cp_detail_spec_low(y, d);
+  return cp_detail_low(y, d);
 }
 
 /* The distance functions' arguments as pairs with the best float first, by Fast2Sum without
@@ -495,7 +489,7 @@ CP_FUNC cp_float cp_low_hypot(cp_float x, cp_float y)
   cp_float a = cp_detail_spec_low_arg(x), b = cp_detail_spec_low_arg(y);
   float h = hypotf(a.v, b.v);
   float r = h >= 0x1p-126f ? cp_fdiv_rn(1.0f, h) : 0.0f;
-  return cp_detail_spec_low(h, cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fmul_rn(cp_fmul_rn(b.v, r), b.e)));
+  return cp_detail_low(h, cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fmul_rn(cp_fmul_rn(b.v, r), b.e)));
 }
 
 /* rhypot: -r^3 (v1 e1 + v2 e2), as -r ((v1 r) e1 + (v2 r) e2) r. */
@@ -504,7 +498,7 @@ CP_FUNC cp_float cp_low_rhypot(cp_float x, cp_float y)
   cp_float a = cp_detail_spec_low_arg(x), b = cp_detail_spec_low_arg(y);
   float r = CP_DETAIL_SPEC_RHYPOTF(a.v, b.v);
   float g = cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fmul_rn(cp_fmul_rn(b.v, r), b.e));
-  return cp_detail_spec_low(r, r <= 0x1p126f ? -cp_fmul_rn(cp_fmul_rn(g, r), r) : 0.0f);
+  return cp_detail_low(r, r <= 0x1p126f ? -cp_fmul_rn(cp_fmul_rn(g, r), r) : 0.0f);
 }
 
 /* norm3d: (v1 e1 + v2 e2 + v3 e3) / h. */
@@ -514,7 +508,7 @@ CP_FUNC cp_float cp_low_norm3d(cp_float x, cp_float y, cp_float w)
   float h = CP_DETAIL_SPEC_NORM3DF(a.v, b.v, c.v);
   float r = h >= 0x1p-126f ? cp_fdiv_rn(1.0f, h) : 0.0f;
   float g = cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fma_rn(cp_fmul_rn(b.v, r), b.e, cp_fmul_rn(cp_fmul_rn(c.v, r), c.e)));
-  return cp_detail_spec_low(h, g);
+  return cp_detail_low(h, g);
 }
 
 /* rnorm3d: -r^3 (v1 e1 + v2 e2 + v3 e3). */
@@ -523,7 +517,7 @@ CP_FUNC cp_float cp_low_rnorm3d(cp_float x, cp_float y, cp_float w)
   cp_float a = cp_detail_spec_low_arg(x), b = cp_detail_spec_low_arg(y), c = cp_detail_spec_low_arg(w);
   float r = CP_DETAIL_SPEC_RNORM3DF(a.v, b.v, c.v);
   float g = cp_fma_rn(cp_fmul_rn(a.v, r), a.e, cp_fma_rn(cp_fmul_rn(b.v, r), b.e, cp_fmul_rn(cp_fmul_rn(c.v, r), c.e)));
-  return cp_detail_spec_low(r, r <= 0x1p126f ? -cp_fmul_rn(cp_fmul_rn(g, r), r) : 0.0f);
+  return cp_detail_low(r, r <= 0x1p126f ? -cp_fmul_rn(cp_fmul_rn(g, r), r) : 0.0f);
 }
 
 /* ---- the generic names: the tier of the family CP_ALGO selects ---- */

@@ -605,11 +605,6 @@ CP_FUNC cp_float cp_mid_cospi(cp_float x) { return cp_detail_pi_tier(x, 2, 1); }
 
 /* ---- low: {f(v), f'(v) e} on the normalized pair; e = 0 where either is not finite ---- */
 
-CP_FUNC cp_float cp_detail_trig_low(float y, float d)
-{
-  return cp_make_float(y, cp_detail_finitef(y) && cp_detail_finitef(d) ? d : 0.0f);
-}
-
 /* sin, cos, sincos, tan: the reduced pair (not v alone) in float, so beyond 2^17 too the
  * float accuracy holds for the pair's value; see cp_detail_trig_low_sc. */
 CP_FUNC cp_float cp_low_sin(cp_float x)
@@ -635,7 +630,7 @@ CP_FUNC cp_float cp_low_sinpi(cp_float x)
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(0x1.921fb6p+1f, cp_detail_trig_cospif(n.v)), n.e);
   float y = cp_detail_trig_sinpif(n.v);
-  return cp_detail_trig_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
+  return cp_detail_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
 }
 
 CP_FUNC cp_float cp_low_cospi(cp_float x)
@@ -643,27 +638,27 @@ CP_FUNC cp_float cp_low_cospi(cp_float x)
   cp_float n = cp_normalize(x);
   float d = cp_fmul_rn(cp_fmul_rn(-0x1.921fb6p+1f, cp_detail_trig_sinpif(n.v)), n.e);
   float y = cp_detail_trig_cospif(n.v);
-  return cp_detail_trig_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
+  return cp_detail_low(y, cp_detail_low_inside(y, d, -1.0f, 1.0f));
 }
 
 CP_FUNC cp_float cp_low_asin(cp_float x) /* asin' = 1/sqrt((1 - v)(1 + v)) */
 {
   cp_float n = cp_normalize(x);
   float r = cp_detail_rsqrt_approx(cp_fmul_rn(cp_fsub_rn(1.0f, n.v), cp_fadd_rn(1.0f, n.v)));
-  return cp_detail_trig_low(asinf(n.v), cp_fmul_rn(n.e, r));
+  return cp_detail_low(asinf(n.v), cp_fmul_rn(n.e, r));
 }
 
 CP_FUNC cp_float cp_low_acos(cp_float x)
 {
   cp_float n = cp_normalize(x);
   float r = cp_detail_rsqrt_approx(cp_fmul_rn(cp_fsub_rn(1.0f, n.v), cp_fadd_rn(1.0f, n.v)));
-  return cp_detail_trig_low(acosf(n.v), -cp_fmul_rn(n.e, r));
+  return cp_detail_low(acosf(n.v), -cp_fmul_rn(n.e, r));
 }
 
 CP_FUNC cp_float cp_low_atan(cp_float x) /* atan' = 1/(1 + v^2) */
 {
   cp_float n = cp_normalize(x);
-  return cp_detail_trig_low(atanf(n.v), cp_fdiv_rn(n.e, cp_fma_rn(n.v, n.v, 1.0f)));
+  return cp_detail_low(atanf(n.v), cp_fdiv_rn(n.e, cp_fma_rn(n.v, n.v, 1.0f)));
 }
 
 /* atan2: d = (x ye - y xe)/(x^2 + y^2), as ((x/h) ye - (y/h) xe)/h with h = hypotf(x, y). */
@@ -672,7 +667,7 @@ CP_FUNC cp_float cp_low_atan2(cp_float y, cp_float x)
   cp_float ny = cp_normalize(y), nx = cp_normalize(x);
   float h = hypotf(nx.v, ny.v);
   float d = h > 0.0f ? cp_fdiv_rn(cp_fma_rn(cp_fdiv_rn(nx.v, h), ny.e, -cp_fmul_rn(cp_fdiv_rn(ny.v, h), nx.e)), h) : 0.0f;
-  return cp_detail_trig_low(atan2f(ny.v, nx.v), d);
+  return cp_detail_low(atan2f(ny.v, nx.v), d);
 }
 
 /* ---- the generic names: the tier of the family CP_ALGO selects ---- */
