@@ -549,15 +549,26 @@ static int is_group_shuffle(CXCursor ref, const char *name) {
          cp_is_group_shuffle(name);
 }
 
-/* Any other function: recombined floats in, a plain float out. */
-static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
-  int texture = strncmp(name, "tex", 3) == 0 || strncmp(name, "surf", 4) == 0;
-  if (texture) {
+/* A texture fetch or surface read gives one float, a surface write stores one: a warning
+ * (and no [float-call] one). Whether `name` is such a call. */
+static int texture_diag(cp_rw *c, cp_node *n, const char *name) {
+  int surface = strncmp(name, "surf", 4) == 0;
+  if (surface && strstr(name, "write"))
+    cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_TEXTURE,
+                 "'%s' stores a plain float: the surface keeps the value without its error; "
+                 "write a paired buffer to keep both halves",
+                 name);
+  else if (surface || strncmp(name, "tex", 3) == 0)
     cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_TEXTURE,
                  "'%s' reads a plain float: a paired buffer bound to this texture is read without "
                  "its error; read the buffer directly to get both halves",
                  name);
-  }
+  return surface || strncmp(name, "tex", 3) == 0;
+}
+
+/* Any other function: recombined floats in, a plain float out. */
+static cp_val *plain_call(cp_rw *c, cp_node *n, const char *name, int nargs) {
+  int texture = texture_diag(c, n, name);
   const char **over = overrides(c, n);
   int any = 0, float_arg = 0; /* __half2float(h), __int2float_rn(k): nothing recombined */
   for (int i = 0; i < nargs; i++) {

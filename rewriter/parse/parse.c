@@ -115,11 +115,49 @@ static const char *openmp_flag(const char *arg) {
   return strcmp(arg, "-fopenmp") == 0 || strncmp(arg, "-fopenmp=", 9) == 0 ? "-D_OPENMP=202011" : arg;
 }
 
+/* The header set-up: the installed CUDA (the header comment above) or the prelude. Appends
+ * to args from k; returns the new count. */
+static int header_args(cp_arena *a, const cp_options *opt, const char **args, int k) {
+  if (!opt->cuda_path) {
+    args[k++] = "-nocudainc";
+    args[k++] = "-nocudalib";
+    args[k++] = "--no-cuda-version-check";
+    args[k++] = "-isystem";
+    args[k++] = prelude_dir;
+    args[k++] = "-include";
+    args[k++] = prelude_path;
+    return k;
+  }
+  args[k++] = cp_arena_printf(a, "--cuda-path=%s", opt->cuda_path);
+  args[k++] = "-isystem"; /* CUDA 13 keeps CCCL (cuda/std, thrust, cub) there; as nvcc */
+  args[k++] = cp_arena_printf(a, "%s/include/cccl", opt->cuda_path);
+  if (opt->clang_resources) { /* the driver's CUDA include path starts there */
+    args[k++] = "-resource-dir";
+    args[k++] = opt->clang_resources;
+  }
+  args[k++] = "-Wno-unknown-cuda-version";
+  /* clang's wrapper includes __clang_cuda_texture_intrinsics.h, which implements
+   * __nv_tex_surf_handler, the one call in the bodies of CUDA's tex1Dfetch<T>, tex2D<T>,
+   * surf2Dwrite, ... templates, with ~750 declarations of internal linkage that every
+   * parse on the PCH reads back at its end (clang's check for unused ones): a quarter of
+   * the parse. The conversion reads those templates' declarations, never their bodies:
+   * the header is skipped by its guard, and the handler left a no-op on its pointer. */
+  args[k++] = "-D__CLANG_CUDA_TEXTURE_INTRINSICS_H__";
+  args[k++] = "-D__nv_tex_surf_handler(op, ptr, ...)=((void)(ptr))";
+  if (CP_CUDA_STANDIN) {
+    args[k++] = "-Xclang"; /* CCCL declares variadic __host__ __device__ helpers */
+    args[k++] = "-fcuda-allow-variadic-functions";
+    args[k++] = "-idirafter";
+    args[k++] = CP_VIRTUAL_DIR "/cuda-standin";
+  }
+  return k;
+}
+
 /* The clang command line: CUDA set-up first, then the user's -I/-D/extra flags, so
  * that a user's -std= or --cuda-gpu-arch= comes later and wins. */
 static const char **build_args(cp_arena *a, const cp_options *opt, const char *pch,
                                int runtime, int *n) {
-  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 29) * sizeof *args);
+  const char **args = cp_arena_alloc(a, (size_t)(opt->n_clang_args + 32) * sizeof *args);
   int k = 0;
   args[k++] = "-x";
   args[k++] = "cuda";
@@ -129,30 +167,11 @@ static const char **build_args(cp_arena *a, const cp_options *opt, const char *p
   /* nvcc accepts a sized `extern __shared__ float4 s[N]` at file scope in whole-program
    * mode; clang accepts it only with relocatable device code. Parsing is all it changes. */
   args[k++] = "-fgpu-rdc";
-  if (opt->cuda_path) {
-    args[k++] = cp_arena_printf(a, "--cuda-path=%s", opt->cuda_path);
-    args[k++] = "-isystem"; /* CUDA 13 keeps CCCL (cuda/std, thrust, cub) there; as nvcc */
-    args[k++] = cp_arena_printf(a, "%s/include/cccl", opt->cuda_path);
-    if (opt->clang_resources) { /* the driver's CUDA include path starts there */
-      args[k++] = "-resource-dir";
-      args[k++] = opt->clang_resources;
-    }
-    args[k++] = "-Wno-unknown-cuda-version";
-    if (CP_CUDA_STANDIN) {
-      args[k++] = "-Xclang"; /* CCCL declares variadic __host__ __device__ helpers */
-      args[k++] = "-fcuda-allow-variadic-functions";
-      args[k++] = "-idirafter";
-      args[k++] = CP_VIRTUAL_DIR "/cuda-standin";
-    }
-  } else {
-    args[k++] = "-nocudainc";
-    args[k++] = "-nocudalib";
-    args[k++] = "--no-cuda-version-check";
-    args[k++] = "-isystem";
-    args[k++] = prelude_dir;
-    args[k++] = "-include";
-    args[k++] = prelude_path;
-  }
+  /* A PCH normally leaves the template instantiations its headers ask for to every parse
+   * that loads it, which performs them at its end: half the time of a warm parse. Built
+   * with this flag, the PCH holds them. A parse without a PCH is the same either way. */
+  args[k++] = "-fpch-instantiate-templates";
+  k = header_args(a, opt, args, k);
   for (int i = 0; i < opt->n_clang_args; i++)
     args[k++] = openmp_flag(opt->clang_args[i]);
   if (runtime) { /* last, so that a user's own -I to another runtime does not win */

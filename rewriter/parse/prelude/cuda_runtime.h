@@ -81,7 +81,25 @@ typedef enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice =
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1,
+                               cudaBoundaryModeTrap = 2 };
 template <class T> __device__ T tex1Dfetch(cudaTextureObject_t t, int x);
+template <class T> __device__ T tex1D(cudaTextureObject_t t, float x);
+template <class T> __device__ T tex2D(cudaTextureObject_t t, float x, float y);
+template <class T> __device__ T tex3D(cudaTextureObject_t t, float x, float y, float z);
+template <class T>
+__device__ T surf1Dread(cudaSurfaceObject_t s, int x,
+                        cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T>
+__device__ T surf2Dread(cudaSurfaceObject_t s, int x, int y,
+                        cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T>
+__device__ void surf1Dwrite(T v, cudaSurfaceObject_t s, int x,
+                            cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
+template <class T>
+__device__ void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y,
+                            cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap);
 
 extern "C" {
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0,
