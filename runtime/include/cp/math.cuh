@@ -117,30 +117,19 @@ CP_FUNC cp_float cp_detail_scale(cp_float z, int k)
 
 /* ---- exp ---- */
 
-/* exp(x) for a pair with -104 <= x.v <= 89 (the callers take the rest).
- * Range reduction (Cody-Waite): k = rint(x.v / ln 2), r = x - k ln 2 with ln 2 in three
- * floats: x.v - k C1 is exact (k C1 has 23 bits and Sterbenz's lemma holds), k C2 is exact
- * by TwoProd, the small terms are summed in float: |r| <= ln2/2 + 2^-16, r = rh + rl with an
- * absolute error below 2^-50. exp(rh) by its Taylor polynomial of degree 12 (truncation
- * 2^-51.9 on |rh| <= 0.347): the terms of degree 9 to 12 (below 2^-31 relative) by float
- * Horner, degrees 8 to 0 by float-float Horner steps (a pair times the float rh, plus the
- * coefficient 1/j! as a pair, every step renormalized). exp(r) = exp(rh)(1 + rl) to 2^-57:
- * one FMA. Then 2^k, in two exact scalings (k reaches 128 and -150). */
-CP_FUNC cp_float cp_detail_exp_ff_tier(cp_float x, int mid)
+/* (exp(rh) - 1)/rh for |rh| <= 0.347, as a pair: the Taylor polynomial of exp of degree 12
+ * (truncation 2^-51.9 there) less its constant term, over rh. The terms of degree 9 to 12
+ * (below 2^-31 relative) by float Horner, in the mid tier (mid = 1) those of degree 8 and 7
+ * as well (their float error below 2^-45 of exp(rh)); the rest by float-float Horner steps
+ * (a pair times the float rh, plus the coefficient 1/j! as a pair, every step renormalized).
+ * exp (below) and expm1 (math_exp.cuh) take it on. */
+CP_FUNC cp_float cp_detail_exp_taylor_q(float rh, int mid)
 {
-  float kf = rintf(cp_fmul_rn(x.v, CP_DETAIL_LOG2E));
-  float t1 = cp_fma_rn(-kf, CP_DETAIL_LN2_1, x.v); /* exact */
-  cp_float p = cp_two_prod(kf, CP_DETAIL_LN2_2);   /* k C2, exact */
-  cp_float s = cp_two_sum(t1, -p.v);
-  cp_float w = cp_two_sum(s.v, x.e);
-  float lo = cp_fsub_rn(cp_fsub_rn(cp_fadd_rn(w.e, s.e), p.e), cp_fmul_rn(kf, CP_DETAIL_LN2_3));
-  cp_float r = cp_two_sum(w.v, lo);
-  float rh = r.v;
   float q = 0x1.1eed8ep-29f; /* 1/12! */
   q = cp_fma_rn(q, rh, 0x1.ae6456p-26f); /* 1/11! */
   q = cp_fma_rn(q, rh, 0x1.27e4fcp-22f); /* 1/10! */
   q = cp_fma_rn(q, rh, 0x1.71de3ap-19f); /* 1/9! */
-  if (mid) { /* degrees 8 and 7 in float too: their float error is below 2^-45 of exp(r) */
+  if (mid) {
     q = cp_fma_rn(q, rh, 0x1.a01a02p-16f);
     q = cp_fma_rn(q, rh, 0x1.a01a02p-13f);
   }
@@ -154,10 +143,32 @@ CP_FUNC cp_float cp_detail_exp_ff_tier(cp_float x, int mid)
   e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-5f, -0x1.555556p-30f);  /* 1/4! */
   e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-3f, -0x1.555556p-28f);  /* 1/3! */
   e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0.5f, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
-  e = cp_fast_two_sum(e.v, cp_fma_rn(e.v, r.e, e.e)); /* times 1 + rl */
-  return cp_detail_scale(e, (int)kf);
+  return cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
+}
+
+/* exp(rh + rl) for |rh| <= 0.347, |rl| <= 2^-24 |rh|, not scaled: 1 + rh q (q above), then
+ * exp(rh)(1 + rl), to 2^-57, by one FMA. */
+CP_FUNC cp_float cp_detail_exp_poly(cp_float r, int mid)
+{
+  cp_float e = cp_detail_add_const(cp_detail_mul_f(cp_detail_exp_taylor_q(r.v, mid), r.v), 1.0f, 0.0f);
+  return cp_fast_two_sum(e.v, cp_fma_rn(e.v, r.e, e.e)); /* times 1 + rl */
+}
+
+/* exp(x) for a pair with -104 <= x.v <= 89 (the callers take the rest).
+ * Range reduction (Cody-Waite): k = rint(x.v / ln 2), r = x - k ln 2 with ln 2 in three
+ * floats: x.v - k C1 is exact (k C1 has 23 bits and Sterbenz's lemma holds), k C2 is exact
+ * by TwoProd, the small terms are summed in float: |r| <= ln2/2 + 2^-16, r = rh + rl with an
+ * absolute error below 2^-50. exp(r) by its Taylor polynomial (cp_detail_exp_poly). Then 2^k,
+ * in two exact scalings (k reaches 128 and -150). */
+CP_FUNC cp_float cp_detail_exp_ff_tier(cp_float x, int mid)
+{
+  float kf = rintf(cp_fmul_rn(x.v, CP_DETAIL_LOG2E));
+  float t1 = cp_fma_rn(-kf, CP_DETAIL_LN2_1, x.v); /* exact */
+  cp_float p = cp_two_prod(kf, CP_DETAIL_LN2_2);   /* k C2, exact */
+  cp_float s = cp_two_sum(t1, -p.v);
+  cp_float w = cp_two_sum(s.v, x.e);
+  float lo = cp_fsub_rn(cp_fsub_rn(cp_fadd_rn(w.e, s.e), p.e), cp_fmul_rn(kf, CP_DETAIL_LN2_3));
+  return cp_detail_scale(cp_detail_exp_poly(cp_two_sum(w.v, lo), mid), (int)kf);
 }
 
 /* The high tier's exp(x) (the other functions build on it). */

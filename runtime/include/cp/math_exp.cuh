@@ -226,19 +226,7 @@ CP_FUNC cp_float cp_high_exp10(cp_float x)
 CP_FUNC cp_float cp_detail_exp_expm1_small(cp_float x)
 {
   float rh = x.v;
-  float q = 0x1.1eed8ep-29f;             /* 1/12! */
-  q = cp_fma_rn(q, rh, 0x1.ae6456p-26f); /* 1/11! */
-  q = cp_fma_rn(q, rh, 0x1.27e4fcp-22f); /* 1/10! */
-  q = cp_fma_rn(q, rh, 0x1.71de3ap-19f); /* 1/9! */
-  cp_float e = cp_make_float(q, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-16f, -0x1.7f97fap-42f); /* 1/8! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.6c16c2p-10f, -0x1.27d27ep-35f); /* 1/6! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.111112p-7f, -0x1.dddddep-32f);  /* 1/5! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-5f, -0x1.555556p-30f);  /* 1/4! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-3f, -0x1.555556p-28f);  /* 1/3! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0.5f, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
+  cp_float e = cp_detail_exp_taylor_q(rh, 0);
   cp_float p = cp_detail_mul_f(e, rh);
   p = cp_fast_two_sum(p.v, p.e);
   return cp_fast_two_sum(p.v, cp_fadd_rn(p.e, cp_fma_rn(x.e, p.v, x.e)));

@@ -78,28 +78,6 @@ CP_FUNC cp_float cp_detail_spec_mul2(cp_float x, float f)
   return cp_make_float(cp_fmul_rn(x.v, f), cp_fmul_rn(x.e, f));
 }
 
-/* exp(rh + rl) for |rh| <= 0.347, |rl| <= 2^-24 |rh|: math.cuh's exp polynomial (Taylor
- * degree 12, truncation 2^-51.9; degrees 9-12 in float, 8-0 in float-float), not scaled. */
-CP_FUNC cp_float cp_detail_spec_exp_poly(cp_float r)
-{
-  float rh = r.v;
-  float q = 0x1.1eed8ep-29f; /* 1/12! */
-  q = cp_fma_rn(q, rh, 0x1.ae6456p-26f); /* 1/11! */
-  q = cp_fma_rn(q, rh, 0x1.27e4fcp-22f); /* 1/10! */
-  q = cp_fma_rn(q, rh, 0x1.71de3ap-19f); /* 1/9! */
-  cp_float e = cp_make_float(q, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-16f, -0x1.7f97fap-42f); /* 1/8! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.6c16c2p-10f, -0x1.27d27ep-35f); /* 1/6! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.111112p-7f, -0x1.dddddep-32f); /* 1/5! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-5f, -0x1.555556p-30f);  /* 1/4! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0x1.555556p-3f, -0x1.555556p-28f);  /* 1/3! */
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 0.5f, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
-  e = cp_detail_add_const(cp_detail_mul_f(e, rh), 1.0f, 0.0f);
-  return cp_fast_two_sum(e.v, cp_fma_rn(e.v, r.e, e.e)); /* times 1 + rl */
-}
-
 /* exp(-x^2) 2^-k for 0.5 <= x.v <= 10.2 (x^2 <= 104.04), k returned in *k (the caller scales
  * once, after its product: one rounding where the result is subnormal): the reduced r (here)
  * and exp(r) (cp_detail_spec_exp_negsq). x^2 = p + q + e^2
@@ -125,7 +103,7 @@ CP_FUNC cp_float cp_detail_spec_negsq_reduce(cp_float x, int *k)
 
 CP_FUNC cp_float cp_detail_spec_exp_negsq(cp_float x, int *k)
 {
-  return cp_detail_spec_exp_poly(cp_detail_spec_negsq_reduce(x, k));
+  return cp_detail_exp_poly(cp_detail_spec_negsq_reduce(x, k), 0);
 }
 
 /* ---- sinh, cosh, tanh ---- */
