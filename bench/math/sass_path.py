@@ -10,11 +10,18 @@ include folder as the second argument, fpmp's functions beside (fp32mp2, as benc
   bench/math/sass_path.py CUOBJDUMP [CCCL_INCLUDE]
 (cuobjdump: e.g. pip install --target build/pytools nvidia-cuda-cuobjdump). A cost proxy
 only: latencies, dual issue and MUFU throughput are not in it.
+  bench/math/sass_path.py CUOBJDUMP --dump FILE
+writes the SASS of one such kernel per math function and tier (high, mid, low; NOPs left
+out) to FILE: two revisions' files compared with cmp tell whether a change of the runtime's
+code changed any instruction.
 """
 import os, re, subprocess, sys, tempfile
 
 OURS = ["log", "log2", "log10", "log1p", "exp", "sinh", "cosh", "tanh"]
 FPMP = ["log", "log2", "log10", "log1p", "exp", "pow", "sinh", "cosh", "tanh"]
+ALL1 = ("acos asin atan cbrt cos cosh cospi erf erfc exp exp10 exp2 expm1 log log10 log1p "
+        "log2 sin sinh sinpi tan tanh").split()
+ALL2 = ["atan2", "hypot", "pow", "rhypot"]
 SRC = r'''
 #define CP_BACKEND CP_BACKEND_FF
 #include <cp/cp.cuh>
@@ -80,8 +87,20 @@ def sass(cuobjdump, src, flags):
                        + flags + [cu, "-o", cubin], check=True)
         return parse(subprocess.run([cuobjdump, "-sass", cubin], check=True, capture_output=True, text=True).stdout)
 
+def dump(cuobjdump, out):
+    calls = " ".join("K(%s_%s, cp_%s_%s(%s))" % (t, f, t, f, "y, x" if f in ALL2 else "x")
+                     for f in ALL1 + ALL2 for t in ("high", "mid", "low"))
+    k = sass(cuobjdump, SRC % ("", calls), [])
+    with open(out, "w") as o:
+        for name in sorted(k):
+            o.write("%s\n" % name)
+            o.writelines("  %04x %s\n" % (a, s) for a, s in k[name])
+    print("%d kernels written to %s" % (len(k), out))
+
 def main():
     cuobjdump = sys.argv[1]
+    if len(sys.argv) == 4 and sys.argv[2] == "--dump":
+        return dump(cuobjdump, sys.argv[3])
     ours = " ".join("K(%s_%s, cp_%s_%s(x))" % (t, f, t, f) for f in OURS for t in ("high", "mid"))
     ours += " K(high_pow, cp_high_pow(x, y)) K(mid_pow, cp_mid_pow(x, y))"
     k = sass(cuobjdump, SRC % ("", ours), [])
