@@ -106,14 +106,44 @@ CP_FUNC cp_float cp_detail_spec_exp_negsq(cp_float x, int *k)
   return cp_detail_exp_poly(cp_detail_spec_negsq_reduce(x, k), 0);
 }
 
+/* The mid tiers' Horner step (math_spec_mid.cuh): p h + {ch, cl} as TwoProd(p.v, h) plus p.e h
+ * by FMA, Fast2Sum of the constant's high part and the product's, the low parts added in
+ * float, not renormalized (8-9 instructions, against 11-16 for the high tier's renormalized
+ * DWTimesFP3 or DWTimesDW3 plus add). h a float, |ch| >= |p h|. For a zero cl pass
+ * -0.0f (adding -0 is the identity, which the compiler drops). */
+CP_FUNC cp_float cp_detail_specm_step_f(cp_float p, float h, float ch, float cl)
+{
+  float ph = cp_fmul_rn(p.v, h);
+  float pl = cp_fma_rn(p.e, h, cp_fma_rn(p.v, h, -ph));
+  cp_float s = cp_fast_two_sum(ch, ph);
+  return cp_make_float(s.v, cp_fadd_rn(cp_fadd_rn(s.e, cl), pl));
+}
+
+/* The same, h a pair: p.v h.e + p.e h.v by FMA (p.e h.e dropped). */
+CP_FUNC cp_float cp_detail_specm_step(cp_float p, cp_float h, float ch, float cl)
+{
+  float ph = cp_fmul_rn(p.v, h.v);
+  float pl = cp_fma_rn(p.e, h.v, cp_fma_rn(p.v, h.e, cp_fma_rn(p.v, h.v, -ph)));
+  cp_float s = cp_fast_two_sum(ch, ph);
+  return cp_make_float(s.v, cp_fadd_rn(cp_fadd_rn(s.e, cl), pl));
+}
+
+/* One Horner step p h + {ch, cl}, h a pair: the high tier's (mid = 0; DWTimesDW3, then the
+ * constant added and renormalized) or the mid tier's (cp_detail_specm_step). */
+CP_FUNC cp_float cp_detail_spec_step(cp_float p, cp_float h, float ch, float cl, int mid)
+{
+  return mid ? cp_detail_specm_step(p, h, ch, cl) : cp_detail_add_const(cp_detail_mul_dd(p, h), ch, cl);
+}
+
 /* ---- sinh, cosh, tanh ---- */
 
 /* sinh(x) for |x.v| < 1, x.v != 0: the odd Taylor series x (1 + z P(z)), z = x^2 (a pair),
  * P(z) = sum_j z^j / (2j + 3)! to z^7 / 17! (truncation 2^-56.7 relative); P's terms from
  * 1/11! on (below 2^-25 relative) by float Horner, the last four steps in float-float with
  * pair constants (1/(2j+1)! rounded to pairs by scripts/math_spec_coeffs.c). No cancellation:
- * every term is positive. */
-CP_FUNC cp_float cp_detail_spec_sinh_small(cp_float x)
+ * every term is positive. The mid tier (mid = 1): the cheaper steps, x + x z P by Fast2Sum
+ * (|x| > |x z P|) and the low parts in float. */
+CP_FUNC cp_float cp_detail_spec_sinh_small(cp_float x, int mid)
 {
   cp_float z = cp_detail_spec_sqr(x);
   float q = 0x1.952c78p-49f;              /* 1/17! */
@@ -121,11 +151,14 @@ CP_FUNC cp_float cp_detail_spec_sinh_small(cp_float x)
   q = cp_fma_rn(q, z.v, 0x1.612462p-33f); /* 1/13! */
   q = cp_fma_rn(q, z.v, 0x1.ae6456p-26f); /* 1/11! */
   cp_float p = cp_make_float(q, 0.0f);
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.71de3ap-19f, 0x1.55b1ccp-45f);  /* 1/9! */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.111112p-7f, -0x1.dddddep-32f);  /* 1/5! */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.555556p-3f, -0x1.555556p-28f);  /* 1/3! */
-  return cp_detail_add_dd(x, cp_detail_mul_dd(x, cp_detail_mul_dd(z, p)));
+  p = cp_detail_spec_step(p, z, 0x1.71de3ap-19f, 0x1.55b1ccp-45f, mid);  /* 1/9! */
+  p = cp_detail_spec_step(p, z, 0x1.a01a02p-13f, -0x1.7f97fap-39f, mid); /* 1/7! */
+  p = cp_detail_spec_step(p, z, 0x1.111112p-7f, -0x1.dddddep-32f, mid);  /* 1/5! */
+  p = cp_detail_spec_step(p, z, 0x1.555556p-3f, -0x1.555556p-28f, mid);  /* 1/3! */
+  if (!mid) return cp_detail_add_dd(x, cp_detail_mul_dd(x, cp_detail_mul_dd(z, p)));
+  cp_float y = cp_detail_mul_dd(x, cp_detail_mul_dd(z, p)); /* z P below 0.17 */
+  cp_float s = cp_fast_two_sum(x.v, y.v);                   /* |x| > |x z P| */
+  return cp_fast_two_sum(s.v, cp_fadd_rn(s.e, cp_fadd_rn(x.e, y.e)));
 }
 
 /* exp(a)/2 for 20 <= a.v < 90: exp(a) directly up to 88, above it exp(a - 1) times the pair
@@ -155,7 +188,7 @@ CP_FUNC cp_float cp_high_tanh(cp_float x)
   cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
   if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
   if (a < 1.0f) {
-    cp_float s = cp_detail_spec_sinh_small(x);
+    cp_float s = cp_detail_spec_sinh_small(x, 0);
     cp_float c = cp_accurate_sqrt(cp_detail_spec_add_pos(cp_detail_spec_sqr(s), cp_make_float(1.0f, 0.0f)));
     return cp_accurate_div(s, c);
   }
@@ -174,8 +207,9 @@ CP_FUNC cp_float cp_high_tanh(cp_float x)
  * a_m = (2/sqrt(pi)) (-1)^m / (m! (2m + 1)) to m = 12 (truncation 2^-57 relative); m >= 6
  * (below 2^-26 relative) by float Horner, m = 5..0 in float-float with pair constants
  * (scripts/math_spec_coeffs.c). The series alternates but |a_{m+1} z| < |a_m|/3: no
- * cancellation worth a bit. */
-CP_FUNC cp_float cp_detail_spec_erf_small(cp_float x)
+ * cancellation worth a bit. The mid tier (mid = 1): the cheaper steps, the sum renormalized
+ * before the product (without it erfc below 0.5 measured 5.4 u^2). */
+CP_FUNC cp_float cp_detail_spec_erf_small(cp_float x, int mid)
 {
   cp_float z = cp_detail_spec_sqr(x);
   float q = 0x1.9e6ad6p-34f;               /* a_12 */
@@ -186,26 +220,36 @@ CP_FUNC cp_float cp_detail_spec_erf_small(cp_float x)
   q = cp_fma_rn(q, z.v, -0x1.f4d25cp-17f); /* a_7 */
   q = cp_fma_rn(q, z.v, 0x1.f9a326p-14f);  /* a_6 */
   cp_float p = cp_make_float(q, 0.0f);
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), -0x1.c02db4p-11f, -0x1.02e162p-45f); /* a_5 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.565bcep-8f, -0x1.e32b58p-33f);   /* a_4 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), -0x1.b82ce4p-6f, 0x1.daee96p-31f);   /* a_3 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.ce2f22p-4f, -0x1.7ef508p-30f);   /* a_2 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), -0x1.812746p-2f, -0x1.606f3cp-27f);  /* a_1 */
-  p = cp_detail_add_const(cp_detail_mul_dd(p, z), 0x1.20dd76p+0f, -0x1.f7ac92p-25f);   /* a_0 */
+  p = cp_detail_spec_step(p, z, -0x1.c02db4p-11f, -0x1.02e162p-45f, mid); /* a_5 */
+  p = cp_detail_spec_step(p, z, 0x1.565bcep-8f, -0x1.e32b58p-33f, mid);   /* a_4 */
+  p = cp_detail_spec_step(p, z, -0x1.b82ce4p-6f, 0x1.daee96p-31f, mid);   /* a_3 */
+  p = cp_detail_spec_step(p, z, 0x1.ce2f22p-4f, -0x1.7ef508p-30f, mid);   /* a_2 */
+  p = cp_detail_spec_step(p, z, -0x1.812746p-2f, -0x1.606f3cp-27f, mid);  /* a_1 */
+  p = cp_detail_spec_step(p, z, 0x1.20dd76p+0f, -0x1.f7ac92p-25f, mid);   /* a_0 */
+  if (mid)
+    p = cp_fast_two_sum(p.v, p.e);
   return cp_detail_mul_dd(x, p);
 }
 
 /* erfcx(x) = exp(x^2) erfc(x) for 0.5 <= x.v < 10.5: the interval's polynomial in s = x - c
  * (detail/math_spec_erfc.inc: degree 15, within 2^-49.1 of erfcx; s = (x.v - c) + x.e, the
  * difference exact by Sterbenz), degrees 15-9 (below 2^-27 relative) by float Horner, 8-0 by
- * float-float Horner steps (DWTimesDW3 with the pair s, pair constants). */
-CP_FUNC cp_float cp_detail_spec_erfcx(cp_float x)
+ * float-float Horner steps (DWTimesDW3 with the pair s, pair constants). The mid tier (mid =
+ * 1): degree 8 in float too (below 2^-23 of erfcx on every interval), the cheaper steps, the
+ * sum renormalized at the end. */
+CP_FUNC cp_float cp_detail_spec_erfcx(cp_float x, int mid)
 {
 #include "detail/math_spec_erfc.inc"
   int i = (int)cp_fmul_rn(cp_fsub_rn(x.v, 0.5f), 2.0f);
   cp_float s = cp_two_sum(cp_fsub_rn(x.v, cp_fadd_rn(0.75f, cp_fmul_rn(0.5f, (float)i))), x.e);
   const float(*t)[2] = cp_detail_spec_erfcx_tab[i];
   float q = t[15][0];
+  if (mid) {
+    for (int j = 14; j >= 8; --j) q = cp_fma_rn(q, s.v, t[j][0]);
+    cp_float p = cp_make_float(q, 0.0f);
+    for (int j = 7; j >= 0; --j) p = cp_detail_specm_step(p, s, t[j][0], t[j][1]);
+    return cp_fast_two_sum(p.v, p.e);
+  }
   for (int j = 14; j >= 9; --j) q = cp_fma_rn(q, s.v, t[j][0]);
   cp_float p = cp_make_float(q, 0.0f);
   for (int j = 8; j >= 0; --j) p = cp_detail_add_const(cp_detail_mul_dd(p, s), t[j][0], t[j][1]);
@@ -217,7 +261,7 @@ CP_FUNC cp_float cp_detail_spec_erfc_pos(cp_float a)
 {
   int k;
   cp_float e = cp_detail_spec_exp_negsq(a, &k);
-  return cp_detail_scale(cp_detail_mul_dd(cp_detail_spec_erfcx(a), e), k);
+  return cp_detail_scale(cp_detail_mul_dd(cp_detail_spec_erfcx(a, 0), e), k);
 }
 
 /* erfc, high tier. |x| < 0.5: 1 - erf(x) (the series; result in (0.47, 1.53)); 0.5 <= x <
@@ -228,7 +272,7 @@ CP_FUNC cp_float cp_high_erfc(cp_float x)
 {
   float a = fabsf(x.v);
   if (x.v != x.v) return cp_make_float(x.v, 0.0f);
-  if (a < 0.5f) return cp_detail_add_const(cp_neg(cp_detail_spec_erf_small(x)), 1.0f, 0.0f);
+  if (a < 0.5f) return cp_detail_add_const(cp_neg(cp_detail_spec_erf_small(x, 0)), 1.0f, 0.0f);
   if (a >= 10.2f) return cp_make_float(x.v > 0.0f ? 0.0f : 2.0f, 0.0f);
   if (x.v > 0.0f) return cp_detail_spec_erfc_pos(x);
   return cp_detail_add_const(cp_neg(cp_detail_spec_erfc_pos(cp_neg(x))), 2.0f, 0.0f);
@@ -241,7 +285,7 @@ CP_FUNC cp_float cp_high_erf(cp_float x)
   float a = fabsf(x.v);
   cp_float z;
   if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
-  if (a < 0.5f) return cp_detail_spec_erf_small(x);
+  if (a < 0.5f) return cp_detail_spec_erf_small(x, 0);
   if (a >= 10.2f) z = cp_make_float(1.0f, 0.0f);
   else z = cp_detail_add_const(cp_neg(cp_detail_spec_erfc_pos(x.v < 0.0f ? cp_neg(x) : x)), 1.0f, 0.0f);
   return x.v < 0.0f ? cp_neg(z) : z;
@@ -358,7 +402,7 @@ CP_FUNC cp_float cp_detail_spec_sinh_tier(cp_float x, int mid)
   float a = fabsf(x.v);
   cp_float ax = x.v < 0.0f ? cp_neg(x) : x, z;
   if (x.v != x.v || x.v == 0.0f) return cp_make_float(x.v, 0.0f);
-  if (a < 1.0f) return mid ? cp_detail_specm_sinh_small(x) : cp_detail_spec_sinh_small(x);
+  if (a < 1.0f) return cp_detail_spec_sinh_small(x, mid);
   if (a >= 90.0f) z = cp_make_float(INFINITY, 0.0f);
   else if (a >= 20.0f) z = cp_detail_spec_exp_half(ax);
   else {

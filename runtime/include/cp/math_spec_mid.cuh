@@ -5,12 +5,15 @@
  * executed where a warp holds arguments of both signs). Included by math_spec.cuh where the mid tier is
  * defined (it uses that file's reductions and tables); not a header of its own.
  *
- * The steps: p h + c (h a float or a pair) as TwoProd(p.v, h.v) plus p.v h.e + p.e h.v by
- * FMA (p.e h.e dropped), Fast2Sum of the constant's high part and the product's, the low
- * parts added in float, not renormalized (8-9 instructions, against 11-16 for the high
- * tier's renormalized DWTimesFP3 or DWTimesDW3 plus add). The polynomials are the high
- * tier's (same coefficients): exp(r) with degrees 12 to 7 in float (two more than high,
- * their float error below 2^-45 of the result, as math.cuh's mid exp), erfcx with degrees
+ * The steps (cp_detail_specm_step and _f, in math_spec.cuh beside the high tier's, with
+ * cp_detail_spec_step choosing by the tier flag): p h + c (h a float or a pair) as
+ * TwoProd(p.v, h.v) plus p.v h.e + p.e h.v by FMA (p.e h.e dropped), Fast2Sum of the
+ * constant's high part and the product's, the low parts added in float, not renormalized
+ * (8-9 instructions, against 11-16 for the high tier's renormalized DWTimesFP3 or DWTimesDW3
+ * plus add). The polynomials are the high tier's (same coefficients; erf's series, erfcx and
+ * sinh's series are one function for both tiers, with the flag mid = 1): exp(r) with
+ * degrees 12 to 7 in float (two more than high, their float error below 2^-45 of the
+ * result, as math.cuh's mid exp), erfcx with degrees
  * 15 to 8 in float (one more: the degree-8 term is below 2^-23 of erfcx on every interval),
  * erf's series with a_12 to a_6 in float (as high).
  * Measured (tests/runtime/check_math_spec.c): see cp_mid_erfc. SASS (sm_90, CUDA 13.0, as
@@ -28,25 +31,6 @@
 #define CP_MATH_SPEC_MID_CUH
 
 #if !CP_BACKEND_IS_DP
-
-/* p h + {ch, cl}, h a float, |ch| >= |p h|: see the module comment. For a zero cl pass
- * -0.0f (adding -0 is the identity, which the compiler drops). */
-CP_FUNC cp_float cp_detail_specm_step_f(cp_float p, float h, float ch, float cl)
-{
-  float ph = cp_fmul_rn(p.v, h);
-  float pl = cp_fma_rn(p.e, h, cp_fma_rn(p.v, h, -ph));
-  cp_float s = cp_fast_two_sum(ch, ph);
-  return cp_make_float(s.v, cp_fadd_rn(cp_fadd_rn(s.e, cl), pl));
-}
-
-/* p h + {ch, cl}, h a pair. */
-CP_FUNC cp_float cp_detail_specm_step(cp_float p, cp_float h, float ch, float cl)
-{
-  float ph = cp_fmul_rn(p.v, h.v);
-  float pl = cp_fma_rn(p.e, h.v, cp_fma_rn(p.v, h.e, cp_fma_rn(p.v, h.v, -ph)));
-  cp_float s = cp_fast_two_sum(ch, ph);
-  return cp_make_float(s.v, cp_fadd_rn(cp_fadd_rn(s.e, cl), pl));
-}
 
 /* exp(rh + rl), |rh| <= 0.347: math.cuh's Taylor polynomial of degree 12, degrees 12-7 in
  * float, 6-0 by the steps above, then times 1 + rl. */
@@ -71,44 +55,6 @@ CP_FUNC cp_float cp_detail_specm_exp_poly(cp_float r)
   return cp_fast_two_sum(e.v, cp_fma_rn(e.v, r.e, e.e)); /* times 1 + rl */
 }
 
-/* erfcx(x) for 0.5 <= x.v < 10.5: the high tier's interval polynomials (degree 15 in the pair
- * s = x - c), degrees 15-8 in float, 7-0 by the steps above; renormalized at the end. */
-CP_FUNC cp_float cp_detail_specm_erfcx(cp_float x)
-{
-#include "detail/math_spec_erfc.inc"
-  int i = (int)cp_fmul_rn(cp_fsub_rn(x.v, 0.5f), 2.0f);
-  cp_float s = cp_two_sum(cp_fsub_rn(x.v, cp_fadd_rn(0.75f, cp_fmul_rn(0.5f, (float)i))), x.e);
-  const float(*t)[2] = cp_detail_spec_erfcx_tab[i];
-  float q = t[15][0];
-  for (int j = 14; j >= 8; --j) q = cp_fma_rn(q, s.v, t[j][0]);
-  cp_float p = cp_make_float(q, 0.0f);
-  for (int j = 7; j >= 0; --j) p = cp_detail_specm_step(p, s, t[j][0], t[j][1]);
-  return cp_fast_two_sum(p.v, p.e);
-}
-
-/* erf(x) for |x.v| < 0.5, x.v != 0: cp_detail_spec_erf_small's series, a_5 to a_0 by the
- * steps above, renormalized (without it erfc below 0.5 measured 5.4 u^2), then x times it
- * (DWTimesDW3). */
-CP_FUNC cp_float cp_detail_specm_erf_small(cp_float x)
-{
-  cp_float z = cp_detail_spec_sqr(x);
-  float q = 0x1.9e6ad6p-34f;               /* a_12 */
-  q = cp_fma_rn(q, z.v, -0x1.51d718p-30f); /* a_11 */
-  q = cp_fma_rn(q, z.v, 0x1.fcc572p-27f);  /* a_10 */
-  q = cp_fma_rn(q, z.v, -0x1.5f742ep-23f); /* a_9 */
-  q = cp_fma_rn(q, z.v, 0x1.b9e6cap-20f);  /* a_8 */
-  q = cp_fma_rn(q, z.v, -0x1.f4d25cp-17f); /* a_7 */
-  q = cp_fma_rn(q, z.v, 0x1.f9a326p-14f);  /* a_6 */
-  cp_float p = cp_make_float(q, 0.0f);
-  p = cp_detail_specm_step(p, z, -0x1.c02db4p-11f, -0x1.02e162p-45f); /* a_5 */
-  p = cp_detail_specm_step(p, z, 0x1.565bcep-8f, -0x1.e32b58p-33f);   /* a_4 */
-  p = cp_detail_specm_step(p, z, -0x1.b82ce4p-6f, 0x1.daee96p-31f);   /* a_3 */
-  p = cp_detail_specm_step(p, z, 0x1.ce2f22p-4f, -0x1.7ef508p-30f);   /* a_2 */
-  p = cp_detail_specm_step(p, z, -0x1.812746p-2f, -0x1.606f3cp-27f);  /* a_1 */
-  p = cp_detail_specm_step(p, z, 0x1.20dd76p+0f, -0x1.f7ac92p-25f);   /* a_0 */
-  return cp_detail_mul_dd(x, cp_fast_two_sum(p.v, p.e));
-}
-
 /* erfc, mid tier: as cp_high_erfc (same domains and special values), one evaluation of
  * erfc(|x|) for |x| >= 0.5, then 2 - it for x < 0. Measured max 4.14 u^2 on [-10.2, 10.2]
  * (relative where the result is above 2^-126), asserted 6. */
@@ -116,33 +62,13 @@ CP_FUNC cp_float cp_mid_erfc(cp_float x)
 {
   float a = fabsf(x.v);
   if (x.v != x.v) return cp_make_float(x.v, 0.0f);
-  if (a < 0.5f) return cp_detail_add_const(cp_neg(cp_detail_specm_erf_small(x)), 1.0f, 0.0f);
+  if (a < 0.5f) return cp_detail_add_const(cp_neg(cp_detail_spec_erf_small(x, 1)), 1.0f, 0.0f);
   if (a >= 10.2f) return cp_make_float(x.v > 0.0f ? 0.0f : 2.0f, 0.0f);
   int k, neg = x.v < 0.0f;
   cp_float ax = neg ? cp_neg(x) : x;
   cp_float e = cp_detail_specm_exp_poly(cp_detail_spec_negsq_reduce(ax, &k));
-  cp_float z = cp_detail_scale(cp_detail_mul_dd(cp_detail_specm_erfcx(ax), e), k);
+  cp_float z = cp_detail_scale(cp_detail_mul_dd(cp_detail_spec_erfcx(ax, 1), e), k);
   return neg ? cp_detail_add_const(cp_neg(z), 2.0f, 0.0f) : z;
-}
-
-/* sinh(x) for |x.v| < 1, x.v != 0, mid tier: the high tier's series (x (1 + z P(z)), P to
- * z^7/17!), its float-float steps by the cheaper steps above, x z P as one pair product. */
-CP_FUNC cp_float cp_detail_specm_sinh_small(cp_float x)
-{
-  cp_float z = cp_detail_spec_sqr(x);
-  float q = 0x1.952c78p-49f;              /* 1/17! */
-  q = cp_fma_rn(q, z.v, 0x1.ae7f3ep-41f); /* 1/15! */
-  q = cp_fma_rn(q, z.v, 0x1.612462p-33f); /* 1/13! */
-  q = cp_fma_rn(q, z.v, 0x1.ae6456p-26f); /* 1/11! */
-  cp_float p = cp_make_float(q, 0.0f);
-  p = cp_detail_specm_step(p, z, 0x1.71de3ap-19f, 0x1.55b1ccp-45f);  /* 1/9! */
-  p = cp_detail_specm_step(p, z, 0x1.a01a02p-13f, -0x1.7f97fap-39f); /* 1/7! */
-  p = cp_detail_specm_step(p, z, 0x1.111112p-7f, -0x1.dddddep-32f);  /* 1/5! */
-  p = cp_detail_specm_step(p, z, 0x1.555556p-3f, -0x1.555556p-28f);  /* 1/3! */
-  cp_float t = cp_detail_mul_dd(z, p); /* below 0.17 */
-  cp_float y = cp_detail_mul_dd(x, t);
-  cp_float s = cp_fast_two_sum(x.v, y.v); /* |x| > |x z P| */
-  return cp_fast_two_sum(s.v, cp_fadd_rn(s.e, cp_fadd_rn(x.e, y.e)));
 }
 
 /* E = exp(a) (math.cuh's mid exp) and R = 1/E for 0 <= a.v < 20: R from the correctly
