@@ -115,6 +115,18 @@ static const char *openmp_flag(const char *arg) {
   return strcmp(arg, "-fopenmp") == 0 || strncmp(arg, "-fopenmp=", 9) == 0 ? "-D_OPENMP=202011" : arg;
 }
 
+/* Whether the parser's flags include a header before the file (-include, -imacros). */
+static int forces_include(const cp_options *opt) {
+  for (int i = 0; i < opt->n_clang_args; i++) {
+    const char *a = opt->clang_args[i];
+    if ((strncmp(a, "-include", 8) == 0 && strncmp(a, "-include-pch", 12) != 0) ||
+        strncmp(a, "--include", 9) == 0 || strncmp(a, "-imacros", 8) == 0 ||
+        strncmp(a, "--imacros", 9) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* The header set-up: the installed CUDA (the header comment above) or the prelude. Appends
  * to args from k; returns the new count. */
 static int header_args(cp_arena *a, const cp_options *opt, const char **args, int k) {
@@ -169,8 +181,12 @@ static const char **build_args(cp_arena *a, const cp_options *opt, const char *p
   args[k++] = "-fgpu-rdc";
   /* A PCH normally leaves the template instantiations its headers ask for to every parse
    * that loads it, which performs them at its end: half the time of a warm parse. Built
-   * with this flag, the PCH holds them. A parse without a PCH is the same either way. */
-  args[k++] = "-fpch-instantiate-templates";
+   * with this flag, the PCH holds them. A parse without a PCH is the same either way. Not
+   * where the flags force-include a header: a template of the user's instantiated at the
+   * PCH's end could see other overloads (by argument-dependent lookup) than at the end of
+   * the file, and the parse on the PCH must be the plain parse. */
+  if (!forces_include(opt))
+    args[k++] = "-fpch-instantiate-templates";
   k = header_args(a, opt, args, k);
   for (int i = 0; i < opt->n_clang_args; i++)
     args[k++] = openmp_flag(opt->clang_args[i]);

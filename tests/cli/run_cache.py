@@ -433,6 +433,25 @@ def cache_force_included_code(c):
         fail("no error located in the force-included prototype: %r" % (plain[:3],))
     same("cold, a diagnostic in a header", c.run(cache, args, d, out), plain)
     same("warm, a diagnostic in a header", c.run(cache, args, d, out), plain)
+    # a template of the force-included header that its own code instantiates, whose call
+    # finds a better overload declared only in the file (argument-dependent lookup at the
+    # end of the file): the PCH does not instantiate it at its own end (the PCH of system
+    # headers alone does, -fpch-instantiate-templates), so cached runs convert as plain ones
+    open(os.path.join(d, "adl.h"), "w").write(
+        "namespace ns { struct V { float x; }; }\n"
+        "template <class U> __host__ __device__ float pick(U u) { return 1.0f; }\n"
+        "template <class T> __host__ __device__ float scaled(T t) { return pick(t) * 2.0f; }\n"
+        "inline float warm_up() { return scaled(ns::V{3.0f}); }\n")
+    open(os.path.join(d, "a.cu"), "w").write(
+        "namespace ns { __host__ __device__ inline float pick(V v) { return v.x * 0.5f; } }\n"
+        "#pragma cp composite\n__global__ void scale(float *y, float s) {\n"
+        "  int i = threadIdx.x;\n  y[i] += s * scaled(ns::V{y[i]});\n}\n")
+    args = ["a.cu", "-o", "o.cu", "--", "-include", "adl.h"]
+    plain = c.run(None, args, d, out)
+    if plain[0] != 0:
+        fail("the template case did not convert: %r" % (plain[:3],))
+    same("cold, a template", c.run(cache, args, d, out), plain)
+    same("warm, a template", c.run(cache, args, d, out), plain)
     print("PASS")
 
 
