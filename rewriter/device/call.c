@@ -553,17 +553,19 @@ static int is_group_shuffle(CXCursor ref, const char *name) {
  * (and no [float-call] one). Whether `name` is such a call. */
 static int texture_diag(cp_rw *c, cp_node *n, const char *name) {
   int surface = strncmp(name, "surf", 4) == 0;
+  if (!surface && strncmp(name, "tex", 3) != 0)
+    return 0;
   if (surface && strstr(name, "write"))
     cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_TEXTURE,
                  "'%s' stores a plain float: the surface keeps the value without its error; "
                  "write a paired buffer to keep both halves",
                  name);
-  else if (surface || strncmp(name, "tex", 3) == 0)
+  else
     cp_rule_diag(c->run, c->f->unit, CP_WARNING, n->begin, CP_RULE_UNSUPPORTED_TEXTURE,
                  "'%s' reads a plain float: a paired buffer bound to this texture is read without "
                  "its error; read the buffer directly to get both halves",
                  name);
-  return surface || strncmp(name, "tex", 3) == 0;
+  return 1;
 }
 
 /* Any other function: recombined floats in, a plain float out. */
