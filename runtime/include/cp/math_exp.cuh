@@ -380,7 +380,6 @@ CP_FUNC cp_float cp_mid_log10(cp_float x) { return cp_detail_exp_logb_tier(x, 1,
 
 /* log1p, mid tier: the algorithm above, the special values as the high tier's. Measured: 6.89
  * u^2 (module comment). */
-
 CP_FUNC cp_float cp_mid_log1p(cp_float x)
 {
   cp_float z;

@@ -244,7 +244,7 @@ CP_FUNC cp_float cp_detail_spec_erfcx(cp_float x, int mid)
   cp_float s = cp_two_sum(cp_fsub_rn(x.v, cp_fadd_rn(0.75f, cp_fmul_rn(0.5f, (float)i))), x.e);
   const float(*t)[2] = cp_detail_spec_erfcx_tab[i];
   float q = t[15][0];
-  if (mid) {
+  if (mid) { /* a loop bound of `mid ? 8 : 9` instead compiles to 8 instructions more */
     for (int j = 14; j >= 8; --j) q = cp_fma_rn(q, s.v, t[j][0]);
     cp_float p = cp_make_float(q, 0.0f);
     for (int j = 7; j >= 0; --j) p = cp_detail_specm_step(p, s, t[j][0], t[j][1]);

@@ -13,9 +13,9 @@
  * plus add). The polynomials are the high tier's (same coefficients; erf's series, erfcx and
  * sinh's series are one function for both tiers, with the flag mid = 1): exp(r) with
  * degrees 12 to 7 in float (two more than high, their float error below 2^-45 of the
- * result, as math.cuh's mid exp), erfcx with degrees
- * 15 to 8 in float (one more: the degree-8 term is below 2^-23 of erfcx on every interval),
- * erf's series with a_12 to a_6 in float (as high).
+ * result, as math.cuh's mid exp), erfcx with degrees 15 to 8 in float (one more: the
+ * degree-8 term is below 2^-23 of erfcx on every interval), erf's series with a_12 to a_6
+ * in float (as high).
  * Measured (tests/runtime/check_math_spec.c): see cp_mid_erfc. SASS (sm_90, CUDA 13.0, as
  * docs/runtime.md counts it), the path for |x| >= 0.5: 297 instructions for both signs; high
  * 407 for one sign, 788 for both; CCCL fpmp 579. GPU (H200): 0.78x fpmp's time, docs/runtime.md.
